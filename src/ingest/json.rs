@@ -1,0 +1,165 @@
+//! JSON files and streams of concatenated JSON values (`kubectl cluster-info dump`).
+//!
+//! serde_json gives no positions for nested values, so each top-level value (and each
+//! element of its `items` list) is first taken as a borrowed `RawValue`: its slice's
+//! offset in the file gives its line range. Then each piece is parsed into a `Value`.
+//! `managedFields` is removed after parsing. serde_json's recursion limit bounds nesting.
+
+use super::parsed::{ParseError, ParsedDoc, Span};
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+#[derive(Deserialize)]
+struct ItemsProbe<'a> {
+    #[serde(borrow, default)]
+    items: Option<Vec<&'a RawValue>>,
+}
+
+/// Parses every top-level JSON value of `text`. On a syntax error the values read
+/// before it are returned with the error.
+pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
+    let lines = LineIndex::new(text);
+    let mut docs = Vec::new();
+    let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+    for raw in stream {
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(e) => return (docs, Some(json_error(&e, text, &lines))),
+        };
+        match parse_doc(raw, text, &lines) {
+            Ok(doc) => docs.push(doc),
+            Err(e) => return (docs, Some(e)),
+        }
+    }
+    (docs, None)
+}
+
+fn parse_doc(raw: &RawValue, text: &str, lines: &LineIndex) -> Result<ParsedDoc, ParseError> {
+    let piece = raw.get();
+    let span = lines.span_of(text, piece);
+    let mut item_spans = Vec::new();
+    let items: Option<Vec<&RawValue>> = if piece.starts_with('[') {
+        serde_json::from_str::<Vec<&RawValue>>(piece).ok()
+    } else if piece.starts_with('{') {
+        serde_json::from_str::<ItemsProbe>(piece).ok().and_then(|p| p.items)
+    } else {
+        None
+    };
+    if let Some(items) = items {
+        item_spans = items.iter().map(|i| lines.span_of(text, i.get())).collect();
+    }
+    let mut value: Value = serde_json::from_str(piece).map_err(|e| {
+        let mut err = json_error(&e, piece, &LineIndex::new(piece));
+        err.line = err.line.map(|l| l + span.start - 1);
+        err
+    })?;
+    strip_managed_fields(&mut value);
+    Ok(ParsedDoc {
+        value,
+        span,
+        item_spans,
+    })
+}
+
+/// Drops `metadata.managedFields` of an object and of the objects of its `items`.
+pub fn strip_managed_fields(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Object(meta)) = map.get_mut("metadata") {
+                meta.remove("managedFields");
+            }
+            if let Some(Value::Array(items)) = map.get_mut("items") {
+                items.iter_mut().for_each(strip_managed_fields);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_managed_fields),
+        _ => {}
+    }
+}
+
+fn json_error(e: &serde_json::Error, _text: &str, _lines: &LineIndex) -> ParseError {
+    let msg = e.to_string();
+    // serde_json appends " at line L column C"; keep the message short and the line separate.
+    let short = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    ParseError {
+        line: (e.line() > 0).then_some(e.line() as u32),
+        message: format!("invalid JSON: {short}"),
+    }
+}
+
+/// Byte offset → line number for one file.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr_newlines(text.as_bytes()));
+        LineIndex { starts }
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line_of(&self, offset: usize) -> u32 {
+        match self.starts.binary_search(&offset) {
+            Ok(i) => i as u32 + 1,
+            Err(i) => i as u32,
+        }
+    }
+
+    /// Line span of `piece`, which must be a sub-slice of `text`.
+    pub fn span_of(&self, text: &str, piece: &str) -> Span {
+        let start = (piece.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+        let end = start + piece.len().saturating_sub(1);
+        Span {
+            start: self.line_of(start),
+            end: self.line_of(end),
+        }
+    }
+}
+
+fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(i, _)| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_of_objects() {
+        let text = "{\"kind\":\"Pod\"}\n{\n  \"kind\": \"Node\"\n}\n";
+        let (docs, err) = parse(text);
+        assert!(err.is_none());
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[1].span, Span { start: 2, end: 4 });
+    }
+
+    #[test]
+    fn list_item_lines() {
+        let text = "{\n  \"kind\": \"PodList\",\n  \"items\": [\n    {\n      \"metadata\": {\"name\": \"a\"}\n    },\n    {\n      \"metadata\": {\"name\": \"b\"}\n    }\n  ]\n}\n";
+        let (docs, err) = parse(text);
+        assert!(err.is_none());
+        assert_eq!(docs[0].item_spans, vec![Span { start: 4, end: 6 }, Span { start: 7, end: 9 }]);
+    }
+
+    #[test]
+    fn truncated_json_keeps_earlier_docs() {
+        let text = "{\"kind\":\"Pod\"}\n{\"kind\": \"No";
+        let (docs, err) = parse(text);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(err.unwrap().line, Some(2));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let text = format!("{}{}", "[".repeat(10000), "]".repeat(10000));
+        let (_, err) = parse(&text);
+        assert!(err.is_some());
+    }
+}

@@ -1,0 +1,345 @@
+//! Ingest: PATHs → files → parsed objects with their source lines, in parallel.
+//!
+//! Nothing here decides what is wrong with the cluster; it only says what the bundle
+//! holds, and reports every file it could not use as a [`Problem`].
+
+pub mod json;
+pub mod layout;
+pub mod objects;
+pub mod parsed;
+pub mod source;
+pub mod yaml;
+
+use crate::snapshot::time::parse_timestamp;
+use layout::{FileClass, Layout, LogKey};
+use objects::RawObject;
+use rayon::prelude::*;
+use serde::Serialize;
+use source::{Collected, Entry, EntryData};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// One PATH argument.
+#[derive(Clone, Debug)]
+pub enum InputArg {
+    Path(PathBuf),
+    Stdin,
+}
+
+impl InputArg {
+    pub fn display(&self) -> String {
+        match self {
+            InputArg::Path(p) => p.display().to_string(),
+            InputArg::Stdin => "-".to_string(),
+        }
+    }
+}
+
+/// What ingest learned about one input, before analysis adds counts and notes.
+#[derive(Debug)]
+pub struct InputInfo {
+    pub path: String,
+    pub layout: Layout,
+    /// From the bundle's own metadata (must-gather `timestamp`, troubleshoot folder name).
+    pub as_of: Option<i64>,
+    pub cluster_version: Option<String>,
+    pub files: usize,
+    pub skipped: usize,
+    pub notes: Vec<String>,
+}
+
+/// A file that held objects; its text is kept so findings can quote and cite it.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub input: usize,
+    pub path: String,
+    pub text: Arc<str>,
+}
+
+/// A file or object the bundle should have given us and did not.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Problem {
+    pub input: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+/// An object and the file it came from (index into [`Loaded::files`]).
+#[derive(Debug)]
+pub struct LoadedObject {
+    pub raw: RawObject,
+    pub file: usize,
+}
+
+/// A container log, read only when someone asks for it.
+pub struct LogSource {
+    pub key: LogKey,
+    pub input: usize,
+    pub path: String,
+    pub data: EntryData,
+}
+
+pub struct Loaded {
+    pub inputs: Vec<InputInfo>,
+    pub files: Vec<SourceFile>,
+    pub objects: Vec<LoadedObject>,
+    pub problems: Vec<Problem>,
+    pub logs: Vec<LogSource>,
+}
+
+/// A PATH that does not exist or cannot be opened: a usage error (exit 2).
+#[derive(Debug)]
+pub struct InputError(pub String);
+
+/// Loads every input. Unreadable content becomes problems; only a missing or
+/// unopenable PATH is an error.
+pub fn load(args: &[InputArg]) -> Result<Loaded, InputError> {
+    let mut loaded = Loaded {
+        inputs: Vec::new(),
+        files: Vec::new(),
+        objects: Vec::new(),
+        problems: Vec::new(),
+        logs: Vec::new(),
+    };
+    for (input, arg) in args.iter().enumerate() {
+        let collected = match arg {
+            InputArg::Stdin => source::collect_stdin(),
+            InputArg::Path(p) => source::collect_path(p),
+        }
+        .map_err(|e| InputError(format!("{}: {e}", arg.display())))?;
+        load_input(input, arg, collected, &mut loaded);
+    }
+    Ok(loaded)
+}
+
+/// What one file turned out to be.
+enum Outcome {
+    Objects {
+        text: String,
+        extracted: objects::Extracted,
+        error: Option<parsed::ParseError>,
+    },
+    Skipped,
+    Log,
+    Timestamp(Option<i64>),
+    ClusterVersion(Option<String>),
+    Problem(Option<u32>, String),
+}
+
+fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &mut Loaded) {
+    collected.entries.sort_by(|a, b| a.path.cmp(&b.path));
+    let layout = layout::detect(collected.entries.iter().map(|e| e.path.as_str()));
+    let mut info = InputInfo {
+        path: arg.display(),
+        layout,
+        as_of: None,
+        cluster_version: None,
+        files: collected.entries.len(),
+        skipped: 0,
+        notes: Vec::new(),
+    };
+    if collected.symlinks > 0 {
+        info.notes.push(format!(
+            "{} symbolic link(s) in the bundle were not followed",
+            collected.symlinks
+        ));
+    }
+    for p in collected.problems {
+        loaded.problems.push(Problem {
+            input,
+            file: Some(p.path),
+            line: None,
+            message: p.message,
+        });
+    }
+    let classes: Vec<FileClass> = collected
+        .entries
+        .iter()
+        .map(|e| layout::classify(layout, &e.path))
+        .collect();
+    let outcomes: Vec<Outcome> = collected
+        .entries
+        .par_iter()
+        .zip(classes.par_iter())
+        .map(|(entry, class)| process(entry, class))
+        .collect();
+    for ((entry, class), outcome) in collected.entries.into_iter().zip(classes).zip(outcomes) {
+        match outcome {
+            Outcome::Skipped => info.skipped += 1,
+            Outcome::Log => {
+                if let FileClass::Log(key) = class {
+                    loaded.logs.push(LogSource {
+                        key,
+                        input,
+                        path: entry.path,
+                        data: entry.data,
+                    });
+                }
+            }
+            Outcome::Timestamp(t) => {
+                info.skipped += 1;
+                info.as_of = info.as_of.max(t);
+            }
+            Outcome::ClusterVersion(v) => {
+                info.skipped += 1;
+                info.cluster_version = info.cluster_version.take().or(v);
+            }
+            Outcome::Problem(line, message) => loaded.problems.push(Problem {
+                input,
+                file: Some(entry.path),
+                line,
+                message,
+            }),
+            Outcome::Objects {
+                text,
+                extracted,
+                error,
+            } => {
+                let file = loaded.files.len();
+                for d in extracted.defects {
+                    loaded.problems.push(Problem {
+                        input,
+                        file: Some(entry.path.clone()),
+                        line: d.line,
+                        message: d.message,
+                    });
+                }
+                if let Some(e) = error {
+                    loaded.problems.push(Problem {
+                        input,
+                        file: Some(entry.path.clone()),
+                        line: e.line,
+                        message: e.message,
+                    });
+                }
+                loaded.objects.extend(
+                    extracted
+                        .objects
+                        .into_iter()
+                        .map(|raw| LoadedObject { raw, file }),
+                );
+                loaded.files.push(SourceFile {
+                    input,
+                    path: entry.path,
+                    text: text.into(),
+                });
+            }
+        }
+    }
+    if info.as_of.is_none() && layout == Layout::Troubleshoot {
+        info.as_of = loaded
+            .files
+            .iter()
+            .filter(|f| f.input == input)
+            .find_map(|f| troubleshoot_folder_time(&f.path));
+    }
+    loaded.inputs.push(info);
+}
+
+/// `support-bundle-2026-11-20T09_14_02/…` → the time in the folder name.
+fn troubleshoot_folder_time(path: &str) -> Option<i64> {
+    let first = path.split('/').next()?;
+    let stamp = first.strip_prefix("support-bundle-")?;
+    parse_timestamp(&stamp.replace('_', ":"))
+}
+
+fn process(entry: &Entry, class: &FileClass) -> Outcome {
+    let expects_objects = match class {
+        FileClass::Skip => return Outcome::Skipped,
+        FileClass::Log(_) => return Outcome::Log,
+        FileClass::Objects => true,
+        FileClass::MaybeObjects | FileClass::Timestamp | FileClass::ClusterVersion => false,
+    };
+    let bytes = match entry.read() {
+        Ok(b) => b,
+        Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
+    };
+    let text = match decode(&bytes) {
+        Ok(t) => t,
+        Err(msg) if expects_objects => return Outcome::Problem(None, msg),
+        Err(_) => return Outcome::Skipped,
+    };
+    match class {
+        FileClass::Timestamp => {
+            let t = text.lines().filter_map(parse_timestamp).max();
+            return Outcome::Timestamp(t);
+        }
+        FileClass::ClusterVersion => {
+            let v: Option<String> = serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| {
+                    v.get("string")
+                        .or_else(|| v.get("info").and_then(|i| i.get("gitVersion")))
+                        .and_then(|s| s.as_str())
+                        .map(str::to_string)
+                });
+            return Outcome::ClusterVersion(v);
+        }
+        _ => {}
+    }
+    let lower = entry.path.to_ascii_lowercase();
+    let trimmed = text.trim_start();
+    let looks_json = trimmed.starts_with('{') || trimmed.starts_with('[');
+    let (docs, error) = if lower.ends_with(".json") || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml")) {
+        json::parse(text)
+    } else if expects_objects || looks_yaml(trimmed) {
+        let (docs, err) = if looks_json {
+            // Flow-style YAML may still be valid JSON, which parses much faster.
+            match json::parse(text) {
+                (docs, None) => (docs, None),
+                _ => yaml::parse(text),
+            }
+        } else {
+            yaml::parse(text)
+        };
+        (docs, err)
+    } else {
+        return Outcome::Skipped;
+    };
+    let extracted = objects::extract(&entry.path, docs);
+    if !expects_objects && extracted.objects.is_empty() {
+        // Collector output that is not Kubernetes objects: nothing to report.
+        return Outcome::Skipped;
+    }
+    if expects_objects && extracted.objects.is_empty() && extracted.defects.is_empty() && error.is_none() {
+        // An empty file or a `List` with no items: a valid, empty answer.
+        return Outcome::Skipped;
+    }
+    Outcome::Objects {
+        text: text.to_string(),
+        extracted,
+        error,
+    }
+}
+
+fn looks_yaml(text: &str) -> bool {
+    ["apiVersion:", "kind:", "---", "items:", "metadata:"]
+        .iter()
+        .any(|p| text.starts_with(p))
+}
+
+/// UTF-8 text of a file, or why it is not text.
+fn decode(bytes: &[u8]) -> Result<&str, String> {
+    let head = &bytes[..bytes.len().min(8192)];
+    if let Some(pos) = head.iter().position(|&b| b == 0) {
+        return Err(format!("binary file (NUL byte at offset {pos}), not YAML or JSON"));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("not UTF-8 text (invalid byte at offset {at}, line {line}); binary file?")
+    })?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// Reads a log's text on demand.
+pub fn read_log(log: &LogSource) -> std::io::Result<String> {
+    let bytes = match &log.data {
+        EntryData::Bytes(b) => std::borrow::Cow::Borrowed(b.as_slice()),
+        EntryData::File(p) => std::borrow::Cow::Owned(std::fs::read(p)?),
+    };
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

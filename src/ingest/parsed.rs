@@ -1,0 +1,27 @@
+//! What the format parsers hand to object extraction: documents with line spans.
+
+use serde_json::Value;
+
+/// 1-based, inclusive line range inside a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// One top-level document (YAML document or JSON value of a stream).
+#[derive(Debug)]
+pub struct ParsedDoc {
+    pub value: Value,
+    pub span: Span,
+    /// Spans of the items when the document is a sequence or has a top-level `items`
+    /// list: the objects of a `List`, in order.
+    pub item_spans: Vec<Span>,
+}
+
+/// Why a file (or the rest of it) could not be parsed.
+#[derive(Debug, Clone)]
+pub struct ParseError {
+    pub line: Option<u32>,
+    pub message: String,
+}

@@ -1,0 +1,451 @@
+//! YAML documents → `serde_json::Value` trees with line spans.
+//!
+//! Built on `saphyr-parser` events (it reports positions, unlike the archived
+//! `serde_yaml`). We build our own tree so we can (a) remember the line range of every
+//! document and of every item of a top-level `items:` list, (b) skip `managedFields`
+//! without materializing it, and (c) bound alias expansion and nesting so hostile input
+//! (billion laughs, absurd nesting) becomes a problem instead of a hang.
+
+use super::parsed::{ParseError, ParsedDoc, Span};
+use saphyr_parser::{Event, Parser, ScalarStyle};
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+
+/// Deepest nesting we accept; real Kubernetes objects stay far below this.
+const MAX_DEPTH: usize = 200;
+/// Nodes that alias expansion may add per file before we call it an alias bomb.
+const MAX_ALIAS_NODES: usize = 100_000;
+
+/// One open collection while building the tree.
+enum Frame {
+    Seq {
+        items: Vec<Value>,
+        anchor: usize,
+        start_line: u32,
+        /// Line spans of the items, kept only for the list whose items are objects.
+        item_spans: Option<Vec<Span>>,
+    },
+    Map {
+        map: Map<String, Value>,
+        anchor: usize,
+        start_line: u32,
+        pending_key: Option<String>,
+    },
+}
+
+/// Parses every document of `text`. A syntax error ends the stream: the documents
+/// completed before it are returned together with the error.
+pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
+    let mut b = Builder::default();
+    let mut parser = Parser::new_from_str(text);
+    loop {
+        match parser.next_event() {
+            None => break,
+            Some(Ok((event, span))) => {
+                let line = span.start.line() as u32;
+                let end_line = span.end.line() as u32;
+                if let Err(message) = b.event(event, line, end_line) {
+                    return (b.docs, Some(ParseError { line: Some(line), message }));
+                }
+            }
+            Some(Err(e)) => {
+                let line = e.marker().line() as u32;
+                return (
+                    b.docs,
+                    Some(ParseError {
+                        line: Some(line.max(1)),
+                        message: format!("invalid YAML: {}", e.info()),
+                    }),
+                );
+            }
+        }
+    }
+    (b.docs, None)
+}
+
+#[derive(Default)]
+struct Builder {
+    docs: Vec<ParsedDoc>,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Value, usize)>,
+    alias_nodes: usize,
+    doc_start: u32,
+    last_line: u32,
+    /// >0 while inside a subtree we drop (`managedFields`): counts open collections.
+    skipping: usize,
+    /// The next value belongs to a key we drop.
+    skip_next: bool,
+    /// Item spans of the current document's objects list, once it has closed.
+    doc_item_spans: Vec<Span>,
+}
+
+impl Builder {
+    fn event(&mut self, event: Event<'_>, line: u32, end_line: u32) -> Result<(), String> {
+        if self.skipping > 0 {
+            match event {
+                Event::SequenceStart(..) | Event::MappingStart(..) => self.skipping += 1,
+                Event::SequenceEnd | Event::MappingEnd => {
+                    self.skipping -= 1;
+                    if self.skipping == 0 {
+                        self.last_line = end_line;
+                    }
+                }
+                _ => {}
+            }
+            return Ok(());
+        }
+        match event {
+            Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
+            Event::DocumentStart(_) => {
+                self.doc_start = line;
+                self.anchors.clear();
+            }
+            Event::DocumentEnd => {}
+            Event::Alias(_) if self.take_skip() => {}
+            Event::Alias(id) => {
+                let (value, nodes) = self
+                    .anchors
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| format!("invalid YAML: unknown alias (anchor #{id})"))?;
+                self.alias_nodes += nodes;
+                if self.alias_nodes > MAX_ALIAS_NODES {
+                    return Err(format!(
+                        "YAML alias expansion exceeds {MAX_ALIAS_NODES} nodes (alias bomb?); file not loaded"
+                    ));
+                }
+                self.push_value(value, line, end_line, 0)?;
+            }
+            Event::Scalar(..) if self.take_skip() => {}
+            Event::Scalar(text, style, anchor, tag) => {
+                let is_str_tag = tag.as_ref().is_some_and(|t| t.suffix == "str");
+                let value = if style == ScalarStyle::Plain && !is_str_tag {
+                    plain_scalar(&text)
+                } else {
+                    Value::String(text.into_owned())
+                };
+                // A scalar in key position becomes the pending key.
+                if let Some(Frame::Map { pending_key, .. }) = self.stack.last_mut()
+                    && pending_key.is_none()
+                {
+                    let key = match value {
+                        Value::String(s) => s,
+                        Value::Null => "null".to_string(),
+                        other => other.to_string(),
+                    };
+                    if key == "managedFields" {
+                        // Never needed by a rule and often half of the bytes: drop it.
+                        self.skip_next = true;
+                        return Ok(());
+                    }
+                    *pending_key = Some(key);
+                    return Ok(());
+                }
+                self.push_value(value, line, end_line, anchor)?;
+            }
+            Event::SequenceStart(anchor, _) => {
+                if self.take_skip() {
+                    self.skipping = 1;
+                    return Ok(());
+                }
+                self.check_depth()?;
+                let objects_list = self.is_items_position();
+                self.stack.push(Frame::Seq {
+                    items: Vec::new(),
+                    anchor,
+                    start_line: line,
+                    item_spans: objects_list.then(Vec::new),
+                });
+            }
+            Event::MappingStart(anchor, _) => {
+                if self.take_skip() {
+                    self.skipping = 1;
+                    return Ok(());
+                }
+                self.check_depth()?;
+                self.stack.push(Frame::Map {
+                    map: Map::new(),
+                    anchor,
+                    start_line: line,
+                    pending_key: None,
+                });
+            }
+            Event::SequenceEnd => {
+                if let Some(Frame::Seq {
+                    items,
+                    anchor,
+                    start_line,
+                    item_spans,
+                }) = self.stack.pop()
+                {
+                    let is_top = self.stack.is_empty();
+                    if let Some(spans) = item_spans {
+                        self.doc_item_spans = spans;
+                    }
+                    self.finish(Value::Array(items), anchor, start_line, end_line, is_top)?;
+                }
+            }
+            Event::MappingEnd => {
+                if let Some(Frame::Map {
+                    map,
+                    anchor,
+                    start_line,
+                    ..
+                }) = self.stack.pop()
+                {
+                    let is_top = self.stack.is_empty();
+                    self.finish(Value::Object(map), anchor, start_line, end_line, is_top)?;
+                }
+            }
+        }
+        self.last_line = self.last_line.max(end_line);
+        Ok(())
+    }
+
+    fn check_depth(&self) -> Result<(), String> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(format!("nesting deeper than {MAX_DEPTH} levels; document not loaded"));
+        }
+        Ok(())
+    }
+
+    /// True when the collection about to open is the document's top-level sequence or
+    /// the `items:` of a top-level mapping: the places where a list holds objects.
+    fn is_items_position(&self) -> bool {
+        match self.stack.as_slice() {
+            [] => true,
+            [Frame::Map { pending_key, .. }] => pending_key.as_deref() == Some("items"),
+            _ => false,
+        }
+    }
+
+    fn take_skip(&mut self) -> bool {
+        std::mem::take(&mut self.skip_next)
+    }
+
+    fn finish(
+        &mut self,
+        value: Value,
+        anchor: usize,
+        start_line: u32,
+        end_line: u32,
+        is_top: bool,
+    ) -> Result<(), String> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, (value.clone(), count_nodes(&value)));
+        }
+        if is_top {
+            let start = self.doc_start.max(1).min(start_line.max(1));
+            self.docs.push(ParsedDoc {
+                value,
+                span: Span {
+                    start,
+                    end: end_line.max(start),
+                },
+                item_spans: std::mem::take(&mut self.doc_item_spans),
+            });
+            return Ok(());
+        }
+        // Record where this child sat if the parent is the objects list.
+        if let Some(Frame::Seq {
+            item_spans: Some(spans),
+            ..
+        }) = self.stack.last_mut()
+        {
+            spans.push(Span {
+                start: start_line,
+                end: end_line.max(start_line),
+            });
+        }
+        self.attach(value)
+    }
+
+    fn push_value(&mut self, value: Value, line: u32, end_line: u32, anchor: usize) -> Result<(), String> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, (value.clone(), count_nodes(&value)));
+        }
+        if self.stack.is_empty() {
+            // A bare scalar document.
+            self.docs.push(ParsedDoc {
+                value,
+                span: Span {
+                    start: line.max(1),
+                    end: end_line.max(line.max(1)),
+                },
+                item_spans: Vec::new(),
+            });
+            return Ok(());
+        }
+        if let Some(Frame::Seq {
+            item_spans: Some(spans),
+            ..
+        }) = self.stack.last_mut()
+        {
+            spans.push(Span {
+                start: line,
+                end: end_line.max(line),
+            });
+        }
+        self.attach(value)
+    }
+
+    fn attach(&mut self, value: Value) -> Result<(), String> {
+        match self.stack.last_mut() {
+            Some(Frame::Seq { items, .. }) => items.push(value),
+            Some(Frame::Map { map, pending_key, .. }) => match pending_key.take() {
+                Some(key) => {
+                    map.insert(key, value);
+                }
+                None => {
+                    // A collection used as a mapping key: legal YAML, never Kubernetes.
+                    *pending_key = Some(complex_key(&value));
+                }
+            },
+            None => {}
+        }
+        Ok(())
+    }
+}
+
+fn complex_key(value: &Value) -> String {
+    let mut s = value.to_string();
+    s.truncate(80);
+    s
+}
+
+fn count_nodes(value: &Value) -> usize {
+    match value {
+        Value::Array(a) => 1 + a.iter().map(count_nodes).sum::<usize>(),
+        Value::Object(m) => 1 + m.values().map(count_nodes).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+/// Resolves a plain scalar by the YAML 1.2 core schema (what kubectl's output relies on).
+pub fn plain_scalar(s: &str) -> Value {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        _ => {}
+    }
+    let bytes = s.as_bytes();
+    let first = bytes[0];
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return Value::String(s.to_string());
+    }
+    if let Some(hex) = s.strip_prefix("0x") {
+        if let Ok(n) = u64::from_str_radix(hex, 16) {
+            return Value::Number(n.into());
+        }
+    } else if let Some(oct) = s.strip_prefix("0o") {
+        if let Ok(n) = u64::from_str_radix(oct, 8) {
+            return Value::Number(n.into());
+        }
+    }
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(n) = s.parse::<i64>() {
+            return Value::Number(n.into());
+        }
+        if let Ok(n) = digits.parse::<u64>()
+            && !s.starts_with('-')
+        {
+            return Value::Number(n.into());
+        }
+        return Value::String(s.to_string());
+    }
+    if is_core_float(digits)
+        && let Ok(f) = s.parse::<f64>()
+        && let Some(n) = Number::from_f64(f)
+    {
+        return Value::Number(n);
+    }
+    Value::String(s.to_string())
+}
+
+/// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` without the sign.
+fn is_core_float(s: &str) -> bool {
+    let (mantissa, exp) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => {
+            (int.bytes().all(|b| b.is_ascii_digit()) && frac.bytes().all(|b| b.is_ascii_digit()))
+                && !(int.is_empty() && frac.is_empty())
+        }
+        None => !mantissa.is_empty() && mantissa.bytes().all(|b| b.is_ascii_digit()),
+    };
+    let exp_ok = exp.is_none_or(|e| {
+        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+    });
+    mantissa_ok && exp_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn scalars_follow_core_schema() {
+        assert_eq!(plain_scalar("1"), json!(1));
+        assert_eq!(plain_scalar("-3"), json!(-3));
+        assert_eq!(plain_scalar("1.5"), json!(1.5));
+        assert_eq!(plain_scalar("1e3"), json!(1000.0));
+        assert_eq!(plain_scalar("500m"), json!("500m"));
+        assert_eq!(plain_scalar("1Gi"), json!("1Gi"));
+        assert_eq!(plain_scalar("yes"), json!("yes"));
+        assert_eq!(plain_scalar("~"), Value::Null);
+        assert_eq!(plain_scalar("1.2.3"), json!("1.2.3"));
+        assert_eq!(plain_scalar("99999999999999999999999"), json!("99999999999999999999999"));
+    }
+
+    #[test]
+    fn documents_and_item_lines() {
+        let text = "apiVersion: v1\nkind: List\nitems:\n- kind: Pod\n  metadata:\n    name: a\n- kind: Pod\n  metadata:\n    name: b\n---\nkind: Node\nmetadata:\n  name: n\n";
+        let (docs, err) = parse(text);
+        assert!(err.is_none());
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[0].item_spans.len(), 2);
+        assert_eq!(docs[0].item_spans[0].start, 4);
+        assert_eq!(docs[0].item_spans[1].start, 7);
+        assert_eq!(docs[1].span.start, 10);
+        assert_eq!(docs[1].value["metadata"]["name"], json!("n"));
+    }
+
+    #[test]
+    fn managed_fields_are_dropped() {
+        let text = "kind: Pod\nmetadata:\n  name: a\n  managedFields:\n  - manager: x\n    fieldsV1:\n      f:a: {}\n  uid: u1\n";
+        let (docs, err) = parse(text);
+        assert!(err.is_none(), "{err:?}");
+        assert_eq!(docs[0].value["metadata"], json!({"name": "a", "uid": "u1"}));
+    }
+
+    #[test]
+    fn alias_bomb_is_refused() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let prev = format!("*a{}", i - 1);
+            text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 10].join(", ")));
+        }
+        let (_, err) = parse(&text);
+        assert!(err.unwrap().message.contains("alias"));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+        let (_, err) = parse(&text);
+        assert!(err.is_some());
+    }
+
+    #[test]
+    fn truncated_document_reports_line() {
+        let text = "kind: Pod\nmetadata:\n  name: a\n  labels: {app: \"x\n";
+        let (_, err) = parse(text);
+        assert!(err.unwrap().line.is_some());
+    }
+}

@@ -1,0 +1,65 @@
+//! Renderers: they see findings, problems, input summaries and source text, nothing else.
+
+pub mod human;
+pub mod json;
+
+use crate::ingest::Problem;
+use crate::rules::Finding;
+use crate::snapshot::Snapshot;
+use crate::snapshot::time::format_rfc3339;
+use serde::Serialize;
+
+/// `inputs[]` of the JSON contract.
+#[derive(Debug, Serialize)]
+pub struct InputSummary {
+    pub path: String,
+    pub layout: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster_version: Option<String>,
+    pub files: usize,
+    pub skipped: usize,
+    pub objects: usize,
+    pub problems: usize,
+    pub logs: usize,
+    pub notes: Vec<String>,
+}
+
+/// Everything a renderer needs for one run.
+pub struct Analysis<'a> {
+    pub snapshot: &'a Snapshot,
+    pub inputs: Vec<InputSummary>,
+    pub findings: Vec<Finding>,
+    pub problems: Vec<Problem>,
+}
+
+impl<'a> Analysis<'a> {
+    pub fn new(snapshot: &'a Snapshot, findings: Vec<Finding>) -> Self {
+        let problems = snapshot.problems();
+        let objects = snapshot.objects_per_input();
+        let inputs = snapshot
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(i, info)| InputSummary {
+                path: info.path.clone(),
+                layout: info.layout.as_str(),
+                as_of: info.as_of.map(format_rfc3339),
+                cluster_version: info.cluster_version.clone(),
+                files: info.files,
+                skipped: info.skipped,
+                objects: objects.get(i).copied().unwrap_or(0),
+                problems: problems.iter().filter(|p| p.input == i).count(),
+                logs: snapshot.logs.count_for_input(i),
+                notes: info.notes.clone(),
+            })
+            .collect();
+        Analysis {
+            snapshot,
+            inputs,
+            findings,
+            problems,
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Builders for [`Evidence`]: an object (or a field of it) or an event, with its file
+//! and line, and a note in words.
+
+use super::Evidence;
+use crate::snapshot::event::Event;
+use crate::snapshot::time::format_duration;
+use crate::snapshot::{ObjectId, Snapshot};
+
+/// The object's kept copy, at its first line.
+pub fn object(snap: &Snapshot, id: ObjectId, note: impl Into<String>) -> Evidence {
+    field(snap, id, &[], note)
+}
+
+/// A field of the object, its line found lazily (see [`Snapshot::locate`]).
+pub fn field(snap: &Snapshot, id: ObjectId, path: &[&str], note: impl Into<String>) -> Evidence {
+    let (file, _) = snap.source_of(id);
+    Evidence {
+        object: Some(snap.object(id).reference()),
+        input: Some(file.input),
+        file: Some(file.path.clone()),
+        line: Some(snap.locate(id, path)),
+        note: note.into(),
+    }
+}
+
+/// An event, with its count and how long before the snapshot it was last seen.
+pub fn event(snap: &Snapshot, id: ObjectId, e: &Event) -> Evidence {
+    object(snap, id, describe_event(snap, e))
+}
+
+/// `Warning FailedScheduling ×3 over 2h, last 5m before the snapshot: <message>`.
+pub fn describe_event(snap: &Snapshot, e: &Event) -> String {
+    let mut s = format!("{} {}", e.type_, e.reason);
+    if e.count > 1 {
+        s.push_str(&format!(" ×{}", e.count));
+        if let (Some(f), Some(l)) = (e.first, e.last)
+            && l > f
+        {
+            s.push_str(&format!(" over {}", format_duration(l - f)));
+        }
+    }
+    if let (Some(l), Some(asof)) = (e.last, snap.as_of) {
+        s.push_str(&format!(", last {} before the snapshot", format_duration(asof - l)));
+    }
+    s.push_str(": ");
+    s.push_str(e.message.trim());
+    s
+}

@@ -1,0 +1,254 @@
+//! Rules: the registry, the finding model, and the parallel run.
+//!
+//! Each rule lives in its own file under `src/rules/<area>/`, declared with
+//! [`declare_rule!`] so its doc comment is also what `kdiag rules` prints. Specific rules
+//! run first, in parallel; fallback rules (the generic stage classifier) run after them
+//! and skip every object a specific rule already explained (one primary finding per
+//! stuck thing).
+
+pub mod evidence;
+pub mod pod;
+
+use crate::snapshot::meta::ObjectRef;
+use crate::snapshot::{ObjectId, Snapshot};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// The pipeline stage where a stuck thing stopped (DESIGN.md), in pipeline order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    Queue,
+    Creation,
+    Scheduling,
+    Node,
+    Runtime,
+    Readiness,
+    Traffic,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 7] = [
+        Stage::Queue,
+        Stage::Creation,
+        Stage::Scheduling,
+        Stage::Node,
+        Stage::Runtime,
+        Stage::Readiness,
+        Stage::Traffic,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Queue => "queue",
+            Stage::Creation => "creation",
+            Stage::Scheduling => "scheduling",
+            Stage::Node => "node",
+            Stage::Runtime => "runtime",
+            Stage::Readiness => "readiness",
+            Stage::Traffic => "traffic",
+        }
+    }
+}
+
+/// Errors sort first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One fact a finding rests on, pointing into the bundle.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Evidence {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    pub note: String,
+}
+
+/// What a rule reports: the JSON contract's `findings[]` entry.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    pub fingerprint: String,
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub stage: Stage,
+    pub object: ObjectRef,
+    pub message: String,
+    pub evidence: Vec<Evidence>,
+    pub help: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
+    /// Objects this finding explains; fallback rules leave them alone.
+    #[serde(skip)]
+    pub explains: Vec<ObjectId>,
+}
+
+impl Finding {
+    /// Builds a finding; the fingerprint is rule, object and a cause key that must not
+    /// contain numbers that drift between runs or bundles.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        rule: &RuleMeta,
+        severity: Severity,
+        object: ObjectRef,
+        cause: &str,
+        message: String,
+        evidence: Vec<Evidence>,
+        help: String,
+        explains: Vec<ObjectId>,
+    ) -> Finding {
+        let fingerprint = format!(
+            "{}:{}:{}:{}:{}",
+            rule.id,
+            object.kind,
+            object.namespace.as_deref().unwrap_or(""),
+            object.name,
+            cause
+        );
+        Finding {
+            fingerprint,
+            rule: rule.id,
+            severity,
+            stage: rule.stage,
+            object,
+            message,
+            evidence,
+            help,
+            details: None,
+            explains,
+        }
+    }
+
+    /// The ordering key of DESIGN.md: stage, severity, namespace, kind, name, rule, message.
+    fn sort_key(&self) -> impl Ord + '_ {
+        (
+            self.stage,
+            self.severity,
+            &self.object.namespace,
+            &self.object.kind,
+            &self.object.name,
+            self.rule,
+            &self.message,
+        )
+    }
+}
+
+/// What a rule sees.
+pub struct Context<'a> {
+    pub snapshot: &'a Snapshot,
+    /// Objects already explained by a specific rule (filled for fallback rules only).
+    pub explained: &'a HashSet<ObjectId>,
+}
+
+/// A rule's registry entry.
+pub struct RuleMeta {
+    pub id: &'static str,
+    pub stage: Stage,
+    pub severity: Severity,
+    /// The rule's doc comment; its first line is the one-line summary.
+    pub doc: &'static str,
+    /// Fallback rules run after the others and skip explained objects.
+    pub fallback: bool,
+    pub run: fn(&Context) -> Vec<Finding>,
+}
+
+impl RuleMeta {
+    pub fn summary(&self) -> &'static str {
+        self.doc.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+    }
+}
+
+/// Declares a rule; its doc comment becomes `RuleMeta::doc`.
+///
+/// ```ignore
+/// declare_rule! {
+///     /// One-line summary.
+///     pub static MY_RULE = { id: "area/name", stage: Stage::Node, severity: Severity::Error, fallback: false, run: run };
+/// }
+/// ```
+#[macro_export]
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        pub static $name:ident = {
+            id: $id:literal,
+            stage: $stage:expr,
+            severity: $sev:expr,
+            fallback: $fallback:literal,
+            run: $run:path $(,)?
+        };
+    ) => {
+        $(#[doc = $doc])*
+        pub static $name: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
+            id: $id,
+            stage: $stage,
+            severity: $sev,
+            doc: concat!($($doc, "\n"),*),
+            fallback: $fallback,
+            run: $run,
+        };
+    };
+}
+
+/// Every rule, in the order `kdiag rules` lists them.
+pub static REGISTRY: &[&RuleMeta] = &[&pod::stuck::POD_STUCK];
+
+/// Runs every rule over the snapshot and returns the findings in the contract's order.
+pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
+    let empty = HashSet::new();
+    let ctx = Context {
+        snapshot,
+        explained: &empty,
+    };
+    let mut findings: Vec<Finding> = REGISTRY
+        .par_iter()
+        .filter(|r| !r.fallback)
+        .flat_map_iter(|r| (r.run)(&ctx))
+        .collect();
+    let explained: HashSet<ObjectId> = findings
+        .iter()
+        .flat_map(|f| f.explains.iter().copied())
+        .collect();
+    let ctx = Context {
+        snapshot,
+        explained: &explained,
+    };
+    findings.extend(
+        REGISTRY
+            .par_iter()
+            .filter(|r| r.fallback)
+            .flat_map_iter(|r| (r.run)(&ctx))
+            .collect::<Vec<_>>(),
+    );
+    sort(&mut findings);
+    findings
+}
+
+/// Sorts findings (and their evidence stays in the order the rule gave).
+pub fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+}
+
+pub fn find_rule(id: &str) -> Option<&'static RuleMeta> {
+    REGISTRY.iter().copied().find(|r| r.id == id)
+}

@@ -1,0 +1,3 @@
+//! Rules about pods as a whole.
+
+pub mod stuck;

@@ -1,0 +1,778 @@
+//! The generic stage classifier: where did each stuck pod stop?
+
+use crate::declare_rule;
+use crate::rules::evidence;
+use crate::rules::{Context, Evidence, Finding, Severity, Stage};
+use crate::snapshot::event::Event;
+use crate::snapshot::meta::ObjectRef;
+use crate::snapshot::pod::{ContainerStatus, Pod};
+use crate::snapshot::time::{format_duration, parse_timestamp};
+use crate::snapshot::{ObjectId, Snapshot};
+use std::collections::BTreeMap;
+
+declare_rule! {
+    /// Names the stage where each pod that is neither Running-and-Ready nor Succeeded stopped.
+    ///
+    /// A pod stops at one of: scheduling (no node: the scheduler's condition and
+    /// FailedScheduling events), node (kubelet admission, image pulls, volume mounts,
+    /// sandbox, eviction, a lost node), runtime (crash loops, OOM kills, exit codes,
+    /// container config errors) or readiness (Running but not Ready). Knowing the stage
+    /// decides which component to investigate: adding nodes does not fix an image pull.
+    /// Pods failing the same way under one controller are one finding on the controller.
+    /// Failed pods of Jobs that later succeeded are not reported; leftover Failed pods of a
+    /// controller that is healthy again are `info`. More specific rules replace this
+    /// finding for the pods they explain.
+    pub static POD_STUCK = {
+        id: "pod/stuck",
+        stage: Stage::Scheduling,
+        severity: Severity::Error,
+        fallback: true,
+        run: run,
+    };
+}
+
+/// One pod's diagnosis before grouping.
+struct Diagnosis {
+    stage: Stage,
+    severity: Severity,
+    /// Stable cause key for grouping and the fingerprint (no counts, no times).
+    cause: String,
+    /// What happened, completing "pod X …".
+    summary: String,
+    evidence: Vec<Evidence>,
+    help: &'static str,
+}
+
+fn run(ctx: &Context) -> Vec<Finding> {
+    let snap = ctx.snapshot;
+    // (controller or pod, stage, cause) → diagnosed pods.
+    let mut groups: BTreeMap<(Stage, ObjectRef, String), Vec<(ObjectId, &Pod, Diagnosis)>> =
+        BTreeMap::new();
+    for (id, pod) in snap.pods() {
+        if ctx.explained.contains(id) {
+            continue;
+        }
+        let controller = snap.top_controller(*id);
+        let Some(d) = diagnose(snap, *id, pod, controller.as_ref()) else {
+            continue;
+        };
+        let owner = controller
+            .map(|(r, _)| r)
+            .unwrap_or_else(|| snap.object(*id).reference());
+        groups
+            .entry((d.stage, owner, d.cause.clone()))
+            .or_default()
+            .push((*id, pod, d));
+    }
+    groups
+        .into_iter()
+        .map(|((stage, owner, cause), pods)| finding(snap, stage, owner, &cause, pods))
+        .collect()
+}
+
+/// Pods listed by name in a grouped finding's evidence before "and N more".
+const EVIDENCE_PODS: usize = 3;
+
+fn finding(
+    snap: &Snapshot,
+    stage: Stage,
+    owner: ObjectRef,
+    cause: &str,
+    pods: Vec<(ObjectId, &Pod, Diagnosis)>,
+) -> Finding {
+    let (first_id, _, first) = &pods[0];
+    let first_name = &snap.object(*first_id).name;
+    let is_pod = owner.kind == "Pod";
+    let message = if is_pod {
+        format!("pod {first_name} {}", first.summary)
+    } else if pods.len() == 1 {
+        format!("pod {first_name} of this {} {}", owner.kind, first.summary)
+    } else {
+        format!(
+            "{} pods of this {} stopped the same way; {first_name} {}",
+            pods.len(),
+            owner.kind,
+            first.summary
+        )
+    };
+    let severity = pods.iter().map(|(_, _, d)| d.severity).min().unwrap_or(Severity::Error);
+    let help = first.help.to_string();
+    let mut ev = Vec::new();
+    let controller_id = if is_pod {
+        None
+    } else {
+        snap.find(&owner.kind, owner.namespace.as_deref(), &owner.name)
+    };
+    let names: Vec<String> = pods.iter().map(|(id, _, _)| snap.object(*id).name.clone()).collect();
+    let explains: Vec<ObjectId> = pods.iter().map(|(id, _, _)| *id).collect();
+    for (i, (_, _, d)) in pods.into_iter().enumerate() {
+        if i < EVIDENCE_PODS {
+            ev.extend(d.evidence);
+        }
+    }
+    if let Some(cid) = controller_id {
+        ev.push(evidence::object(snap, cid, format!("controller of the pods: {}", owner.display())));
+    }
+    if names.len() > EVIDENCE_PODS {
+        ev.push(Evidence {
+            object: None,
+            input: None,
+            file: None,
+            line: None,
+            note: format!(
+                "and {} more pod(s): {}",
+                names.len() - EVIDENCE_PODS,
+                names[EVIDENCE_PODS..].join(", ")
+            ),
+        });
+    }
+    let rule = &POD_STUCK;
+    let mut f = Finding::new(rule, severity, owner, cause, message, ev, help, explains);
+    f.stage = stage;
+    f.details = Some(serde_json::json!({ "pods": names }));
+    f
+}
+
+/// Decides where one pod stopped, or `None` when it is healthy or done.
+fn diagnose(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    controller: Option<&(ObjectRef, Option<ObjectId>)>,
+) -> Option<Diagnosis> {
+    let phase = pod.phase();
+    // No status at all: a manifest (a template or an example), not a live pod.
+    if phase.is_empty() && pod.status.conditions.is_empty() && pod.spec.node_name.is_none() {
+        return None;
+    }
+    if phase == "Succeeded" {
+        return None;
+    }
+    if phase == "Running" && pod.is_ready() {
+        return None;
+    }
+    let events = snap.events_for(id);
+    if phase == "Failed" {
+        return failed(snap, id, pod, controller, &events);
+    }
+    if let Some(d) = terminating_on_lost_node(snap, id, pod) {
+        return Some(d);
+    }
+    let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
+        return Some(unscheduled(snap, id, pod, &events));
+    };
+    if let Some(d) = container_problem(snap, id, pod, node, &events) {
+        return Some(d);
+    }
+    if phase == "Running" {
+        return Some(not_ready(snap, id, pod, &events));
+    }
+    Some(pending_on_node(snap, id, pod, node, &events))
+}
+
+fn pod_field(snap: &Snapshot, id: ObjectId, path: &[&str], note: String) -> Evidence {
+    evidence::field(snap, id, path, note)
+}
+
+fn events_with<'a>(
+    events: &'a [(ObjectId, &'a Event)],
+    reasons: &[&str],
+) -> Vec<&'a (ObjectId, &'a Event)> {
+    events
+        .iter()
+        .filter(|(_, e)| reasons.contains(&e.reason.as_str()))
+        .collect()
+}
+
+fn event_evidence(snap: &Snapshot, evs: &[&(ObjectId, &Event)]) -> Vec<Evidence> {
+    evs.iter().map(|(eid, e)| evidence::event(snap, *eid, e)).collect()
+}
+
+fn unscheduled(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Event)]) -> Diagnosis {
+    if !pod.spec.scheduling_gates.is_empty() {
+        let gates: Vec<&str> = pod.spec.scheduling_gates.iter().map(|g| g.name.as_str()).collect();
+        let kueue = gates.iter().any(|g| g.starts_with("kueue.x-k8s.io/"));
+        let ev = vec![pod_field(
+            snap,
+            id,
+            &["spec", "schedulingGates"],
+            format!("spec.schedulingGates: {}", gates.join(", ")),
+        )];
+        return Diagnosis {
+            stage: if kueue { Stage::Queue } else { Stage::Scheduling },
+            severity: Severity::Warning,
+            cause: format!("gated:{}", gates.join(",")),
+            summary: if kueue {
+                format!("waits for Kueue admission (scheduling gate {})", gates.join(", "))
+            } else {
+                format!("is held back by scheduling gates ({}); the scheduler does not try it", gates.join(", "))
+            },
+            evidence: ev,
+            help: if kueue {
+                "look at the pod's Kueue Workload and its ClusterQueue, not at the scheduler"
+            } else {
+                "find the controller that owns the gate and why it has not removed it"
+            },
+        };
+    }
+    let cond = pod.condition("PodScheduled").filter(|c| c.status == "False");
+    let failed = events_with(events, &["FailedScheduling"]);
+    let latest = failed.last();
+    let message = cond
+        .and_then(|c| c.message.clone())
+        .filter(|m| !m.is_empty())
+        .or_else(|| latest.map(|(_, e)| e.message.clone()));
+    let mut ev = Vec::new();
+    if let Some(c) = cond {
+        ev.push(pod_field(
+            snap,
+            id,
+            &["status", "conditions", "type=PodScheduled"],
+            format!(
+                "PodScheduled=False, reason {}{}",
+                c.reason.as_deref().unwrap_or("(none)"),
+                c.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+            ),
+        ));
+    }
+    ev.extend(event_evidence(snap, &failed.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
+    match message {
+        Some(m) => {
+            let since = cond
+                .and_then(|c| c.last_transition_time.as_deref())
+                .and_then(parse_timestamp)
+                .zip(snap.as_of)
+                .map(|(t, asof)| format!(" (unschedulable for {})", format_duration(asof - t)))
+                .unwrap_or_default();
+            Diagnosis {
+                stage: Stage::Scheduling,
+                severity: Severity::Error,
+                cause: "unschedulable".into(),
+                summary: format!("cannot be scheduled{since}: {}", m.trim()),
+                evidence: ev,
+                help: "compare the pod's requests, node selector, affinity and tolerations with the nodes; the scheduler's reasons say which constraint excluded each node",
+            }
+        }
+        None => Diagnosis {
+            stage: Stage::Scheduling,
+            severity: Severity::Warning,
+            cause: "unscheduled-no-evidence".into(),
+            summary: "has no node, and the bundle holds no scheduler decision for it (no PodScheduled=False condition, no FailedScheduling event)".into(),
+            evidence: vec![evidence::object(snap, id, "spec.nodeName is empty")],
+            help: "check that the scheduler named in spec.schedulerName is running; events expire after about an hour, so their absence proves nothing",
+        },
+    }
+}
+
+const IMAGE_REASONS: &[&str] = &[
+    "ErrImagePull",
+    "ImagePullBackOff",
+    "InvalidImageName",
+    "ErrImageNeverPull",
+    "ImageInspectError",
+    "RegistryUnavailable",
+    "SignatureValidationFailed",
+];
+const RUNTIME_REASONS: &[&str] = &[
+    "CrashLoopBackOff",
+    "RunContainerError",
+    "CreateContainerConfigError",
+    "CreateContainerError",
+    "PostStartHookError",
+    "ContainerCannotRun",
+    "PreStartHookError",
+];
+
+/// A container (init first) waiting or terminated with a reason that names the stage.
+fn container_problem(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    node: &str,
+    events: &[(ObjectId, &Event)],
+) -> Option<Diagnosis> {
+    for (cs, init) in pod.all_statuses() {
+        let Some(w) = &cs.state.waiting else {
+            if init && let Some(t) = &cs.state.terminated
+                && t.exit_code.unwrap_or(0) != 0
+            {
+                return Some(crashed(snap, id, pod, cs, init, events));
+            }
+            continue;
+        };
+        let reason = w.reason.as_deref().unwrap_or("");
+        let kind = if init { "init container" } else { "container" };
+        let where_ = status_path(init, &cs.name);
+        if IMAGE_REASONS.contains(&reason) {
+            let image = pod
+                .container(&cs.name)
+                .and_then(|c| c.image.clone())
+                .or_else(|| cs.image.clone())
+                .unwrap_or_default();
+            let mut ev = vec![pod_field(
+                snap,
+                id,
+                &where_.iter().map(String::as_str).collect::<Vec<_>>(),
+                format!(
+                    "{kind} {} waiting: {reason}{}",
+                    cs.name,
+                    w.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+                ),
+            )];
+            let pulls = events_with(events, &["Failed", "BackOff", "InspectFailed", "ErrImageNeverPull"]);
+            let pulls: Vec<_> = pulls
+                .into_iter()
+                .filter(|(_, e)| e.message.contains(&image) || e.message.starts_with("Error: "))
+                .collect();
+            let detailed = pulls
+                .iter()
+                .rev()
+                .find(|(_, e)| e.message.starts_with("Failed to pull image") || e.reason == "InspectFailed")
+                .copied();
+            let detail = detailed.map(|(_, e)| e.message.clone());
+            // The runtime's own words first, then the latest back-off.
+            let mut shown: Vec<&(ObjectId, &Event)> = detailed.into_iter().collect();
+            shown.extend(pulls.iter().rev().filter(|p| !shown.iter().any(|s| s.0 == p.0)).take(2).copied());
+            ev.extend(event_evidence(snap, &shown));
+            ev.push(node_evidence(snap, node));
+            return Some(Diagnosis {
+                stage: Stage::Node,
+                severity: Severity::Error,
+                cause: format!("image:{}:{image}", cs.name),
+                summary: format!(
+                    "is bound to node {node} but cannot get image {image} for {kind} {} ({reason}){}",
+                    cs.name,
+                    detail.map(|d| format!(": {d}")).unwrap_or_default()
+                ),
+                evidence: ev,
+                help: "check the image reference (registry, repository, tag) and the pull credentials; adding nodes will not fix an image pull",
+            });
+        }
+        if RUNTIME_REASONS.contains(&reason) {
+            return Some(crashed(snap, id, pod, cs, init, events));
+        }
+        if matches!(reason, "ContainerCreating" | "PodInitializing") {
+            continue; // look at events below
+        }
+    }
+    // Sandbox, volume and attach problems show only as events while containers are created.
+    let node_events = events_with(
+        events,
+        &[
+            "FailedMount",
+            "FailedAttachVolume",
+            "FailedCreatePodSandBox",
+            "FailedKillPod",
+            "FailedSync",
+            "NetworkNotReady",
+        ],
+    );
+    let creating = pod.all_statuses().any(|(cs, _)| {
+        cs.state
+            .waiting
+            .as_ref()
+            .and_then(|w| w.reason.as_deref())
+            .is_some_and(|r| matches!(r, "ContainerCreating" | "PodInitializing"))
+    }) || pod.status.container_statuses.is_empty();
+    if creating && let Some((_, last)) = node_events.last() {
+        let mut ev = event_evidence(snap, &node_events.iter().rev().take(2).rev().copied().collect::<Vec<_>>());
+        ev.push(node_evidence(snap, node));
+        return Some(Diagnosis {
+            stage: Stage::Node,
+            severity: Severity::Error,
+            cause: format!("creating:{}", last.reason),
+            summary: format!(
+                "is bound to node {node} but its containers cannot be created ({}): {}",
+                last.reason,
+                last.message.trim()
+            ),
+            evidence: ev,
+            help: match last.reason.as_str() {
+                "FailedMount" | "FailedAttachVolume" => {
+                    "check the volume's PVC/PV, Secret or ConfigMap named in the event, and the CSI driver on the node"
+                }
+                _ => "check the node's container runtime and CNI plugin (kubelet and runtime logs on that node)",
+            },
+        });
+    }
+    None
+}
+
+fn status_path(init: bool, name: &str) -> Vec<String> {
+    vec![
+        "status".into(),
+        if init { "initContainerStatuses" } else { "containerStatuses" }.into(),
+        format!("name={name}"),
+    ]
+}
+
+/// A container that crashes, exits non-zero or cannot start: the runtime stage.
+fn crashed(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    cs: &ContainerStatus,
+    init: bool,
+    events: &[(ObjectId, &Event)],
+) -> Diagnosis {
+    let kind = if init { "init container" } else { "container" };
+    let reason = cs
+        .state
+        .waiting
+        .as_ref()
+        .and_then(|w| w.reason.clone())
+        .or_else(|| cs.state.terminated.as_ref().and_then(|t| t.reason.clone()))
+        .unwrap_or_else(|| "Error".into());
+    let waiting_msg = cs.state.waiting.as_ref().and_then(|w| w.message.clone());
+    let term = cs.state.terminated.as_ref().or(cs.last_state.terminated.as_ref());
+    let mut facts = Vec::new();
+    if cs.restart_count > 0 {
+        facts.push(format!("{} restarts", cs.restart_count));
+    }
+    if let Some(t) = term {
+        let mut s = format!("last exit code {}", t.exit_code.unwrap_or(0));
+        if let Some(r) = &t.reason {
+            s.push_str(&format!(" ({r})"));
+        }
+        facts.push(s);
+    }
+    let oom = term.and_then(|t| t.reason.as_deref()) == Some("OOMKilled");
+    if oom && let Some(limit) = pod
+        .container(&cs.name)
+        .and_then(|c| c.resources.limits.get("memory"))
+    {
+        facts.push(format!("memory limit {}", limit.raw));
+    }
+    let where_ = status_path(init, &cs.name);
+    let mut ev = vec![pod_field(
+        snap,
+        id,
+        &where_.iter().map(String::as_str).collect::<Vec<_>>(),
+        format!(
+            "{kind} {}: {reason}{}{}",
+            cs.name,
+            waiting_msg.as_deref().map(|m| format!(": {m}")).unwrap_or_default(),
+            if facts.is_empty() { String::new() } else { format!("; {}", facts.join(", ")) }
+        ),
+    )];
+    let evs = events_with(events, &["BackOff", "Failed", "Killing", "OOMKilling"]);
+    ev.extend(event_evidence(snap, &evs.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
+    let logs = snap.logs_of(snap.object(id).namespace.as_deref().unwrap_or(""), &snap.object(id).name);
+    let log_note: Vec<String> = logs
+        .iter()
+        .filter(|l| l.key.container == cs.name)
+        .map(|l| format!("{}{}", l.path, if l.key.previous { " (previous run)" } else { "" }))
+        .collect();
+    if !log_note.is_empty() {
+        ev.push(Evidence {
+            object: None,
+            input: logs.first().map(|l| l.input),
+            file: None,
+            line: None,
+            note: format!("container logs in the bundle: {}", log_note.join(", ")),
+        });
+    }
+    let summary = match reason.as_str() {
+        "CrashLoopBackOff" if oom => format!("has {kind} {} in CrashLoopBackOff: it is OOMKilled ({})", cs.name, facts.join(", ")),
+        "CrashLoopBackOff" => format!("has {kind} {} in CrashLoopBackOff ({})", cs.name, facts.join(", ")),
+        _ => format!(
+            "has {kind} {} failing with {reason}{}{}",
+            cs.name,
+            waiting_msg.as_deref().map(|m| format!(": {m}")).unwrap_or_default(),
+            if facts.is_empty() { String::new() } else { format!(" ({})", facts.join(", ")) }
+        ),
+    };
+    Diagnosis {
+        stage: Stage::Runtime,
+        severity: Severity::Error,
+        cause: format!("{}:{}", if oom { "OOMKilled" } else { reason.as_str() }, cs.name),
+        summary,
+        evidence: ev,
+        help: if oom {
+            "raise the container's memory limit or reduce its memory use; the kernel killed it at the limit"
+        } else if matches!(reason.as_str(), "CreateContainerConfigError" | "CreateContainerError") {
+            "the container spec references something missing (a Secret or ConfigMap key, a user, a command); the message names it"
+        } else {
+            "read the container's previous log (the crash happened there); the exit code says how it ended"
+        },
+    }
+}
+
+/// Running, bound, containers started, but not Ready: the readiness stage.
+fn not_ready(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Event)]) -> Diagnosis {
+    let unready: Vec<&ContainerStatus> = pod.status.container_statuses.iter().filter(|c| !c.ready).collect();
+    let names: Vec<&str> = unready.iter().map(|c| c.name.as_str()).collect();
+    let mut ev = Vec::new();
+    if let Some(c) = pod.condition("Ready") {
+        ev.push(pod_field(
+            snap,
+            id,
+            &["status", "conditions", "type=Ready"],
+            format!(
+                "Ready={}{}{}",
+                c.status,
+                c.reason.as_deref().map(|r| format!(", reason {r}")).unwrap_or_default(),
+                c.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+            ),
+        ));
+    }
+    let probe_events: Vec<_> = events
+        .iter()
+        .filter(|(_, e)| e.reason == "Unhealthy" && e.message.starts_with("Readiness probe"))
+        .collect();
+    let starting: Vec<&str> = unready
+        .iter()
+        .filter(|c| c.started == Some(false))
+        .map(|c| c.name.as_str())
+        .collect();
+    ev.extend(event_evidence(snap, &probe_events.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
+    let gates_pending: Vec<&str> = pod
+        .spec
+        .readiness_gates
+        .iter()
+        .map(|g| g.condition_type.as_str())
+        .filter(|t| pod.condition(t).is_none_or(|c| c.status != "True"))
+        .collect();
+    let (cause, summary, help) = if let Some((_, e)) = probe_events.last() {
+        (
+            format!("readiness-probe:{}", names.join(",")),
+            format!(
+                "is Running but not Ready: container(s) {} fail the readiness probe: {}",
+                names.join(", "),
+                e.message.trim_start_matches("Readiness probe failed: ").trim()
+            ),
+            "the readiness probe fails, so Services send it no traffic: check the probe's path and port against what the app serves, and the app's log",
+        )
+    } else if !starting.is_empty() {
+        (
+            format!("starting:{}", starting.join(",")),
+            format!("is Running but container(s) {} have not passed their startup probe yet", starting.join(", ")),
+            "wait for the startup probe or check its threshold against the app's real start time",
+        )
+    } else if names.is_empty() && !gates_pending.is_empty() {
+        (
+            format!("readiness-gates:{}", gates_pending.join(",")),
+            format!(
+                "has every container ready but is held back by readiness gate(s) {}",
+                gates_pending.join(", ")
+            ),
+            "the controller that owns the readiness gate (often a load balancer controller) has not set it; check that controller",
+        )
+    } else {
+        (
+            format!("not-ready:{}", names.join(",")),
+            format!(
+                "is Running but not Ready{}; the bundle holds no probe event saying why",
+                if names.is_empty() { String::new() } else { format!(": container(s) {} not ready", names.join(", ")) }
+            ),
+            "check the readiness probe and the app's log; probe events expire after about an hour",
+        )
+    };
+    Diagnosis {
+        stage: Stage::Readiness,
+        severity: Severity::Warning,
+        cause,
+        summary,
+        evidence: ev,
+        help,
+    }
+}
+
+/// Bound to a node, not running, no container reason: the kubelet has not started it.
+fn pending_on_node(snap: &Snapshot, id: ObjectId, pod: &Pod, node: &str, events: &[(ObjectId, &Event)]) -> Diagnosis {
+    let mut ev = vec![evidence::object(snap, id, format!("phase {}, bound to node {node}", pod.phase()))];
+    let warnings: Vec<_> = events.iter().filter(|(_, e)| e.is_warning()).collect();
+    ev.extend(event_evidence(snap, &warnings.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
+    ev.push(node_evidence(snap, node));
+    let node_state = snap.node_named(node).and_then(|(_, n)| n.ready_status().map(str::to_string));
+    let summary = match node_state.as_deref() {
+        Some("True") | None if warnings.is_empty() => format!(
+            "is bound to node {node} but the kubelet has not started its containers, and the bundle holds no event saying why"
+        ),
+        Some(s) if s != "True" => format!("is bound to node {node}, which is not Ready (Ready={s})"),
+        _ => format!(
+            "is bound to node {node} but has not started: {}",
+            warnings.last().map(|(_, e)| format!("{}: {}", e.reason, e.message.trim())).unwrap_or_default()
+        ),
+    };
+    Diagnosis {
+        stage: Stage::Node,
+        severity: Severity::Warning,
+        cause: "pending-on-node".into(),
+        summary,
+        evidence: ev,
+        help: "look at the kubelet on that node (its events and log); the pod is past the scheduler",
+    }
+}
+
+fn node_evidence(snap: &Snapshot, node: &str) -> Evidence {
+    match snap.node_named(node) {
+        Some((nid, n)) => evidence::field(
+            snap,
+            nid,
+            &["status", "conditions", "type=Ready"],
+            format!(
+                "node {node}: Ready={}{}",
+                n.ready_status().unwrap_or("unknown"),
+                if n.spec.unschedulable { ", cordoned" } else { "" }
+            ),
+        ),
+        None => Evidence {
+            object: Some(ObjectRef {
+                api_version: "v1".into(),
+                kind: "Node".into(),
+                namespace: None,
+                name: node.into(),
+            }),
+            input: None,
+            file: None,
+            line: None,
+            note: if snap.has_kind("Node") {
+                format!("node {node} is not in the bundle (deleted?)")
+            } else {
+                "the bundle holds no Node objects".into()
+            },
+        },
+    }
+}
+
+/// Deleted long ago but still present, on a node that is gone or not Ready.
+fn terminating_on_lost_node(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
+    let deleted = pod.metadata.deletion_timestamp.as_deref()?;
+    let node = pod.spec.node_name.as_deref()?;
+    let node_ok = snap
+        .node_named(node)
+        .is_some_and(|(_, n)| n.ready_status() == Some("True"));
+    if node_ok {
+        return None;
+    }
+    let age = parse_timestamp(deleted)
+        .zip(snap.as_of)
+        .map(|(t, a)| format!(" for {}", format_duration(a - t)))
+        .unwrap_or_default();
+    Some(Diagnosis {
+        stage: Stage::Node,
+        severity: Severity::Error,
+        cause: "terminating-lost-node".into(),
+        summary: format!("has been Terminating{age} on node {node}, which is not Ready or gone; the kubelet cannot confirm the deletion"),
+        evidence: vec![
+            evidence::field(snap, id, &["metadata", "deletionTimestamp"], format!("deletionTimestamp {deleted}")),
+            node_evidence(snap, node),
+        ],
+        help: "recover the node, or if it is gone for good delete the Node object so the pods are garbage-collected",
+    })
+}
+
+const KUBELET_REJECTIONS: &[&str] = &[
+    "TopologyAffinityError",
+    "UnexpectedAdmissionError",
+    "EmptyPodSharedPoolError",
+    "SMTAlignmentError",
+    "InvalidNodeInfo",
+    "NodeAffinity",
+    "NodePorts",
+    "NodeName",
+    "PodLevelResourcesIncompatible",
+];
+
+/// A Failed pod: kubelet rejection, eviction, node loss, or containers that exited.
+fn failed(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    controller: Option<&(ObjectRef, Option<ObjectId>)>,
+    events: &[(ObjectId, &Event)],
+) -> Option<Diagnosis> {
+    // A Job that finished successfully retried past these failures: nothing to report.
+    if owning_job(snap, pod).is_some_and(|j| j.is_complete()) {
+        return None;
+    }
+    let reason = pod.status.reason.clone().unwrap_or_default();
+    let message = pod.status.message.clone().unwrap_or_default();
+    let node = pod.spec.node_name.clone().unwrap_or_default();
+    let rejected = KUBELET_REJECTIONS.contains(&reason.as_str())
+        || reason.starts_with("OutOf")
+        || message.starts_with("Pod was rejected");
+    let mut d = if rejected || matches!(reason.as_str(), "Evicted" | "NodeShutdown" | "Terminated" | "NodeLost" | "Shutdown") {
+        let mut ev = vec![evidence::field(
+            snap,
+            id,
+            &["status", "reason"],
+            format!("phase Failed, reason {reason}: {message}"),
+        )];
+        let evs: Vec<_> = events.iter().filter(|(_, e)| e.reason == reason).collect();
+        ev.extend(event_evidence(snap, &evs.iter().rev().take(1).copied().collect::<Vec<_>>()));
+        if !node.is_empty() {
+            ev.push(node_evidence(snap, &node));
+        }
+        let what = if rejected { "was rejected by the kubelet" } else { "was stopped by the kubelet" };
+        Diagnosis {
+            stage: Stage::Node,
+            severity: Severity::Error,
+            cause: format!("failed:{reason}"),
+            summary: format!("{what} on node {node} ({reason}): {message}"),
+            evidence: ev,
+            help: if rejected {
+                "kubelet admission rejected the pod after scheduling; it is not retried on another node. Compare the pod's resources with the node's kubelet resource managers and free capacity"
+            } else {
+                "the node reclaimed resources or shut down; check the node's pressure conditions and whether the controller replaced the pod"
+            },
+        }
+    } else {
+        let cs = pod
+            .all_statuses()
+            .find(|(c, _)| c.state.terminated.as_ref().is_some_and(|t| t.exit_code.unwrap_or(0) != 0));
+        match cs {
+            Some((cs, init)) => crashed(snap, id, pod, cs, init, events),
+            None => Diagnosis {
+                stage: Stage::Runtime,
+                severity: Severity::Error,
+                cause: format!("failed:{reason}"),
+                summary: format!(
+                    "failed{}",
+                    if reason.is_empty() && message.is_empty() {
+                        " without a reason in its status".to_string()
+                    } else {
+                        format!(" ({reason}): {message}")
+                    }
+                ),
+                evidence: vec![evidence::field(snap, id, &["status", "phase"], "phase Failed")],
+                help: "read the pod's containers' logs and events",
+            },
+        }
+    };
+    if controller_is_healthy(snap, controller) {
+        d.severity = Severity::Info;
+        d.summary.push_str(" — a leftover: its controller has its desired ready replicas again");
+        d.help = "delete the leftover Failed pods once their cause is understood";
+    }
+    Some(d)
+}
+
+/// The controller has as many ready replicas as it wants.
+fn controller_is_healthy(snap: &Snapshot, controller: Option<&(ObjectRef, Option<ObjectId>)>) -> bool {
+    let Some((cref, Some(cid))) = controller else {
+        return false;
+    };
+    match cref.kind.as_str() {
+        "Deployment" => Snapshot::view_of(snap.deployments(), *cid)
+            .is_some_and(|d| d.spec.desired() > 0 && d.status.ready_replicas >= d.spec.desired()),
+        "ReplicaSet" => Snapshot::view_of(snap.replica_sets(), *cid)
+            .is_some_and(|d| d.spec.desired() > 0 && d.status.ready_replicas >= d.spec.desired()),
+        "StatefulSet" => Snapshot::view_of(snap.stateful_sets(), *cid)
+            .is_some_and(|d| d.spec.desired() > 0 && d.status.ready_replicas >= d.spec.desired()),
+        "DaemonSet" => Snapshot::view_of(snap.daemon_sets(), *cid).is_some_and(|d| {
+            d.status.desired_number_scheduled > 0 && d.status.number_ready >= d.status.desired_number_scheduled
+        }),
+        _ => false,
+    }
+}
+
+/// The Job that directly owns a pod (a CronJob's pods are owned by one of its Jobs).
+fn owning_job<'a>(snap: &'a Snapshot, pod: &Pod) -> Option<&'a crate::snapshot::workload::Job> {
+    let owner = pod.metadata.owner_references.iter().find(|o| o.kind == "Job")?;
+    let id = snap
+        .by_uid(&owner.uid)
+        .or_else(|| snap.find("Job", pod.metadata.namespace.as_deref(), &owner.name))?;
+    Snapshot::view_of(snap.jobs(), id)
+}

@@ -1,0 +1,144 @@
+//! Shared pieces of every typed view: metadata, conditions, quantities, references.
+
+use super::quantity::Quantity;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
+
+/// The part of `metadata` rules read.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ObjectMeta {
+    pub name: String,
+    pub namespace: Option<String>,
+    pub uid: Option<String>,
+    pub generate_name: Option<String>,
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    pub owner_references: Vec<OwnerReference>,
+    pub creation_timestamp: Option<String>,
+    pub deletion_timestamp: Option<String>,
+    pub resource_version: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OwnerReference {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub uid: String,
+    pub controller: Option<bool>,
+}
+
+/// A status condition (`type`, `status`, `reason`, `message`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub reason: Option<String>,
+    pub message: Option<String>,
+    pub last_transition_time: Option<String>,
+}
+
+/// Finds a condition by type.
+pub fn condition<'a>(conditions: &'a [Condition], type_: &str) -> Option<&'a Condition> {
+    conditions.iter().find(|c| c.type_ == type_)
+}
+
+/// How a finding names an object (`object` and `evidence[].object` in the JSON).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ObjectRef {
+    #[serde(rename = "apiVersion")]
+    pub api_version: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl ObjectRef {
+    /// `Kind ns/name` or `Kind name`.
+    pub fn display(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{} {}/{}", self.kind, ns, self.name),
+            None => format!("{} {}", self.kind, self.name),
+        }
+    }
+}
+
+/// A quantity as written in the bundle: string or number; `value` is `None` when it
+/// does not parse (the raw text is kept so a rule can say so).
+#[derive(Clone, Debug, Default)]
+pub struct Qty {
+    pub value: Option<Quantity>,
+    pub raw: String,
+}
+
+impl<'de> Deserialize<'de> for Qty {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let raw = match v {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            other => other.to_string(),
+        };
+        Ok(Qty {
+            value: Quantity::parse(&raw).ok(),
+            raw,
+        })
+    }
+}
+
+/// `requests` / `limits` / `allocatable`: resource name → quantity.
+pub type ResourceList = BTreeMap<String, Qty>;
+
+/// Reads a quantity from a resource list; absent or unparsable is zero.
+pub fn get_qty(list: &ResourceList, name: &str) -> Quantity {
+    list.get(name).and_then(|q| q.value).unwrap_or_default()
+}
+
+/// A label selector (`matchLabels` and `matchExpressions`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LabelSelector {
+    pub match_labels: BTreeMap<String, String>,
+    pub match_expressions: Vec<SelectorRequirement>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SelectorRequirement {
+    pub key: String,
+    pub operator: String,
+    pub values: Vec<String>,
+}
+
+impl LabelSelector {
+    /// Kubernetes semantics: every requirement must hold; an empty selector matches all.
+    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        self.match_labels
+            .iter()
+            .all(|(k, v)| labels.get(k) == Some(v))
+            && self.match_expressions.iter().all(|r| {
+                let val = labels.get(&r.key);
+                match r.operator.as_str() {
+                    "In" => val.is_some_and(|v| r.values.contains(v)),
+                    "NotIn" => val.is_none_or(|v| !r.values.contains(v)),
+                    "Exists" => val.is_some(),
+                    "DoesNotExist" => val.is_none(),
+                    _ => false,
+                }
+            })
+    }
+}
+
+/// Accepts `null` as the default value (bundles write `field: null`).
+pub fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}

@@ -1,0 +1,591 @@
+//! The snapshot: every object once, indexed, with typed views built on first use.
+//!
+//! Rules see only this module. Objects are addressed by [`ObjectId`] and remember the
+//! file and line range of every copy the bundle held, so findings can cite them.
+
+pub mod core;
+pub mod event;
+pub mod logs;
+pub mod meta;
+pub mod network;
+pub mod node;
+pub mod pod;
+#[allow(dead_code)]
+pub mod quantity;
+pub mod storage;
+pub mod time;
+pub mod workload;
+
+use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
+use crate::ingest::parsed::Span;
+use meta::ObjectRef;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Index of an object in [`Snapshot::objects`]; objects are sorted by kind, namespace, name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObjectId(pub u32);
+
+/// Where one copy of an object sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Source {
+    pub file: usize,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct Object {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: Option<String>,
+    pub name: String,
+    pub uid: Option<String>,
+    pub value: Value,
+    /// The copy kept first; the others (must-gather writes pods twice) follow.
+    pub sources: Vec<Source>,
+}
+
+impl Object {
+    pub fn reference(&self) -> ObjectRef {
+        ObjectRef {
+            api_version: self.api_version.clone(),
+            kind: self.kind.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+        }
+    }
+}
+
+/// Typed views, each materialized once from the objects of one kind.
+#[derive(Default)]
+struct Views {
+    pods: OnceLock<Vec<(ObjectId, pod::Pod)>>,
+    nodes: OnceLock<Vec<(ObjectId, node::Node)>>,
+    events: OnceLock<Vec<(ObjectId, event::Event)>>,
+    namespaces: OnceLock<Vec<(ObjectId, core::Namespace)>>,
+    secrets: OnceLock<Vec<(ObjectId, core::Secret)>>,
+    services: OnceLock<Vec<(ObjectId, network::Service)>>,
+    endpoint_slices: OnceLock<Vec<(ObjectId, network::EndpointSlice)>>,
+    endpoints: OnceLock<Vec<(ObjectId, network::Endpoints)>>,
+    ingresses: OnceLock<Vec<(ObjectId, network::Ingress)>>,
+    pvcs: OnceLock<Vec<(ObjectId, storage::PersistentVolumeClaim)>>,
+    pvs: OnceLock<Vec<(ObjectId, storage::PersistentVolume)>>,
+    storage_classes: OnceLock<Vec<(ObjectId, storage::StorageClass)>>,
+    jobs: OnceLock<Vec<(ObjectId, workload::Job)>>,
+    deployments: OnceLock<Vec<(ObjectId, workload::Deployment)>>,
+    replica_sets: OnceLock<Vec<(ObjectId, workload::ReplicaSet)>>,
+    stateful_sets: OnceLock<Vec<(ObjectId, workload::StatefulSet)>>,
+    daemon_sets: OnceLock<Vec<(ObjectId, workload::DaemonSet)>>,
+    events_by_object: OnceLock<HashMap<ObjectId, Vec<ObjectId>>>,
+}
+
+pub struct Snapshot {
+    pub inputs: Vec<InputInfo>,
+    pub files: Vec<SourceFile>,
+    pub objects: Vec<Object>,
+    pub logs: logs::LogIndex,
+    /// Ingest problems plus objects whose shape no view could read.
+    problems: Mutex<Vec<Problem>>,
+    /// The time durations are measured from (see DESIGN.md "Snapshot time").
+    pub as_of: Option<i64>,
+    by_kind: HashMap<String, Vec<ObjectId>>,
+    by_name: HashMap<(String, Option<String>, String), ObjectId>,
+    by_uid: HashMap<String, ObjectId>,
+    children: HashMap<String, Vec<ObjectId>>,
+    pods_by_node: OnceLock<HashMap<String, Vec<ObjectId>>>,
+    per_input_objects: Vec<usize>,
+    views: Views,
+}
+
+/// The identity rule of DESIGN.md: uid when present, else kind/namespace/name.
+#[derive(PartialEq, Eq, Hash)]
+enum Identity {
+    Uid(String, String),
+    Name(String, Option<String>, String),
+}
+
+impl Snapshot {
+    /// Builds the store: merges duplicate copies, sorts, indexes, fixes the "as of" time.
+    pub fn build(loaded: Loaded) -> Snapshot {
+        let Loaded {
+            mut inputs,
+            files,
+            objects: loaded_objects,
+            problems,
+            logs,
+        } = loaded;
+        let mut objects: Vec<Object> = Vec::with_capacity(loaded_objects.len());
+        let mut seen: HashMap<Identity, usize> = HashMap::with_capacity(loaded_objects.len());
+        for lo in loaded_objects {
+            let raw = lo.raw;
+            let meta = raw.value.get("metadata");
+            let text = |k: &str| {
+                meta.and_then(|m| m.get(k))
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+            };
+            let name = text("name").unwrap_or_default();
+            let namespace = text("namespace");
+            let uid = text("uid");
+            let source = Source {
+                file: lo.file,
+                span: raw.span,
+            };
+            let identity = match &uid {
+                Some(u) => Identity::Uid(raw.kind.clone(), u.clone()),
+                None => Identity::Name(raw.kind.clone(), namespace.clone(), name.clone()),
+            };
+            if let Some(&i) = seen.get(&identity) {
+                let existing = &mut objects[i];
+                if existing.value != raw.value && newer(&raw.value, &existing.value) {
+                    existing.value = raw.value;
+                    existing.sources.insert(0, source);
+                } else {
+                    existing.sources.push(source);
+                }
+                continue;
+            }
+            seen.insert(identity, objects.len());
+            objects.push(Object {
+                api_version: raw.api_version,
+                kind: raw.kind,
+                namespace,
+                name,
+                uid,
+                value: raw.value,
+                sources: vec![source],
+            });
+        }
+        objects.sort_by(|a, b| {
+            (&a.kind, &a.namespace, &a.name, &a.uid).cmp(&(&b.kind, &b.namespace, &b.name, &b.uid))
+        });
+
+        let mut by_kind: HashMap<String, Vec<ObjectId>> = HashMap::new();
+        let mut by_name = HashMap::with_capacity(objects.len());
+        let mut by_uid = HashMap::with_capacity(objects.len());
+        let mut children: HashMap<String, Vec<ObjectId>> = HashMap::new();
+        for (i, o) in objects.iter().enumerate() {
+            let id = ObjectId(i as u32);
+            by_kind.entry(o.kind.clone()).or_default().push(id);
+            by_name.insert((o.kind.clone(), o.namespace.clone(), o.name.clone()), id);
+            if let Some(u) = &o.uid {
+                by_uid.insert(u.clone(), id);
+            }
+            if let Some(Value::Array(owners)) = o.value.pointer("/metadata/ownerReferences") {
+                for owner in owners {
+                    if let Some(u) = owner.get("uid").and_then(Value::as_str) {
+                        children.entry(u.to_string()).or_default().push(id);
+                    }
+                }
+            }
+        }
+
+        // Per-input object counts, and the "as of" time when the bundle did not say.
+        let mut per_input_objects = vec![0usize; inputs.len()];
+        let mut newest = vec![None::<i64>; inputs.len()];
+        for o in &objects {
+            let mut counted = vec![false; inputs.len()];
+            for s in &o.sources {
+                let input = files[s.file].input;
+                if !counted[input] {
+                    counted[input] = true;
+                    per_input_objects[input] += 1;
+                }
+            }
+            let input = files[o.sources[0].file].input;
+            if let Some(t) = newest_time(o) {
+                newest[input] = newest[input].max(Some(t));
+            }
+        }
+        for (i, info) in inputs.iter_mut().enumerate() {
+            if info.as_of.is_none() {
+                info.as_of = newest[i];
+                if newest[i].is_some() {
+                    info.notes.push(
+                        "snapshot time not recorded by the bundle; using the newest event or object timestamp"
+                            .to_string(),
+                    );
+                }
+            }
+        }
+        let as_of = inputs.iter().filter_map(|i| i.as_of).max();
+        let mut snapshot = Snapshot {
+            inputs,
+            files,
+            objects,
+            logs: logs::LogIndex::new(logs),
+            problems: Mutex::new(problems),
+            as_of,
+            by_kind,
+            by_name,
+            by_uid,
+            children,
+            pods_by_node: OnceLock::new(),
+            per_input_objects: Vec::new(),
+            views: Views::default(),
+        };
+        snapshot.finish_inputs(per_input_objects);
+        snapshot
+    }
+
+    fn finish_inputs(&mut self, per_input_objects: Vec<usize>) {
+        let version_from_nodes = self.kubelet_version_hint();
+        for info in self.inputs.iter_mut() {
+            if info.cluster_version.is_none()
+                && let Some(v) = &version_from_nodes
+            {
+                info.cluster_version = Some(v.clone());
+                info.notes.push(format!(
+                    "cluster version not recorded by the bundle; {v} is the newest kubelet version of its nodes"
+                ));
+            }
+        }
+        self.per_input_objects = per_input_objects;
+    }
+
+    fn kubelet_version_hint(&self) -> Option<String> {
+        self.ids_of("Node")
+            .iter()
+            .filter_map(|&id| {
+                self.object(id)
+                    .value
+                    .pointer("/status/nodeInfo/kubeletVersion")
+                    .and_then(Value::as_str)
+            })
+            .max_by(|a, b| version_key(a).cmp(&version_key(b)))
+            .map(str::to_string)
+    }
+
+    pub fn object(&self, id: ObjectId) -> &Object {
+        &self.objects[id.0 as usize]
+    }
+
+    /// Objects of a kind, sorted by namespace and name.
+    pub fn ids_of(&self, kind: &str) -> &[ObjectId] {
+        self.by_kind.get(kind).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn find(&self, kind: &str, namespace: Option<&str>, name: &str) -> Option<ObjectId> {
+        self.by_name
+            .get(&(kind.to_string(), namespace.map(str::to_string), name.to_string()))
+            .copied()
+    }
+
+    pub fn by_uid(&self, uid: &str) -> Option<ObjectId> {
+        self.by_uid.get(uid).copied()
+    }
+
+    /// Objects whose ownerReferences name `uid`.
+    pub fn children_of(&self, uid: &str) -> &[ObjectId] {
+        self.children.get(uid).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Unique objects loaded from each input.
+    pub fn objects_per_input(&self) -> &[usize] {
+        &self.per_input_objects
+    }
+
+    /// Records an object a view could not read; it then takes no part in analysis.
+    pub fn add_problem(&self, problem: Problem) {
+        self.problems.lock().expect("problems lock").push(problem);
+    }
+
+    /// Every problem, sorted.
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut p = self.problems.lock().expect("problems lock").clone();
+        p.sort();
+        p.dedup();
+        p
+    }
+
+    /// Whether the bundle holds any object of `kind` (to tell "absent" from "not collected").
+    pub fn has_kind(&self, kind: &str) -> bool {
+        !self.ids_of(kind).is_empty()
+    }
+
+    fn typed<'a, T: DeserializeOwned + Send + Sync>(
+        &'a self,
+        cell: &'a OnceLock<Vec<(ObjectId, T)>>,
+        kind: &str,
+    ) -> &'a [(ObjectId, T)] {
+        cell.get_or_init(|| {
+            self.ids_of(kind)
+                .iter()
+                .filter_map(|&id| match T::deserialize(&self.object(id).value) {
+                    Ok(v) => Some((id, v)),
+                    Err(e) => {
+                        let o = self.object(id);
+                        let src = o.sources[0];
+                        let file = &self.files[src.file];
+                        self.add_problem(Problem {
+                            input: file.input,
+                            file: Some(file.path.clone()),
+                            line: Some(src.span.start),
+                            message: format!(
+                                "{} {} has an unexpected shape and is not analyzed: {e}",
+                                o.kind, o.name
+                            ),
+                        });
+                        None
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// Looks up one typed object by id in a view (views are sorted by id).
+    pub fn view_of<T>(items: &[(ObjectId, T)], id: ObjectId) -> Option<&T> {
+        items
+            .binary_search_by_key(&id, |(i, _)| *i)
+            .ok()
+            .map(|i| &items[i].1)
+    }
+
+    pub fn pods(&self) -> &[(ObjectId, pod::Pod)] {
+        self.typed(&self.views.pods, "Pod")
+    }
+    pub fn nodes(&self) -> &[(ObjectId, node::Node)] {
+        self.typed(&self.views.nodes, "Node")
+    }
+    pub fn namespaces(&self) -> &[(ObjectId, core::Namespace)] {
+        self.typed(&self.views.namespaces, "Namespace")
+    }
+    pub fn secrets(&self) -> &[(ObjectId, core::Secret)] {
+        self.typed(&self.views.secrets, "Secret")
+    }
+    pub fn services(&self) -> &[(ObjectId, network::Service)] {
+        self.typed(&self.views.services, "Service")
+    }
+    pub fn endpoint_slices(&self) -> &[(ObjectId, network::EndpointSlice)] {
+        self.typed(&self.views.endpoint_slices, "EndpointSlice")
+    }
+    pub fn endpoints(&self) -> &[(ObjectId, network::Endpoints)] {
+        self.typed(&self.views.endpoints, "Endpoints")
+    }
+    pub fn ingresses(&self) -> &[(ObjectId, network::Ingress)] {
+        self.typed(&self.views.ingresses, "Ingress")
+    }
+    pub fn pvcs(&self) -> &[(ObjectId, storage::PersistentVolumeClaim)] {
+        self.typed(&self.views.pvcs, "PersistentVolumeClaim")
+    }
+    pub fn pvs(&self) -> &[(ObjectId, storage::PersistentVolume)] {
+        self.typed(&self.views.pvs, "PersistentVolume")
+    }
+    pub fn storage_classes(&self) -> &[(ObjectId, storage::StorageClass)] {
+        self.typed(&self.views.storage_classes, "StorageClass")
+    }
+    pub fn jobs(&self) -> &[(ObjectId, workload::Job)] {
+        self.typed(&self.views.jobs, "Job")
+    }
+    pub fn deployments(&self) -> &[(ObjectId, workload::Deployment)] {
+        self.typed(&self.views.deployments, "Deployment")
+    }
+    pub fn replica_sets(&self) -> &[(ObjectId, workload::ReplicaSet)] {
+        self.typed(&self.views.replica_sets, "ReplicaSet")
+    }
+    pub fn stateful_sets(&self) -> &[(ObjectId, workload::StatefulSet)] {
+        self.typed(&self.views.stateful_sets, "StatefulSet")
+    }
+    pub fn daemon_sets(&self) -> &[(ObjectId, workload::DaemonSet)] {
+        self.typed(&self.views.daemon_sets, "DaemonSet")
+    }
+
+    pub fn pod(&self, id: ObjectId) -> Option<&pod::Pod> {
+        Self::view_of(self.pods(), id)
+    }
+    pub fn node_named(&self, name: &str) -> Option<(ObjectId, &node::Node)> {
+        let id = self.find("Node", None, name)?;
+        Self::view_of(self.nodes(), id).map(|n| (id, n))
+    }
+
+    /// Events of both API groups, normalized.
+    pub fn events(&self) -> &[(ObjectId, event::Event)] {
+        self.views.events.get_or_init(|| {
+            self.ids_of("Event")
+                .iter()
+                .filter_map(|&id| event::Event::from_value(&self.object(id).value).map(|e| (id, e)))
+                .collect()
+        })
+    }
+
+    /// Events about an object, by `involvedObject.uid` first (names are reused), else by
+    /// kind/namespace/name; oldest first.
+    pub fn events_for(&self, id: ObjectId) -> Vec<(ObjectId, &event::Event)> {
+        let index = self.views.events_by_object.get_or_init(|| {
+            let mut map: HashMap<ObjectId, Vec<ObjectId>> = HashMap::new();
+            for (eid, e) in self.events() {
+                let r = &e.regarding;
+                let target = r
+                    .uid
+                    .as_deref()
+                    .and_then(|u| self.by_uid(u))
+                    .or_else(|| {
+                        if r.uid.is_some() {
+                            // A uid that is not in the bundle: a previous object of that name.
+                            return None;
+                        }
+                        self.find(&r.kind, r.namespace.as_deref(), &r.name)
+                            .or_else(|| self.find(&r.kind, None, &r.name))
+                    });
+                if let Some(t) = target {
+                    map.entry(t).or_default().push(*eid);
+                }
+            }
+            map
+        });
+        let all = self.events();
+        let mut out: Vec<(ObjectId, &event::Event)> = index
+            .get(&id)
+            .map(|ids| {
+                ids.iter()
+                    .filter_map(|eid| Self::view_of(all, *eid).map(|e| (*eid, e)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.sort_by_key(|(eid, e)| (e.last, e.first, *eid));
+        out
+    }
+
+    /// Pods bound to a node (`spec.nodeName`).
+    pub fn pods_on_node(&self, node: &str) -> &[ObjectId] {
+        let index = self.pods_by_node.get_or_init(|| {
+            let mut map: HashMap<String, Vec<ObjectId>> = HashMap::new();
+            for (id, p) in self.pods() {
+                if let Some(n) = &p.spec.node_name {
+                    map.entry(n.clone()).or_default().push(*id);
+                }
+            }
+            map
+        });
+        index.get(node).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The top-level controller of an object: follows controller ownerReferences
+    /// (Pod → ReplicaSet → Deployment, Pod → Job → CronJob). Returns the owner's
+    /// reference even when the owner itself is not in the bundle.
+    pub fn top_controller(&self, id: ObjectId) -> Option<(ObjectRef, Option<ObjectId>)> {
+        let mut current = self.object(id);
+        let mut result = None;
+        for _ in 0..8 {
+            let owners = current
+                .value
+                .pointer("/metadata/ownerReferences")
+                .and_then(Value::as_array);
+            let Some(owner) = owners.and_then(|owners| {
+                owners
+                    .iter()
+                    .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))
+                    .or_else(|| owners.first())
+            }) else {
+                break;
+            };
+            let s = |k: &str| owner.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            let oref = ObjectRef {
+                api_version: s("apiVersion"),
+                kind: s("kind"),
+                namespace: current.namespace.clone(),
+                name: s("name"),
+            };
+            let found = self
+                .by_uid(&s("uid"))
+                .or_else(|| self.find(&oref.kind, oref.namespace.as_deref(), &oref.name));
+            result = Some((oref, found));
+            match found {
+                Some(f) => current = self.object(f),
+                None => break,
+            }
+        }
+        result
+    }
+
+    /// The file and first line of an object's kept copy.
+    pub fn source_of(&self, id: ObjectId) -> (&SourceFile, Span) {
+        let s = self.object(id).sources[0];
+        (&self.files[s.file], s.span)
+    }
+
+    /// Line of a field inside an object's text, found lazily by walking the keys in
+    /// order (`["status", "containerStatuses", "name=api", "state"]`; `k=v` matches a
+    /// `k: v` line). Falls back to the object's first line.
+    pub fn locate(&self, id: ObjectId, path: &[&str]) -> u32 {
+        let (file, span) = self.source_of(id);
+        let mut line_no = span.start;
+        let mut lines = file
+            .text
+            .lines()
+            .enumerate()
+            .skip(span.start.saturating_sub(1) as usize)
+            .take((span.end + 1).saturating_sub(span.start) as usize);
+        for seg in path {
+            let found = lines.by_ref().find(|(_, l)| line_has_key(l, seg));
+            match found {
+                Some((i, _)) => line_no = i as u32 + 1,
+                None => break,
+            }
+        }
+        line_no
+    }
+
+    /// Container logs of a pod.
+    pub fn logs_of(&self, namespace: &str, pod: &str) -> Vec<&LogSource> {
+        self.logs.of(namespace, pod)
+    }
+}
+
+fn line_has_key(line: &str, seg: &str) -> bool {
+    let l = line.trim_start().trim_start_matches("- ");
+    match seg.split_once('=') {
+        Some((k, v)) => {
+            l.starts_with(&format!("{k}: {v}"))
+                || l.starts_with(&format!("{k}: \"{v}\""))
+                || l.starts_with(&format!("\"{k}\": \"{v}\""))
+                || l.starts_with(&format!("\"{k}\":\"{v}\""))
+        }
+        None => l.starts_with(&format!("{seg}:")) || l.starts_with(&format!("\"{seg}\":")),
+    }
+}
+
+/// Newer of two copies by numeric resourceVersion; non-numeric keeps the first seen.
+fn newer(candidate: &Value, existing: &Value) -> bool {
+    let rv = |v: &Value| {
+        v.pointer("/metadata/resourceVersion")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse::<u64>().ok())
+    };
+    matches!((rv(candidate), rv(existing)), (Some(a), Some(b)) if a > b)
+}
+
+/// The newest timestamp an object carries (events: last seen; others: creation).
+fn newest_time(o: &Object) -> Option<i64> {
+    let v = &o.value;
+    let get = |p: &str| v.pointer(p).and_then(Value::as_str).and_then(time::parse_timestamp);
+    if o.kind == "Event" {
+        return [
+            "/lastTimestamp",
+            "/eventTime",
+            "/series/lastObservedTime",
+            "/deprecatedLastTimestamp",
+            "/firstTimestamp",
+        ]
+        .iter()
+        .filter_map(|p| get(p))
+        .max();
+    }
+    get("/metadata/creationTimestamp")
+}
+
+/// `v1.31.2+k3s1` → (1, 31, 2) for ordering.
+fn version_key(v: &str) -> (u32, u32, u32) {
+    let mut parts = v
+        .trim_start_matches('v')
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    (
+        parts.next().unwrap_or(0),
+        parts.next().unwrap_or(0),
+        parts.next().unwrap_or(0),
+    )
+}

@@ -1,0 +1,187 @@
+//! Pod view: what scheduling, kubelet and readiness rules read.
+
+use super::meta::{Condition, LabelSelector, ObjectMeta, ResourceList, condition};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Pod {
+    pub metadata: ObjectMeta,
+    pub spec: PodSpec,
+    pub status: PodStatus,
+}
+
+/// Template of a controller (Deployment, Job, …).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodTemplate {
+    pub metadata: ObjectMeta,
+    pub spec: PodSpec,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodSpec {
+    pub node_name: Option<String>,
+    pub containers: Vec<Container>,
+    pub init_containers: Vec<Container>,
+    pub scheduling_gates: Vec<NamedItem>,
+    pub node_selector: BTreeMap<String, String>,
+    pub tolerations: Vec<Toleration>,
+    pub affinity: Option<Value>,
+    /// Pod-level `spec.resources` (PodLevelResources).
+    pub resources: Option<Resources>,
+    pub overhead: ResourceList,
+    pub priority: Option<i64>,
+    pub priority_class_name: Option<String>,
+    pub scheduler_name: Option<String>,
+    pub service_account_name: Option<String>,
+    pub image_pull_secrets: Vec<NamedItem>,
+    pub volumes: Vec<Value>,
+    pub readiness_gates: Vec<ReadinessGate>,
+    pub restart_policy: Option<String>,
+    pub os: Option<NamedItem>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct NamedItem {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ReadinessGate {
+    pub condition_type: String,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Toleration {
+    pub key: Option<String>,
+    pub operator: Option<String>,
+    pub value: Option<String>,
+    pub effect: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Resources {
+    pub requests: ResourceList,
+    pub limits: ResourceList,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Container {
+    pub name: String,
+    pub image: Option<String>,
+    pub resources: Resources,
+    pub ports: Vec<ContainerPort>,
+    pub readiness_probe: Option<Value>,
+    pub liveness_probe: Option<Value>,
+    pub startup_probe: Option<Value>,
+    /// `Always` on an init container makes it a sidecar.
+    pub restart_policy: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerPort {
+    pub name: Option<String>,
+    pub container_port: i64,
+    pub protocol: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodStatus {
+    pub phase: Option<String>,
+    pub reason: Option<String>,
+    pub message: Option<String>,
+    pub conditions: Vec<Condition>,
+    pub container_statuses: Vec<ContainerStatus>,
+    pub init_container_statuses: Vec<ContainerStatus>,
+    pub qos_class: Option<String>,
+    pub start_time: Option<String>,
+    pub nominated_node_name: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerStatus {
+    pub name: String,
+    pub ready: bool,
+    pub started: Option<bool>,
+    pub restart_count: i64,
+    pub image: Option<String>,
+    pub state: ContainerState,
+    pub last_state: ContainerState,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ContainerState {
+    pub waiting: Option<StateDetail>,
+    pub running: Option<StateDetail>,
+    pub terminated: Option<StateDetail>,
+}
+
+/// Fields of `waiting`, `running` and `terminated` merged (each uses a subset).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StateDetail {
+    pub reason: Option<String>,
+    pub message: Option<String>,
+    pub exit_code: Option<i64>,
+    pub signal: Option<i64>,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+}
+
+impl Pod {
+    pub fn phase(&self) -> &str {
+        self.status.phase.as_deref().unwrap_or("")
+    }
+
+    pub fn condition(&self, type_: &str) -> Option<&Condition> {
+        condition(&self.status.conditions, type_)
+    }
+
+    /// `Ready=True`.
+    pub fn is_ready(&self) -> bool {
+        self.condition("Ready").is_some_and(|c| c.status == "True")
+    }
+
+    /// Neither Succeeded nor Failed: still holds its node's resources.
+    pub fn is_active(&self) -> bool {
+        !matches!(self.phase(), "Succeeded" | "Failed")
+    }
+
+    /// Init container statuses first (they run first), then app containers.
+    pub fn all_statuses(&self) -> impl Iterator<Item = (&ContainerStatus, bool)> {
+        self.status
+            .init_container_statuses
+            .iter()
+            .map(|s| (s, true))
+            .chain(self.status.container_statuses.iter().map(|s| (s, false)))
+    }
+
+    pub fn container(&self, name: &str) -> Option<&Container> {
+        self.spec
+            .containers
+            .iter()
+            .chain(self.spec.init_containers.iter())
+            .find(|c| c.name == name)
+    }
+}
+
+impl PodSpec {
+    /// True when `selector` would match labels of a template with this spec (helper for
+    /// controllers that select their pods).
+    pub fn selected_by(labels: &BTreeMap<String, String>, selector: &LabelSelector) -> bool {
+        selector.matches(labels)
+    }
+}
