@@ -331,8 +331,16 @@ fn container_problem(
                 .copied();
             let detail = detailed.map(|(_, e)| e.message.clone());
             // The runtime's own words first, then the latest back-off.
+            let detailed_id = detailed.map(|(id, _)| *id);
             let mut shown: Vec<&(ObjectId, &Event)> = detailed.into_iter().collect();
-            shown.extend(pulls.iter().rev().filter(|p| !shown.iter().any(|s| s.0 == p.0)).take(2).copied());
+            shown.extend(
+                pulls
+                    .iter()
+                    .rev()
+                    .filter(|p| Some(p.0) != detailed_id)
+                    .take(2)
+                    .copied(),
+            );
             ev.extend(event_evidence(snap, &shown));
             ev.push(node_evidence(snap, node));
             return Some(Diagnosis {
