@@ -11,7 +11,9 @@ pub mod rules;
 pub mod snapshot;
 
 /// Loads the inputs and runs every rule: the library entry point the CLI uses.
-pub fn analyze(inputs: &[ingest::InputArg]) -> Result<(snapshot::Snapshot, Vec<rules::Finding>), ingest::InputError> {
+pub fn analyze(
+    inputs: &[ingest::InputArg],
+) -> Result<(snapshot::Snapshot, Vec<rules::Finding>), ingest::InputError> {
     let loaded = ingest::load(inputs)?;
     let snapshot = snapshot::Snapshot::build(loaded);
     let findings = rules::run_all(&snapshot);

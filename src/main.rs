@@ -92,10 +92,16 @@ fn main() -> ExitCode {
 fn print_rules() {
     let mut out = String::new();
     for r in rules::REGISTRY {
+        // The stage classifier reports each pod at the stage where it stopped.
+        let stage = if r.fallback {
+            "(per pod)"
+        } else {
+            r.stage.as_str()
+        };
         out.push_str(&format!(
             "{:<28} {:<11} {:<8} {}\n",
             r.id,
-            r.stage.as_str(),
+            stage,
             r.severity.as_str(),
             r.summary()
         ));
@@ -108,7 +114,13 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
     let inputs: Vec<InputArg> = args
         .paths
         .iter()
-        .map(|p| if p == "-" { InputArg::Stdin } else { InputArg::Path(PathBuf::from(p)) })
+        .map(|p| {
+            if p == "-" {
+                InputArg::Stdin
+            } else {
+                InputArg::Path(PathBuf::from(p))
+            }
+        })
         .collect();
     let (snapshot, mut findings) = match kdiag::analyze(&inputs) {
         Ok(r) => r,
@@ -118,7 +130,12 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         }
     };
     if !args.namespaces.is_empty() {
-        findings.retain(|f| f.object.namespace.as_ref().is_some_and(|ns| args.namespaces.contains(ns)));
+        findings.retain(|f| {
+            f.object
+                .namespace
+                .as_ref()
+                .is_some_and(|ns| args.namespaces.contains(ns))
+        });
     }
     if !args.stages.is_empty() {
         findings.retain(|f| args.stages.contains(&f.stage));
@@ -134,7 +151,11 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         }
     };
     let mut stdout = std::io::stdout().lock();
-    if stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).is_err() {
+    if stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
         return ExitCode::from(2); // closed pipe: nothing more to say
     }
     if std::env::var_os("KDIAG_STATS").is_some() {
@@ -142,7 +163,9 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
             "kdiag stats: {:.3}s, {} objects, peak RSS {} MiB",
             started.elapsed().as_secs_f64(),
             snapshot.objects.len(),
-            peak_rss_mib().map(|m| m.to_string()).unwrap_or_else(|| "?".into())
+            peak_rss_mib()
+                .map(|m| m.to_string())
+                .unwrap_or_else(|| "?".into())
         );
     }
     if analysis.inputs.iter().all(|i| i.objects == 0) {

@@ -42,7 +42,9 @@ fn parse_doc(raw: &RawValue, text: &str, lines: &LineIndex) -> Result<ParsedDoc,
     let items: Option<Vec<&RawValue>> = if piece.starts_with('[') {
         serde_json::from_str::<Vec<&RawValue>>(piece).ok()
     } else if piece.starts_with('{') {
-        serde_json::from_str::<ItemsProbe>(piece).ok().and_then(|p| p.items)
+        serde_json::from_str::<ItemsProbe>(piece)
+            .ok()
+            .and_then(|p| p.items)
     } else {
         None
     };
@@ -145,7 +147,10 @@ mod tests {
         let text = "{\n  \"kind\": \"PodList\",\n  \"items\": [\n    {\n      \"metadata\": {\"name\": \"a\"}\n    },\n    {\n      \"metadata\": {\"name\": \"b\"}\n    }\n  ]\n}\n";
         let (docs, err) = parse(text);
         assert!(err.is_none());
-        assert_eq!(docs[0].item_spans, vec![Span { start: 4, end: 6 }, Span { start: 7, end: 9 }]);
+        assert_eq!(
+            docs[0].item_spans,
+            vec![Span { start: 4, end: 6 }, Span { start: 7, end: 9 }]
+        );
     }
 
     #[test]

@@ -33,7 +33,9 @@ pub fn detect<'a>(paths: impl Iterator<Item = &'a str>) -> Layout {
         let comps: Vec<&str> = p.split('/').collect();
         let has = |c: &str| comps.contains(&c);
         if has("cluster-resources")
-            || comps.first().is_some_and(|c| c.starts_with("support-bundle"))
+            || comps
+                .first()
+                .is_some_and(|c| c.starts_with("support-bundle"))
             || comps.last() == Some(&"analysis.json")
         {
             ts += 1;
@@ -134,7 +136,7 @@ pub fn classify(layout: Layout, path: &str) -> FileClass {
     if file == "timestamp" && layout == Layout::MustGather {
         return FileClass::Timestamp;
     }
-    if file == "cluster_version.json" && comps.iter().any(|c| *c == "cluster-info") {
+    if file == "cluster_version.json" && comps.contains(&"cluster-info") {
         return FileClass::ClusterVersion;
     }
     let lower = file.to_ascii_lowercase();
@@ -153,7 +155,10 @@ pub fn classify(layout: Layout, path: &str) -> FileClass {
             "analysis.json" | "version.yaml" | "errors.json" | "events-errors.json"
         )
         || (layout == Layout::Troubleshoot
-            && matches!(file, "groups.json" | "resources.json" | "cluster_version.json"))
+            && matches!(
+                file,
+                "groups.json" | "resources.json" | "cluster_version.json"
+            ))
         || lower.ends_with("-errors.json")
     {
         return FileClass::Skip;
@@ -271,24 +276,80 @@ const RESOURCES: &[(&str, &str, &str)] = &[
     ("priorityclasses", "scheduling.k8s.io/v1", "PriorityClass"),
     ("leases", "coordination.k8s.io/v1", "Lease"),
     ("roles", "rbac.authorization.k8s.io/v1", "Role"),
-    ("rolebindings", "rbac.authorization.k8s.io/v1", "RoleBinding"),
-    ("clusterroles", "rbac.authorization.k8s.io/v1", "ClusterRole"),
-    ("clusterrolebindings", "rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
+    (
+        "rolebindings",
+        "rbac.authorization.k8s.io/v1",
+        "RoleBinding",
+    ),
+    (
+        "clusterroles",
+        "rbac.authorization.k8s.io/v1",
+        "ClusterRole",
+    ),
+    (
+        "clusterrolebindings",
+        "rbac.authorization.k8s.io/v1",
+        "ClusterRoleBinding",
+    ),
     ("workloads", "kueue.x-k8s.io/v1beta1", "Workload"),
     ("localqueues", "kueue.x-k8s.io/v1beta1", "LocalQueue"),
     ("clusterqueues", "kueue.x-k8s.io/v1beta1", "ClusterQueue"),
-    ("resourceflavors", "kueue.x-k8s.io/v1beta1", "ResourceFlavor"),
+    (
+        "resourceflavors",
+        "kueue.x-k8s.io/v1beta1",
+        "ResourceFlavor",
+    ),
     ("cohorts", "kueue.x-k8s.io/v1alpha1", "Cohort"),
-    ("admissionchecks", "kueue.x-k8s.io/v1beta1", "AdmissionCheck"),
-    ("workloadpriorityclasses", "kueue.x-k8s.io/v1beta1", "WorkloadPriorityClass"),
-    ("customresourcedefinitions", "apiextensions.k8s.io/v1", "CustomResourceDefinition"),
-    ("custom-resource-definitions", "apiextensions.k8s.io/v1", "CustomResourceDefinition"),
-    ("noderesourcetopologies", "topology.node.k8s.io/v1alpha2", "NodeResourceTopology"),
-    ("clusteroperator", "config.openshift.io/v1", "ClusterOperator"),
-    ("clusteroperators", "config.openshift.io/v1", "ClusterOperator"),
-    ("machineconfigpools", "machineconfiguration.openshift.io/v1", "MachineConfigPool"),
-    ("kubeletconfigs", "machineconfiguration.openshift.io/v1", "KubeletConfig"),
-    ("performanceprofiles", "performance.openshift.io/v2", "PerformanceProfile"),
+    (
+        "admissionchecks",
+        "kueue.x-k8s.io/v1beta1",
+        "AdmissionCheck",
+    ),
+    (
+        "workloadpriorityclasses",
+        "kueue.x-k8s.io/v1beta1",
+        "WorkloadPriorityClass",
+    ),
+    (
+        "customresourcedefinitions",
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+    ),
+    (
+        "custom-resource-definitions",
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+    ),
+    (
+        "noderesourcetopologies",
+        "topology.node.k8s.io/v1alpha2",
+        "NodeResourceTopology",
+    ),
+    (
+        "clusteroperator",
+        "config.openshift.io/v1",
+        "ClusterOperator",
+    ),
+    (
+        "clusteroperators",
+        "config.openshift.io/v1",
+        "ClusterOperator",
+    ),
+    (
+        "machineconfigpools",
+        "machineconfiguration.openshift.io/v1",
+        "MachineConfigPool",
+    ),
+    (
+        "kubeletconfigs",
+        "machineconfiguration.openshift.io/v1",
+        "KubeletConfig",
+    ),
+    (
+        "performanceprofiles",
+        "performance.openshift.io/v2",
+        "PerformanceProfile",
+    ),
 ];
 
 /// The kind (and default apiVersion) a path implies for objects that do not say.
@@ -355,7 +416,11 @@ mod tests {
         assert_eq!(detect(ts.iter().copied()), Layout::Troubleshoot);
         let ins = ["config/clusteroperator/dns.json", "config/pod/ns/p.json"];
         assert_eq!(detect(ins.iter().copied()), Layout::Insights);
-        let cid = ["nodes.json", "kube-system/pods.json", "kube-system/events.json"];
+        let cid = [
+            "nodes.json",
+            "kube-system/pods.json",
+            "kube-system/events.json",
+        ];
         assert_eq!(detect(["nodes.json"].iter().copied()), Layout::KubectlDump);
         assert_eq!(detect(cid.iter().copied()), Layout::ClusterInfoDump);
         assert_eq!(detect(["pods.yaml"].iter().copied()), Layout::KubectlDump);
@@ -387,8 +452,14 @@ mod tests {
                 previous: true
             })
         );
-        assert_eq!(classify(Layout::Troubleshoot, "sb/analysis.json"), FileClass::Skip);
-        assert_eq!(classify(Layout::Troubleshoot, "sb/dns/debug.json"), FileClass::Skip);
+        assert_eq!(
+            classify(Layout::Troubleshoot, "sb/analysis.json"),
+            FileClass::Skip
+        );
+        assert_eq!(
+            classify(Layout::Troubleshoot, "sb/dns/debug.json"),
+            FileClass::Skip
+        );
         assert_eq!(
             classify(Layout::Troubleshoot, "sb/cluster-resources/pods/demo.json"),
             FileClass::Objects
@@ -426,6 +497,9 @@ mod tests {
             node_from_path("mg/nodes/node-a/configz.json").as_deref(),
             Some("node-a")
         );
-        assert_eq!(node_from_path("node-b_configz.json").as_deref(), Some("node-b"));
+        assert_eq!(
+            node_from_path("node-b_configz.json").as_deref(),
+            Some("node-b")
+        );
     }
 }

@@ -283,7 +283,9 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
     let lower = entry.path.to_ascii_lowercase();
     let trimmed = text.trim_start();
     let looks_json = trimmed.starts_with('{') || trimmed.starts_with('[');
-    let (docs, error) = if lower.ends_with(".json") || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml")) {
+    let (docs, error) = if lower.ends_with(".json")
+        || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"))
+    {
         json::parse(text)
     } else if expects_objects || looks_yaml(trimmed) {
         let (docs, err) = if looks_json {
@@ -304,7 +306,11 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
         // Collector output that is not Kubernetes objects: nothing to report.
         return Outcome::Skipped;
     }
-    if expects_objects && extracted.objects.is_empty() && extracted.defects.is_empty() && error.is_none() {
+    if expects_objects
+        && extracted.objects.is_empty()
+        && extracted.defects.is_empty()
+        && error.is_none()
+    {
         // An empty file or a `List` with no items: a valid, empty answer.
         return Outcome::Skipped;
     }
@@ -325,7 +331,9 @@ fn looks_yaml(text: &str) -> bool {
 fn decode(bytes: &[u8]) -> Result<&str, String> {
     let head = &bytes[..bytes.len().min(8192)];
     if let Some(pos) = head.iter().position(|&b| b == 0) {
-        return Err(format!("binary file (NUL byte at offset {pos}), not YAML or JSON"));
+        return Err(format!(
+            "binary file (NUL byte at offset {pos}), not YAML or JSON"
+        ));
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();

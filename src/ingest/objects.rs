@@ -46,7 +46,9 @@ pub fn extract(path: &str, docs: Vec<ParsedDoc>) -> Extracted {
                 }
                 let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
                 let is_list = (kind == "List" || kind.ends_with("List"))
-                    || (kind.is_empty() && map.get("items").is_some_and(Value::is_array) && !has_name(&map));
+                    || (kind.is_empty()
+                        && map.get("items").is_some_and(Value::is_array)
+                        && !has_name(&map));
                 if is_list {
                     let list_type = list_item_type(&map);
                     let items = match map.into_iter().find(|(k, _)| k == "items") {
@@ -60,7 +62,10 @@ pub fn extract(path: &str, docs: Vec<ParsedDoc>) -> Extracted {
             }
             other => out.defects.push(Defect {
                 line: Some(span.start),
-                message: format!("document is a {}, not a Kubernetes object", type_name(&other)),
+                message: format!(
+                    "document is a {}, not a Kubernetes object",
+                    type_name(&other)
+                ),
             }),
         }
     }
@@ -110,7 +115,11 @@ fn flatten(
             Value::Object(map) => single(path, list_type.as_ref(), map, span, out),
             other => out.defects.push(Defect {
                 line: Some(span.start),
-                message: format!("list item {} is a {}, not an object", i + 1, type_name(&other)),
+                message: format!(
+                    "list item {} is a {}, not an object",
+                    i + 1,
+                    type_name(&other)
+                ),
             }),
         }
     }
@@ -123,20 +132,30 @@ fn single(
     span: Span,
     out: &mut Extracted,
 ) {
-    let own_kind = map.get("kind").and_then(Value::as_str).filter(|k| !k.is_empty());
-    let own_api = map.get("apiVersion").and_then(Value::as_str).filter(|k| !k.is_empty());
+    let own_kind = map
+        .get("kind")
+        .and_then(Value::as_str)
+        .filter(|k| !k.is_empty());
+    let own_api = map
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .filter(|k| !k.is_empty());
     let (api_version, kind) = match (own_api, own_kind) {
         (Some(a), Some(k)) => (a.to_string(), k.to_string()),
         (api, Some(k)) => (
             api.map(str::to_string)
-                .or_else(|| layout::kind_from_path(path).filter(|(_, pk)| *pk == k).map(|(a, _)| a.to_string()))
+                .or_else(|| {
+                    layout::kind_from_path(path)
+                        .filter(|(_, pk)| *pk == k)
+                        .map(|(a, _)| a.to_string())
+                })
                 .unwrap_or_default(),
             k.to_string(),
         ),
         (api, None) => {
-            let inferred = list_type
-                .map(|(a, k)| (a.clone(), k.clone()))
-                .or_else(|| layout::kind_from_path(path).map(|(a, k)| (a.to_string(), k.to_string())));
+            let inferred = list_type.map(|(a, k)| (a.clone(), k.clone())).or_else(|| {
+                layout::kind_from_path(path).map(|(a, k)| (a.to_string(), k.to_string()))
+            });
             match inferred {
                 Some((a, k)) => (api.map(str::to_string).unwrap_or(a), k),
                 None => {
@@ -311,7 +330,8 @@ mod tests {
 
     #[test]
     fn configz_attaches_to_node() {
-        let (docs, _) = crate::ingest::json::parse("{\"kubeletconfig\": {\"cpuManagerPolicy\": \"static\"}}");
+        let (docs, _) =
+            crate::ingest::json::parse("{\"kubeletconfig\": {\"cpuManagerPolicy\": \"static\"}}");
         let out = extract("mg/nodes/node-a/configz.json", docs);
         assert_eq!(out.objects[0].kind, "KubeletConfiguration");
         assert_eq!(out.objects[0].value["metadata"]["name"], "node-a");

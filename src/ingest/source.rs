@@ -132,7 +132,9 @@ pub fn collect_stdin() -> std::io::Result<Collected> {
 
 fn collect_dir(root: &Path) -> Collected {
     let mut out = Collected::default();
-    let walker = walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name();
     for item in walker {
         let item = match item {
             Ok(i) => i,
@@ -228,7 +230,9 @@ fn open_nested(path: &str, bytes: Vec<u8>, depth: usize, out: &mut Collected) {
         Some(ArchiveKind::Gz) => match inflate(&bytes) {
             Ok(inner) => {
                 let name = path[..path.len() - 3].to_string();
-                if is_archive_name(&name) || archive_kind("", &inner).is_some_and(|k| k != ArchiveKind::Gz) {
+                if is_archive_name(&name)
+                    || archive_kind("", &inner).is_some_and(|k| k != ArchiveKind::Gz)
+                {
                     open_nested(&name, inner, depth, out);
                 } else {
                     out.entries.push(Entry {
@@ -251,7 +255,14 @@ fn open_nested(path: &str, bytes: Vec<u8>, depth: usize, out: &mut Collected) {
 }
 
 /// Reads every member of an archive held in memory.
-fn expand(kind: ArchiveKind, name: &str, bytes: Vec<u8>, prefix: &str, depth: usize, out: &mut Collected) {
+fn expand(
+    kind: ArchiveKind,
+    name: &str,
+    bytes: Vec<u8>,
+    prefix: &str,
+    depth: usize,
+    out: &mut Collected,
+) {
     let result = match kind {
         ArchiveKind::Zip => expand_zip(&bytes, prefix, depth, out),
         ArchiveKind::Tar => expand_tar(Cursor::new(&bytes[..]), prefix, depth, out),
@@ -270,7 +281,8 @@ fn expand(kind: ArchiveKind, name: &str, bytes: Vec<u8>, prefix: &str, depth: us
 }
 
 fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> Result<(), String> {
-    let archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("unreadable zip archive: {e}"))?;
+    let archive = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| format!("unreadable zip archive: {e}"))?;
     // Members are inflated in parallel; each thread works on its own clone of the archive.
     let members: Vec<Result<Option<Entry>, SourceProblem>> = (0..archive.len())
         .into_par_iter()
@@ -317,9 +329,16 @@ fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> 
     Ok(())
 }
 
-fn expand_tar<R: Read>(reader: R, prefix: &str, depth: usize, out: &mut Collected) -> Result<(), String> {
+fn expand_tar<R: Read>(
+    reader: R,
+    prefix: &str,
+    depth: usize,
+    out: &mut Collected,
+) -> Result<(), String> {
     let mut archive = tar::Archive::new(reader);
-    let entries = archive.entries().map_err(|e| format!("unreadable tar archive: {e}"))?;
+    let entries = archive
+        .entries()
+        .map_err(|e| format!("unreadable tar archive: {e}"))?;
     for entry in entries {
         let mut entry = match entry {
             Ok(e) => e,

@@ -45,7 +45,13 @@ pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
                 let line = span.start.line() as u32;
                 let end_line = span.end.line() as u32;
                 if let Err(message) = b.event(event, line, end_line) {
-                    return (b.docs, Some(ParseError { line: Some(line), message }));
+                    return (
+                        b.docs,
+                        Some(ParseError {
+                            line: Some(line),
+                            message,
+                        }),
+                    );
                 }
             }
             Some(Err(e)) => {
@@ -204,7 +210,9 @@ impl Builder {
 
     fn check_depth(&self) -> Result<(), String> {
         if self.stack.len() >= MAX_DEPTH {
-            return Err(format!("nesting deeper than {MAX_DEPTH} levels; document not loaded"));
+            return Err(format!(
+                "nesting deeper than {MAX_DEPTH} levels; document not loaded"
+            ));
         }
         Ok(())
     }
@@ -232,7 +240,8 @@ impl Builder {
         is_top: bool,
     ) -> Result<(), String> {
         if anchor != 0 {
-            self.anchors.insert(anchor, (value.clone(), count_nodes(&value)));
+            self.anchors
+                .insert(anchor, (value.clone(), count_nodes(&value)));
         }
         if is_top {
             let start = self.doc_start.max(1).min(start_line.max(1));
@@ -260,9 +269,16 @@ impl Builder {
         self.attach(value)
     }
 
-    fn push_value(&mut self, value: Value, line: u32, end_line: u32, anchor: usize) -> Result<(), String> {
+    fn push_value(
+        &mut self,
+        value: Value,
+        line: u32,
+        end_line: u32,
+        anchor: usize,
+    ) -> Result<(), String> {
         if anchor != 0 {
-            self.anchors.insert(anchor, (value.clone(), count_nodes(&value)));
+            self.anchors
+                .insert(anchor, (value.clone(), count_nodes(&value)));
         }
         if self.stack.is_empty() {
             // A bare scalar document.
@@ -292,7 +308,9 @@ impl Builder {
     fn attach(&mut self, value: Value) -> Result<(), String> {
         match self.stack.last_mut() {
             Some(Frame::Seq { items, .. }) => items.push(value),
-            Some(Frame::Map { map, pending_key, .. }) => match pending_key.take() {
+            Some(Frame::Map {
+                map, pending_key, ..
+            }) => match pending_key.take() {
                 Some(key) => {
                     map.insert(key, value);
                 }
@@ -338,10 +356,10 @@ pub fn plain_scalar(s: &str) -> Value {
         if let Ok(n) = u64::from_str_radix(hex, 16) {
             return Value::Number(n.into());
         }
-    } else if let Some(oct) = s.strip_prefix("0o") {
-        if let Ok(n) = u64::from_str_radix(oct, 8) {
-            return Value::Number(n.into());
-        }
+    } else if let Some(oct) = s.strip_prefix("0o")
+        && let Ok(n) = u64::from_str_radix(oct, 8)
+    {
+        return Value::Number(n.into());
     }
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -400,7 +418,10 @@ mod tests {
         assert_eq!(plain_scalar("yes"), json!("yes"));
         assert_eq!(plain_scalar("~"), Value::Null);
         assert_eq!(plain_scalar("1.2.3"), json!("1.2.3"));
-        assert_eq!(plain_scalar("99999999999999999999999"), json!("99999999999999999999999"));
+        assert_eq!(
+            plain_scalar("99999999999999999999999"),
+            json!("99999999999999999999999")
+        );
     }
 
     #[test]

@@ -4,8 +4,8 @@
 use super::Analysis;
 use crate::rules::{Evidence, Finding, Severity, Stage};
 use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
-    SourceCode, SourceSpan, SpanContents,
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
+    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 use std::fmt;
 
@@ -31,7 +31,11 @@ pub fn render(a: &Analysis, style: &Style) -> String {
         if in_stage.is_empty() {
             continue;
         }
-        out.push_str(&format!("\n── {} ({}) ──\n", stage.as_str(), in_stage.len()));
+        out.push_str(&format!(
+            "\n── {} ({}) ──\n",
+            stage.as_str(),
+            in_stage.len()
+        ));
         for f in in_stage {
             let diag = FindingDiagnostic::new(a, f);
             let mut rendered = String::new();
@@ -52,7 +56,11 @@ pub fn render(a: &Analysis, style: &Style) -> String {
     if !a.problems.is_empty() {
         out.push_str(&format!("\n── problems ({}) ──\n", a.problems.len()));
         for p in &a.problems {
-            let input = a.inputs.get(p.input).map(|i| i.path.as_str()).unwrap_or("?");
+            let input = a
+                .inputs
+                .get(p.input)
+                .map(|i| i.path.as_str())
+                .unwrap_or("?");
             let file = p.file.as_deref().unwrap_or("");
             let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
             out.push_str(&format!("  {input}: {file}{line}: {}\n", p.message));
@@ -72,8 +80,14 @@ fn summary(a: &Analysis, out: &mut String) {
             i.skipped,
             i.logs,
             i.problems,
-            i.as_of.as_deref().map(|t| format!(", as of {t}")).unwrap_or_default(),
-            i.cluster_version.as_deref().map(|v| format!(", cluster {v}")).unwrap_or_default(),
+            i.as_of
+                .as_deref()
+                .map(|t| format!(", as of {t}"))
+                .unwrap_or_default(),
+            i.cluster_version
+                .as_deref()
+                .map(|v| format!(", cluster {v}"))
+                .unwrap_or_default(),
         ));
         for n in &i.notes {
             out.push_str(&format!("  note: {n}\n"));
@@ -143,7 +157,12 @@ const WINDOW_LINES: u32 = 30;
 
 impl FindingDiagnostic {
     fn new(a: &Analysis, f: &Finding) -> Self {
-        let title = format!("[{}] {}: {}", f.stage.as_str(), f.object.display(), f.message);
+        let title = format!(
+            "[{}] {}: {}",
+            f.stage.as_str(),
+            f.object.display(),
+            f.message
+        );
         let mut d = FindingDiagnostic {
             title,
             rule: f.rule,
@@ -152,7 +171,11 @@ impl FindingDiagnostic {
             window: None,
             labels: Vec::new(),
         };
-        let Some(anchor) = f.evidence.iter().find(|e| e.file.is_some() && e.line.is_some()) else {
+        let Some(anchor) = f
+            .evidence
+            .iter()
+            .find(|e| e.file.is_some() && e.line.is_some())
+        else {
             return d;
         };
         let (Some(file), Some(input)) = (&anchor.file, anchor.input) else {
@@ -171,9 +194,16 @@ impl FindingDiagnostic {
             .evidence
             .iter()
             .filter(|e| e.input == Some(input) && e.file.as_ref() == Some(file))
-            .filter(|e| e.line.is_some_and(|l| l >= first && l <= first + WINDOW_LINES))
+            .filter(|e| {
+                e.line
+                    .is_some_and(|l| l >= first && l <= first + WINDOW_LINES)
+            })
             .collect();
-        let last = in_window.iter().filter_map(|e| e.line).max().unwrap_or(first);
+        let last = in_window
+            .iter()
+            .filter_map(|e| e.line)
+            .max()
+            .unwrap_or(first);
         let start = first.saturating_sub(1).max(1);
         let lines: Vec<&str> = src
             .text
@@ -191,14 +221,17 @@ impl FindingDiagnostic {
         for e in in_window {
             let Some(line) = e.line else { continue };
             let idx = (line - start) as usize;
-            let Some(content) = lines.get(idx) else { continue };
+            let Some(content) = lines.get(idx) else {
+                continue;
+            };
             let indent = content.len() - content.trim_start().len();
             let len = content.trim().len().max(1);
             let mut note = e.note.clone();
             if note.chars().count() > 90 {
                 note = note.chars().take(87).collect::<String>() + "...";
             }
-            d.labels.push(LabeledSpan::new(Some(note), offsets[idx] + indent, len));
+            d.labels
+                .push(LabeledSpan::new(Some(note), offsets[idx] + indent, len));
         }
         d.window = Some(Window {
             name: display_name(a, input, file),

@@ -40,7 +40,10 @@ pub fn describe_event(snap: &Snapshot, e: &Event) -> String {
         }
     }
     if let (Some(l), Some(asof)) = (e.last, snap.as_of) {
-        s.push_str(&format!(", last {} before the snapshot", format_duration(asof - l)));
+        s.push_str(&format!(
+            ", last {} before the snapshot",
+            format_duration(asof - l)
+        ));
     }
     s.push_str(": ");
     s.push_str(e.message.trim());

@@ -174,7 +174,11 @@ pub struct RuleMeta {
 
 impl RuleMeta {
     pub fn summary(&self) -> &'static str {
-        self.doc.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+        self.doc
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
     }
 }
 

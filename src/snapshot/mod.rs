@@ -16,8 +16,8 @@ pub mod storage;
 pub mod time;
 pub mod workload;
 
-use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
 use crate::ingest::parsed::Span;
+use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
 use meta::ObjectRef;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -270,7 +270,11 @@ impl Snapshot {
 
     pub fn find(&self, kind: &str, namespace: Option<&str>, name: &str) -> Option<ObjectId> {
         self.by_name
-            .get(&(kind.to_string(), namespace.map(str::to_string), name.to_string()))
+            .get(&(
+                kind.to_string(),
+                namespace.map(str::to_string),
+                name.to_string(),
+            ))
             .copied()
     }
 
@@ -418,18 +422,14 @@ impl Snapshot {
             let mut map: HashMap<ObjectId, Vec<ObjectId>> = HashMap::new();
             for (eid, e) in self.events() {
                 let r = &e.regarding;
-                let target = r
-                    .uid
-                    .as_deref()
-                    .and_then(|u| self.by_uid(u))
-                    .or_else(|| {
-                        if r.uid.is_some() {
-                            // A uid that is not in the bundle: a previous object of that name.
-                            return None;
-                        }
-                        self.find(&r.kind, r.namespace.as_deref(), &r.name)
-                            .or_else(|| self.find(&r.kind, None, &r.name))
-                    });
+                let target = r.uid.as_deref().and_then(|u| self.by_uid(u)).or_else(|| {
+                    if r.uid.is_some() {
+                        // A uid that is not in the bundle: a previous object of that name.
+                        return None;
+                    }
+                    self.find(&r.kind, r.namespace.as_deref(), &r.name)
+                        .or_else(|| self.find(&r.kind, None, &r.name))
+                });
                 if let Some(t) = target {
                     map.entry(t).or_default().push(*eid);
                 }
@@ -482,7 +482,13 @@ impl Snapshot {
             }) else {
                 break;
             };
-            let s = |k: &str| owner.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            let s = |k: &str| {
+                owner
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            };
             let oref = ObjectRef {
                 api_version: s("apiVersion"),
                 kind: s("kind"),
@@ -561,7 +567,11 @@ fn newer(candidate: &Value, existing: &Value) -> bool {
 /// The newest timestamp an object carries (events: last seen; others: creation).
 fn newest_time(o: &Object) -> Option<i64> {
     let v = &o.value;
-    let get = |p: &str| v.pointer(p).and_then(Value::as_str).and_then(time::parse_timestamp);
+    let get = |p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .and_then(time::parse_timestamp)
+    };
     if o.kind == "Event" {
         return [
             "/lastTimestamp",

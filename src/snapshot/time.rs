@@ -12,7 +12,9 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
     }
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let t = s.get(r)?;
-        t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok())?
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
     };
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
@@ -25,7 +27,11 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
         0
     } else if rest.starts_with('+') || rest.starts_with('-') {
         let sign = if rest.starts_with('-') { -1 } else { 1 };
-        let digits: String = rest[1..].chars().filter(|c| c.is_ascii_digit()).take(4).collect();
+        let digits: String = rest[1..]
+            .chars()
+            .filter(|c| c.is_ascii_digit())
+            .take(4)
+            .collect();
         if digits.len() != 4 {
             return None;
         }
@@ -78,11 +84,19 @@ pub fn format_duration(secs: i64) -> String {
         60..3600 => format!("{}m", s / 60),
         3600..86400 => {
             let m = s % 3600 / 60;
-            if m == 0 { format!("{}h", s / 3600) } else { format!("{}h{}m", s / 3600, m) }
+            if m == 0 {
+                format!("{}h", s / 3600)
+            } else {
+                format!("{}h{}m", s / 3600, m)
+            }
         }
         _ => {
             let h = s % 86400 / 3600;
-            if h == 0 { format!("{}d", s / 86400) } else { format!("{}d{}h", s / 86400, h) }
+            if h == 0 {
+                format!("{}d", s / 86400)
+            } else {
+                format!("{}d{}h", s / 86400, h)
+            }
         }
     }
 }

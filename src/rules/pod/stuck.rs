@@ -31,6 +31,9 @@ declare_rule! {
     };
 }
 
+/// Diagnosed pods grouped by (stage, controller or pod, cause).
+type Groups<'a> = BTreeMap<(Stage, ObjectRef, String), Vec<(ObjectId, &'a Pod, Diagnosis)>>;
+
 /// One pod's diagnosis before grouping.
 struct Diagnosis {
     stage: Stage,
@@ -46,8 +49,7 @@ struct Diagnosis {
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
     // (controller or pod, stage, cause) → diagnosed pods.
-    let mut groups: BTreeMap<(Stage, ObjectRef, String), Vec<(ObjectId, &Pod, Diagnosis)>> =
-        BTreeMap::new();
+    let mut groups: Groups = BTreeMap::new();
     for (id, pod) in snap.pods() {
         if ctx.explained.contains(id) {
             continue;
@@ -95,7 +97,11 @@ fn finding(
             first.summary
         )
     };
-    let severity = pods.iter().map(|(_, _, d)| d.severity).min().unwrap_or(Severity::Error);
+    let severity = pods
+        .iter()
+        .map(|(_, _, d)| d.severity)
+        .min()
+        .unwrap_or(Severity::Error);
     let help = first.help.to_string();
     let mut ev = Vec::new();
     let controller_id = if is_pod {
@@ -103,7 +109,10 @@ fn finding(
     } else {
         snap.find(&owner.kind, owner.namespace.as_deref(), &owner.name)
     };
-    let names: Vec<String> = pods.iter().map(|(id, _, _)| snap.object(*id).name.clone()).collect();
+    let names: Vec<String> = pods
+        .iter()
+        .map(|(id, _, _)| snap.object(*id).name.clone())
+        .collect();
     let explains: Vec<ObjectId> = pods.iter().map(|(id, _, _)| *id).collect();
     for (i, (_, _, d)) in pods.into_iter().enumerate() {
         if i < EVIDENCE_PODS {
@@ -111,7 +120,11 @@ fn finding(
         }
     }
     if let Some(cid) = controller_id {
-        ev.push(evidence::object(snap, cid, format!("controller of the pods: {}", owner.display())));
+        ev.push(evidence::object(
+            snap,
+            cid,
+            format!("controller of the pods: {}", owner.display()),
+        ));
     }
     if names.len() > EVIDENCE_PODS {
         ev.push(Evidence {
@@ -185,12 +198,24 @@ fn events_with<'a>(
 }
 
 fn event_evidence(snap: &Snapshot, evs: &[&(ObjectId, &Event)]) -> Vec<Evidence> {
-    evs.iter().map(|(eid, e)| evidence::event(snap, *eid, e)).collect()
+    evs.iter()
+        .map(|(eid, e)| evidence::event(snap, *eid, e))
+        .collect()
 }
 
-fn unscheduled(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Event)]) -> Diagnosis {
+fn unscheduled(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    events: &[(ObjectId, &Event)],
+) -> Diagnosis {
     if !pod.spec.scheduling_gates.is_empty() {
-        let gates: Vec<&str> = pod.spec.scheduling_gates.iter().map(|g| g.name.as_str()).collect();
+        let gates: Vec<&str> = pod
+            .spec
+            .scheduling_gates
+            .iter()
+            .map(|g| g.name.as_str())
+            .collect();
         let kueue = gates.iter().any(|g| g.starts_with("kueue.x-k8s.io/"));
         let ev = vec![pod_field(
             snap,
@@ -199,13 +224,23 @@ fn unscheduled(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &E
             format!("spec.schedulingGates: {}", gates.join(", ")),
         )];
         return Diagnosis {
-            stage: if kueue { Stage::Queue } else { Stage::Scheduling },
+            stage: if kueue {
+                Stage::Queue
+            } else {
+                Stage::Scheduling
+            },
             severity: Severity::Warning,
             cause: format!("gated:{}", gates.join(",")),
             summary: if kueue {
-                format!("waits for Kueue admission (scheduling gate {})", gates.join(", "))
+                format!(
+                    "waits for Kueue admission (scheduling gate {})",
+                    gates.join(", ")
+                )
             } else {
-                format!("is held back by scheduling gates ({}); the scheduler does not try it", gates.join(", "))
+                format!(
+                    "is held back by scheduling gates ({}); the scheduler does not try it",
+                    gates.join(", ")
+                )
             },
             evidence: ev,
             help: if kueue {
@@ -215,7 +250,9 @@ fn unscheduled(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &E
             },
         };
     }
-    let cond = pod.condition("PodScheduled").filter(|c| c.status == "False");
+    let cond = pod
+        .condition("PodScheduled")
+        .filter(|c| c.status == "False");
     let failed = events_with(events, &["FailedScheduling"]);
     let latest = failed.last();
     let message = cond
@@ -231,11 +268,23 @@ fn unscheduled(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &E
             format!(
                 "PodScheduled=False, reason {}{}",
                 c.reason.as_deref().unwrap_or("(none)"),
-                c.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+                c.message
+                    .as_deref()
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
             ),
         ));
     }
-    ev.extend(event_evidence(snap, &failed.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
+    ev.extend(event_evidence(
+        snap,
+        &failed
+            .iter()
+            .rev()
+            .take(2)
+            .rev()
+            .copied()
+            .collect::<Vec<_>>(),
+    ));
     match message {
         Some(m) => {
             let since = cond
@@ -293,7 +342,8 @@ fn container_problem(
 ) -> Option<Diagnosis> {
     for (cs, init) in pod.all_statuses() {
         let Some(w) = &cs.state.waiting else {
-            if init && let Some(t) = &cs.state.terminated
+            if init
+                && let Some(t) = &cs.state.terminated
                 && t.exit_code.unwrap_or(0) != 0
             {
                 return Some(crashed(snap, id, pod, cs, init, events));
@@ -316,10 +366,16 @@ fn container_problem(
                 format!(
                     "{kind} {} waiting: {reason}{}",
                     cs.name,
-                    w.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+                    w.message
+                        .as_deref()
+                        .map(|m| format!(": {m}"))
+                        .unwrap_or_default()
                 ),
             )];
-            let pulls = events_with(events, &["Failed", "BackOff", "InspectFailed", "ErrImageNeverPull"]);
+            let pulls = events_with(
+                events,
+                &["Failed", "BackOff", "InspectFailed", "ErrImageNeverPull"],
+            );
             let pulls: Vec<_> = pulls
                 .into_iter()
                 .filter(|(_, e)| e.message.contains(&image) || e.message.starts_with("Error: "))
@@ -327,7 +383,9 @@ fn container_problem(
             let detailed = pulls
                 .iter()
                 .rev()
-                .find(|(_, e)| e.message.starts_with("Failed to pull image") || e.reason == "InspectFailed")
+                .find(|(_, e)| {
+                    e.message.starts_with("Failed to pull image") || e.reason == "InspectFailed"
+                })
                 .copied();
             let detail = detailed.map(|(_, e)| e.message.clone());
             // The runtime's own words first, then the latest back-off.
@@ -383,7 +441,16 @@ fn container_problem(
             .is_some_and(|r| matches!(r, "ContainerCreating" | "PodInitializing"))
     }) || pod.status.container_statuses.is_empty();
     if creating && let Some((_, last)) = node_events.last() {
-        let mut ev = event_evidence(snap, &node_events.iter().rev().take(2).rev().copied().collect::<Vec<_>>());
+        let mut ev = event_evidence(
+            snap,
+            &node_events
+                .iter()
+                .rev()
+                .take(2)
+                .rev()
+                .copied()
+                .collect::<Vec<_>>(),
+        );
         ev.push(node_evidence(snap, node));
         return Some(Diagnosis {
             stage: Stage::Node,
@@ -399,7 +466,9 @@ fn container_problem(
                 "FailedMount" | "FailedAttachVolume" => {
                     "check the volume's PVC/PV, Secret or ConfigMap named in the event, and the CSI driver on the node"
                 }
-                _ => "check the node's container runtime and CNI plugin (kubelet and runtime logs on that node)",
+                _ => {
+                    "check the node's container runtime and CNI plugin (kubelet and runtime logs on that node)"
+                }
             },
         });
     }
@@ -409,7 +478,12 @@ fn container_problem(
 fn status_path(init: bool, name: &str) -> Vec<String> {
     vec![
         "status".into(),
-        if init { "initContainerStatuses" } else { "containerStatuses" }.into(),
+        if init {
+            "initContainerStatuses"
+        } else {
+            "containerStatuses"
+        }
+        .into(),
         format!("name={name}"),
     ]
 }
@@ -432,7 +506,11 @@ fn crashed(
         .or_else(|| cs.state.terminated.as_ref().and_then(|t| t.reason.clone()))
         .unwrap_or_else(|| "Error".into());
     let waiting_msg = cs.state.waiting.as_ref().and_then(|w| w.message.clone());
-    let term = cs.state.terminated.as_ref().or(cs.last_state.terminated.as_ref());
+    let term = cs
+        .state
+        .terminated
+        .as_ref()
+        .or(cs.last_state.terminated.as_ref());
     let mut facts = Vec::new();
     if cs.restart_count > 0 {
         facts.push(format!("{} restarts", cs.restart_count));
@@ -445,9 +523,10 @@ fn crashed(
         facts.push(s);
     }
     let oom = term.and_then(|t| t.reason.as_deref()) == Some("OOMKilled");
-    if oom && let Some(limit) = pod
-        .container(&cs.name)
-        .and_then(|c| c.resources.limits.get("memory"))
+    if oom
+        && let Some(limit) = pod
+            .container(&cs.name)
+            .and_then(|c| c.resources.limits.get("memory"))
     {
         facts.push(format!("memory limit {}", limit.raw));
     }
@@ -459,17 +538,40 @@ fn crashed(
         format!(
             "{kind} {}: {reason}{}{}",
             cs.name,
-            waiting_msg.as_deref().map(|m| format!(": {m}")).unwrap_or_default(),
-            if facts.is_empty() { String::new() } else { format!("; {}", facts.join(", ")) }
+            waiting_msg
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default(),
+            if facts.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", facts.join(", "))
+            }
         ),
     )];
     let evs = events_with(events, &["BackOff", "Failed", "Killing", "OOMKilling"]);
-    ev.extend(event_evidence(snap, &evs.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
-    let logs = snap.logs_of(snap.object(id).namespace.as_deref().unwrap_or(""), &snap.object(id).name);
+    ev.extend(event_evidence(
+        snap,
+        &evs.iter().rev().take(2).rev().copied().collect::<Vec<_>>(),
+    ));
+    let logs = snap.logs_of(
+        snap.object(id).namespace.as_deref().unwrap_or(""),
+        &snap.object(id).name,
+    );
     let log_note: Vec<String> = logs
         .iter()
         .filter(|l| l.key.container == cs.name)
-        .map(|l| format!("{}{}", l.path, if l.key.previous { " (previous run)" } else { "" }))
+        .map(|l| {
+            format!(
+                "{}{}",
+                l.path,
+                if l.key.previous {
+                    " (previous run)"
+                } else {
+                    ""
+                }
+            )
+        })
         .collect();
     if !log_note.is_empty() {
         ev.push(Evidence {
@@ -481,24 +583,46 @@ fn crashed(
         });
     }
     let summary = match reason.as_str() {
-        "CrashLoopBackOff" if oom => format!("has {kind} {} in CrashLoopBackOff: it is OOMKilled ({})", cs.name, facts.join(", ")),
-        "CrashLoopBackOff" => format!("has {kind} {} in CrashLoopBackOff ({})", cs.name, facts.join(", ")),
+        "CrashLoopBackOff" if oom => format!(
+            "has {kind} {} in CrashLoopBackOff: it is OOMKilled ({})",
+            cs.name,
+            facts.join(", ")
+        ),
+        "CrashLoopBackOff" => format!(
+            "has {kind} {} in CrashLoopBackOff ({})",
+            cs.name,
+            facts.join(", ")
+        ),
         _ => format!(
             "has {kind} {} failing with {reason}{}{}",
             cs.name,
-            waiting_msg.as_deref().map(|m| format!(": {m}")).unwrap_or_default(),
-            if facts.is_empty() { String::new() } else { format!(" ({})", facts.join(", ")) }
+            waiting_msg
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default(),
+            if facts.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", facts.join(", "))
+            }
         ),
     };
     Diagnosis {
         stage: Stage::Runtime,
         severity: Severity::Error,
-        cause: format!("{}:{}", if oom { "OOMKilled" } else { reason.as_str() }, cs.name),
+        cause: format!(
+            "{}:{}",
+            if oom { "OOMKilled" } else { reason.as_str() },
+            cs.name
+        ),
         summary,
         evidence: ev,
         help: if oom {
             "raise the container's memory limit or reduce its memory use; the kernel killed it at the limit"
-        } else if matches!(reason.as_str(), "CreateContainerConfigError" | "CreateContainerError") {
+        } else if matches!(
+            reason.as_str(),
+            "CreateContainerConfigError" | "CreateContainerError"
+        ) {
             "the container spec references something missing (a Secret or ConfigMap key, a user, a command); the message names it"
         } else {
             "read the container's previous log (the crash happened there); the exit code says how it ended"
@@ -508,7 +632,12 @@ fn crashed(
 
 /// Running, bound, containers started, but not Ready: the readiness stage.
 fn not_ready(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Event)]) -> Diagnosis {
-    let unready: Vec<&ContainerStatus> = pod.status.container_statuses.iter().filter(|c| !c.ready).collect();
+    let unready: Vec<&ContainerStatus> = pod
+        .status
+        .container_statuses
+        .iter()
+        .filter(|c| !c.ready)
+        .collect();
     let names: Vec<&str> = unready.iter().map(|c| c.name.as_str()).collect();
     let mut ev = Vec::new();
     if let Some(c) = pod.condition("Ready") {
@@ -519,8 +648,14 @@ fn not_ready(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Eve
             format!(
                 "Ready={}{}{}",
                 c.status,
-                c.reason.as_deref().map(|r| format!(", reason {r}")).unwrap_or_default(),
-                c.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+                c.reason
+                    .as_deref()
+                    .map(|r| format!(", reason {r}"))
+                    .unwrap_or_default(),
+                c.message
+                    .as_deref()
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
             ),
         ));
     }
@@ -533,7 +668,16 @@ fn not_ready(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Eve
         .filter(|c| c.started == Some(false))
         .map(|c| c.name.as_str())
         .collect();
-    ev.extend(event_evidence(snap, &probe_events.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
+    ev.extend(event_evidence(
+        snap,
+        &probe_events
+            .iter()
+            .rev()
+            .take(2)
+            .rev()
+            .copied()
+            .collect::<Vec<_>>(),
+    ));
     let gates_pending: Vec<&str> = pod
         .spec
         .readiness_gates
@@ -547,14 +691,19 @@ fn not_ready(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Eve
             format!(
                 "is Running but not Ready: container(s) {} fail the readiness probe: {}",
                 names.join(", "),
-                e.message.trim_start_matches("Readiness probe failed: ").trim()
+                e.message
+                    .trim_start_matches("Readiness probe failed: ")
+                    .trim()
             ),
             "the readiness probe fails, so Services send it no traffic: check the probe's path and port against what the app serves, and the app's log",
         )
     } else if !starting.is_empty() {
         (
             format!("starting:{}", starting.join(",")),
-            format!("is Running but container(s) {} have not passed their startup probe yet", starting.join(", ")),
+            format!(
+                "is Running but container(s) {} have not passed their startup probe yet",
+                starting.join(", ")
+            ),
             "wait for the startup probe or check its threshold against the app's real start time",
         )
     } else if names.is_empty() && !gates_pending.is_empty() {
@@ -571,7 +720,11 @@ fn not_ready(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Eve
             format!("not-ready:{}", names.join(",")),
             format!(
                 "is Running but not Ready{}; the bundle holds no probe event saying why",
-                if names.is_empty() { String::new() } else { format!(": container(s) {} not ready", names.join(", ")) }
+                if names.is_empty() {
+                    String::new()
+                } else {
+                    format!(": container(s) {} not ready", names.join(", "))
+                }
             ),
             "check the readiness probe and the app's log; probe events expire after about an hour",
         )
@@ -587,20 +740,46 @@ fn not_ready(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Eve
 }
 
 /// Bound to a node, not running, no container reason: the kubelet has not started it.
-fn pending_on_node(snap: &Snapshot, id: ObjectId, pod: &Pod, node: &str, events: &[(ObjectId, &Event)]) -> Diagnosis {
-    let mut ev = vec![evidence::object(snap, id, format!("phase {}, bound to node {node}", pod.phase()))];
+fn pending_on_node(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    node: &str,
+    events: &[(ObjectId, &Event)],
+) -> Diagnosis {
+    let mut ev = vec![evidence::object(
+        snap,
+        id,
+        format!("phase {}, bound to node {node}", pod.phase()),
+    )];
     let warnings: Vec<_> = events.iter().filter(|(_, e)| e.is_warning()).collect();
-    ev.extend(event_evidence(snap, &warnings.iter().rev().take(2).rev().copied().collect::<Vec<_>>()));
+    ev.extend(event_evidence(
+        snap,
+        &warnings
+            .iter()
+            .rev()
+            .take(2)
+            .rev()
+            .copied()
+            .collect::<Vec<_>>(),
+    ));
     ev.push(node_evidence(snap, node));
-    let node_state = snap.node_named(node).and_then(|(_, n)| n.ready_status().map(str::to_string));
+    let node_state = snap
+        .node_named(node)
+        .and_then(|(_, n)| n.ready_status().map(str::to_string));
     let summary = match node_state.as_deref() {
         Some("True") | None if warnings.is_empty() => format!(
             "is bound to node {node} but the kubelet has not started its containers, and the bundle holds no event saying why"
         ),
-        Some(s) if s != "True" => format!("is bound to node {node}, which is not Ready (Ready={s})"),
+        Some(s) if s != "True" => {
+            format!("is bound to node {node}, which is not Ready (Ready={s})")
+        }
         _ => format!(
             "is bound to node {node} but has not started: {}",
-            warnings.last().map(|(_, e)| format!("{}: {}", e.reason, e.message.trim())).unwrap_or_default()
+            warnings
+                .last()
+                .map(|(_, e)| format!("{}: {}", e.reason, e.message.trim()))
+                .unwrap_or_default()
         ),
     };
     Diagnosis {
@@ -622,7 +801,11 @@ fn node_evidence(snap: &Snapshot, node: &str) -> Evidence {
             format!(
                 "node {node}: Ready={}{}",
                 n.ready_status().unwrap_or("unknown"),
-                if n.spec.unschedulable { ", cordoned" } else { "" }
+                if n.spec.unschedulable {
+                    ", cordoned"
+                } else {
+                    ""
+                }
             ),
         ),
         None => Evidence {
@@ -662,9 +845,16 @@ fn terminating_on_lost_node(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<
         stage: Stage::Node,
         severity: Severity::Error,
         cause: "terminating-lost-node".into(),
-        summary: format!("has been Terminating{age} on node {node}, which is not Ready or gone; the kubelet cannot confirm the deletion"),
+        summary: format!(
+            "has been Terminating{age} on node {node}, which is not Ready or gone; the kubelet cannot confirm the deletion"
+        ),
         evidence: vec![
-            evidence::field(snap, id, &["metadata", "deletionTimestamp"], format!("deletionTimestamp {deleted}")),
+            evidence::field(
+                snap,
+                id,
+                &["metadata", "deletionTimestamp"],
+                format!("deletionTimestamp {deleted}"),
+            ),
             node_evidence(snap, node),
         ],
         help: "recover the node, or if it is gone for good delete the Node object so the pods are garbage-collected",
@@ -701,7 +891,11 @@ fn failed(
     let rejected = KUBELET_REJECTIONS.contains(&reason.as_str())
         || reason.starts_with("OutOf")
         || message.starts_with("Pod was rejected");
-    let mut d = if rejected || matches!(reason.as_str(), "Evicted" | "NodeShutdown" | "Terminated" | "NodeLost" | "Shutdown") {
+    let mut d = if rejected
+        || matches!(
+            reason.as_str(),
+            "Evicted" | "NodeShutdown" | "Terminated" | "NodeLost" | "Shutdown"
+        ) {
         let mut ev = vec![evidence::field(
             snap,
             id,
@@ -709,11 +903,18 @@ fn failed(
             format!("phase Failed, reason {reason}: {message}"),
         )];
         let evs: Vec<_> = events.iter().filter(|(_, e)| e.reason == reason).collect();
-        ev.extend(event_evidence(snap, &evs.iter().rev().take(1).copied().collect::<Vec<_>>()));
+        ev.extend(event_evidence(
+            snap,
+            &evs.iter().rev().take(1).copied().collect::<Vec<_>>(),
+        ));
         if !node.is_empty() {
             ev.push(node_evidence(snap, &node));
         }
-        let what = if rejected { "was rejected by the kubelet" } else { "was stopped by the kubelet" };
+        let what = if rejected {
+            "was rejected by the kubelet"
+        } else {
+            "was stopped by the kubelet"
+        };
         Diagnosis {
             stage: Stage::Node,
             severity: Severity::Error,
@@ -727,9 +928,12 @@ fn failed(
             },
         }
     } else {
-        let cs = pod
-            .all_statuses()
-            .find(|(c, _)| c.state.terminated.as_ref().is_some_and(|t| t.exit_code.unwrap_or(0) != 0));
+        let cs = pod.all_statuses().find(|(c, _)| {
+            c.state
+                .terminated
+                .as_ref()
+                .is_some_and(|t| t.exit_code.unwrap_or(0) != 0)
+        });
         match cs {
             Some((cs, init)) => crashed(snap, id, pod, cs, init, events),
             None => Diagnosis {
@@ -744,21 +948,30 @@ fn failed(
                         format!(" ({reason}): {message}")
                     }
                 ),
-                evidence: vec![evidence::field(snap, id, &["status", "phase"], "phase Failed")],
+                evidence: vec![evidence::field(
+                    snap,
+                    id,
+                    &["status", "phase"],
+                    "phase Failed",
+                )],
                 help: "read the pod's containers' logs and events",
             },
         }
     };
     if controller_is_healthy(snap, controller) {
         d.severity = Severity::Info;
-        d.summary.push_str(" — a leftover: its controller has its desired ready replicas again");
+        d.summary
+            .push_str(" — a leftover: its controller has its desired ready replicas again");
         d.help = "delete the leftover Failed pods once their cause is understood";
     }
     Some(d)
 }
 
 /// The controller has as many ready replicas as it wants.
-fn controller_is_healthy(snap: &Snapshot, controller: Option<&(ObjectRef, Option<ObjectId>)>) -> bool {
+fn controller_is_healthy(
+    snap: &Snapshot,
+    controller: Option<&(ObjectRef, Option<ObjectId>)>,
+) -> bool {
     let Some((cref, Some(cid))) = controller else {
         return false;
     };
@@ -770,7 +983,8 @@ fn controller_is_healthy(snap: &Snapshot, controller: Option<&(ObjectRef, Option
         "StatefulSet" => Snapshot::view_of(snap.stateful_sets(), *cid)
             .is_some_and(|d| d.spec.desired() > 0 && d.status.ready_replicas >= d.spec.desired()),
         "DaemonSet" => Snapshot::view_of(snap.daemon_sets(), *cid).is_some_and(|d| {
-            d.status.desired_number_scheduled > 0 && d.status.number_ready >= d.status.desired_number_scheduled
+            d.status.desired_number_scheduled > 0
+                && d.status.number_ready >= d.status.desired_number_scheduled
         }),
         _ => false,
     }
@@ -778,7 +992,11 @@ fn controller_is_healthy(snap: &Snapshot, controller: Option<&(ObjectRef, Option
 
 /// The Job that directly owns a pod (a CronJob's pods are owned by one of its Jobs).
 fn owning_job<'a>(snap: &'a Snapshot, pod: &Pod) -> Option<&'a crate::snapshot::workload::Job> {
-    let owner = pod.metadata.owner_references.iter().find(|o| o.kind == "Job")?;
+    let owner = pod
+        .metadata
+        .owner_references
+        .iter()
+        .find(|o| o.kind == "Job")?;
     let id = snap
         .by_uid(&owner.uid)
         .or_else(|| snap.find("Job", pod.metadata.namespace.as_deref(), &owner.name))?;
