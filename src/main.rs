@@ -91,7 +91,7 @@ fn main() -> ExitCode {
 
 fn print_rules() {
     let mut out = String::new();
-    for r in rules::REGISTRY {
+    for r in rules::registry() {
         // The stage classifier reports each pod at the stage where it stopped.
         let stage = if r.fallback {
             "(per pod)"

@@ -4,7 +4,10 @@
 
 mod cli;
 mod corpus;
+mod kueue;
 mod samples;
+mod scheduling;
+mod traffic;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

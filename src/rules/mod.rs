@@ -6,8 +6,15 @@
 //! and skip every object a specific rule already explained (one primary finding per
 //! stuck thing).
 
+pub mod creation;
 pub mod evidence;
+pub mod kueue;
+pub mod node;
 pub mod pod;
+pub mod readiness;
+pub mod runtime;
+pub mod scheduling;
+pub mod traffic;
 
 use crate::snapshot::meta::ObjectRef;
 use crate::snapshot::{ObjectId, Snapshot};
@@ -214,8 +221,22 @@ macro_rules! declare_rule {
     };
 }
 
+/// Every area's rules, in pipeline order; each area's `mod.rs` lists its own rules.
+static AREAS: &[&[&RuleMeta]] = &[
+    kueue::RULES,
+    creation::RULES,
+    scheduling::RULES,
+    node::RULES,
+    runtime::RULES,
+    readiness::RULES,
+    traffic::RULES,
+    pod::RULES,
+];
+
 /// Every rule, in the order `kdiag rules` lists them.
-pub static REGISTRY: &[&RuleMeta] = &[&pod::stuck::POD_STUCK];
+pub fn registry() -> impl Iterator<Item = &'static RuleMeta> {
+    AREAS.iter().flat_map(|area| area.iter().copied())
+}
 
 /// Runs every rule over the snapshot and returns the findings in the contract's order.
 pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
@@ -224,7 +245,8 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
         snapshot,
         explained: &empty,
     };
-    let mut findings: Vec<Finding> = REGISTRY
+    let rules: Vec<&RuleMeta> = registry().collect();
+    let mut findings: Vec<Finding> = rules
         .par_iter()
         .filter(|r| !r.fallback)
         .flat_map_iter(|r| (r.run)(&ctx))
@@ -238,7 +260,7 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
         explained: &explained,
     };
     findings.extend(
-        REGISTRY
+        rules
             .par_iter()
             .filter(|r| r.fallback)
             .flat_map_iter(|r| (r.run)(&ctx))
@@ -254,5 +276,5 @@ pub fn sort(findings: &mut [Finding]) {
 }
 
 pub fn find_rule(id: &str) -> Option<&'static RuleMeta> {
-    REGISTRY.iter().copied().find(|r| r.id == id)
+    registry().find(|r| r.id == id)
 }

@@ -5,11 +5,13 @@
 
 pub mod core;
 pub mod event;
+pub mod kueue;
 pub mod logs;
 pub mod meta;
 pub mod network;
 pub mod node;
 pub mod pod;
+pub mod policy;
 #[allow(dead_code)]
 pub mod quantity;
 pub mod storage;
@@ -78,6 +80,19 @@ struct Views {
     replica_sets: OnceLock<Vec<(ObjectId, workload::ReplicaSet)>>,
     stateful_sets: OnceLock<Vec<(ObjectId, workload::StatefulSet)>>,
     daemon_sets: OnceLock<Vec<(ObjectId, workload::DaemonSet)>>,
+    workloads: OnceLock<Vec<(ObjectId, kueue::Workload)>>,
+    local_queues: OnceLock<Vec<(ObjectId, kueue::LocalQueue)>>,
+    cluster_queues: OnceLock<Vec<(ObjectId, kueue::ClusterQueue)>>,
+    resource_flavors: OnceLock<Vec<(ObjectId, kueue::ResourceFlavor)>>,
+    cohorts: OnceLock<Vec<(ObjectId, kueue::Cohort)>>,
+    admission_checks: OnceLock<Vec<(ObjectId, kueue::AdmissionCheck)>>,
+    workload_priority_classes: OnceLock<Vec<(ObjectId, kueue::WorkloadPriorityClass)>>,
+    resource_quotas: OnceLock<Vec<(ObjectId, policy::ResourceQuota)>>,
+    limit_ranges: OnceLock<Vec<(ObjectId, policy::LimitRange)>>,
+    service_accounts: OnceLock<Vec<(ObjectId, policy::ServiceAccount)>>,
+    config_maps: OnceLock<Vec<(ObjectId, policy::ConfigMap)>>,
+    priority_classes: OnceLock<Vec<(ObjectId, policy::PriorityClass)>>,
+    ingress_classes: OnceLock<Vec<(ObjectId, network::IngressClass)>>,
     events_by_object: OnceLock<HashMap<ObjectId, Vec<ObjectId>>>,
 }
 
@@ -310,6 +325,15 @@ impl Snapshot {
         !self.ids_of(kind).is_empty()
     }
 
+    /// Materializes objects of `kind` as `T` without caching, for a view that only one
+    /// rule reads (prefer a cached accessor for views several rules share).
+    pub fn deserialize_all<T: DeserializeOwned>(&self, kind: &str) -> Vec<(ObjectId, T)> {
+        self.ids_of(kind)
+            .iter()
+            .filter_map(|&id| T::deserialize(&self.object(id).value).ok().map(|v| (id, v)))
+            .collect()
+    }
+
     fn typed<'a, T: DeserializeOwned + Send + Sync>(
         &'a self,
         cell: &'a OnceLock<Vec<(ObjectId, T)>>,
@@ -395,6 +419,49 @@ impl Snapshot {
     }
     pub fn daemon_sets(&self) -> &[(ObjectId, workload::DaemonSet)] {
         self.typed(&self.views.daemon_sets, "DaemonSet")
+    }
+
+    pub fn workloads(&self) -> &[(ObjectId, kueue::Workload)] {
+        self.typed(&self.views.workloads, "Workload")
+    }
+    pub fn local_queues(&self) -> &[(ObjectId, kueue::LocalQueue)] {
+        self.typed(&self.views.local_queues, "LocalQueue")
+    }
+    pub fn cluster_queues(&self) -> &[(ObjectId, kueue::ClusterQueue)] {
+        self.typed(&self.views.cluster_queues, "ClusterQueue")
+    }
+    pub fn resource_flavors(&self) -> &[(ObjectId, kueue::ResourceFlavor)] {
+        self.typed(&self.views.resource_flavors, "ResourceFlavor")
+    }
+    pub fn cohorts(&self) -> &[(ObjectId, kueue::Cohort)] {
+        self.typed(&self.views.cohorts, "Cohort")
+    }
+    pub fn admission_checks(&self) -> &[(ObjectId, kueue::AdmissionCheck)] {
+        self.typed(&self.views.admission_checks, "AdmissionCheck")
+    }
+    pub fn workload_priority_classes(&self) -> &[(ObjectId, kueue::WorkloadPriorityClass)] {
+        self.typed(
+            &self.views.workload_priority_classes,
+            "WorkloadPriorityClass",
+        )
+    }
+    pub fn resource_quotas(&self) -> &[(ObjectId, policy::ResourceQuota)] {
+        self.typed(&self.views.resource_quotas, "ResourceQuota")
+    }
+    pub fn limit_ranges(&self) -> &[(ObjectId, policy::LimitRange)] {
+        self.typed(&self.views.limit_ranges, "LimitRange")
+    }
+    pub fn service_accounts(&self) -> &[(ObjectId, policy::ServiceAccount)] {
+        self.typed(&self.views.service_accounts, "ServiceAccount")
+    }
+    pub fn config_maps(&self) -> &[(ObjectId, policy::ConfigMap)] {
+        self.typed(&self.views.config_maps, "ConfigMap")
+    }
+    pub fn priority_classes(&self) -> &[(ObjectId, policy::PriorityClass)] {
+        self.typed(&self.views.priority_classes, "PriorityClass")
+    }
+    pub fn ingress_classes(&self) -> &[(ObjectId, network::IngressClass)] {
+        self.typed(&self.views.ingress_classes, "IngressClass")
     }
 
     pub fn pod(&self, id: ObjectId) -> Option<&pod::Pod> {

@@ -176,3 +176,16 @@ pub struct ServiceBackendPort {
     pub name: Option<String>,
     pub number: Option<i64>,
 }
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct IngressClass {
+    pub metadata: ObjectMeta,
+    pub spec: IngressClassSpec,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct IngressClassSpec {
+    pub controller: Option<String>,
+}

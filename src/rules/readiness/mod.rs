@@ -1,0 +1,6 @@
+//! Rules of the `readiness` area, one file per rule; `RULES` registers them.
+
+use crate::rules::RuleMeta;
+
+/// Every rule of this area, in the order `kdiag rules` lists them.
+pub static RULES: &[&RuleMeta] = &[];

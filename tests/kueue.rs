@@ -1,0 +1,1 @@
+//! Rules of the kueue area: sample bundles → snapshots and explicit checks.

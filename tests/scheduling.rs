@@ -1,0 +1,1 @@
+//! Rules of the scheduling area: sample bundles → snapshots and explicit checks.

@@ -1,0 +1,1 @@
+//! Rules of the traffic area: sample bundles → snapshots and explicit checks.
