@@ -166,3 +166,167 @@ fn fingerprints_are_stable_and_unique() {
         "{fps:?}"
     );
 }
+
+/// A temporary folder removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("kdiag-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+    fn path(&self, rel: &str) -> String {
+        self.0.join(rel).to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A case zip holding a troubleshoot tar.gz (as support portals attach them): the inner
+/// archive is opened in memory and its files are named `outer!/inner`.
+#[test]
+fn nested_archives_are_opened() {
+    use std::io::Write;
+    let tmp = TempDir::new("nested");
+    let inner =
+        std::fs::read(crate::root().join("sample-bundles/control-plane-seed.troubleshoot.tar.gz"))
+            .unwrap();
+    let case = tmp.path("case.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&case).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    zip.start_file("case-1234/bundle.tar.gz", opts).unwrap();
+    zip.write_all(&inner).unwrap();
+    zip.start_file("case-1234/notes.txt", opts).unwrap();
+    zip.write_all(b"customer says: pods pending").unwrap();
+    zip.finish().unwrap();
+    let out = json(&kdiag(&["analyze", &case, "--format", "json"]));
+    assert_eq!(out["inputs"][0]["layout"], "troubleshoot");
+    assert_eq!(out["findings"].as_array().unwrap().len(), 4);
+    let file = out["findings"][0]["evidence"][0]["file"].as_str().unwrap();
+    assert!(
+        file.starts_with("case-1234/bundle.tar.gz!/support-bundle-"),
+        "{file}"
+    );
+    assert!(out["problems"].as_array().unwrap().is_empty());
+}
+
+/// Archives nested deeper than three levels are not opened, and say so.
+#[test]
+fn nesting_is_bounded() {
+    use std::io::Write;
+    let tmp = TempDir::new("deep");
+    let mut bytes =
+        std::fs::read(crate::root().join("sample-bundles/control-plane-seed.list.yaml")).unwrap();
+    let mut name = "pods.yaml".to_string();
+    for level in 0..5 {
+        let mut buf = std::io::Cursor::new(Vec::new());
+        let mut zip = zip::ZipWriter::new(&mut buf);
+        zip.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(&bytes).unwrap();
+        zip.finish().unwrap();
+        bytes = buf.into_inner();
+        name = format!("level{level}.zip");
+    }
+    let outer = tmp.path("outer.zip");
+    std::fs::write(&outer, &bytes).unwrap();
+    let run = kdiag(&["analyze", &outer, "--format", "json"]);
+    assert_eq!(run.code, 2, "nothing readable within the nesting bound");
+    let out = json(&run);
+    let problems = out["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().any(|p| p["message"]
+            .as_str()
+            .unwrap()
+            .contains("nested more than 3 levels")),
+        "{problems:#?}"
+    );
+}
+
+/// `kubectl cluster-info dump --output-directory` trees: JSON Lists per namespace.
+#[test]
+fn cluster_info_dump_layout() {
+    let tmp = TempDir::new("cid");
+    std::fs::create_dir_all(tmp.path("demo")).unwrap();
+    std::fs::write(
+        tmp.path("nodes.json"),
+        r#"{"kind":"NodeList","apiVersion":"v1","items":[{"metadata":{"name":"n1"},"status":{"conditions":[{"type":"Ready","status":"True"}]}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path("demo/pods.json"),
+        r#"{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"p","namespace":"demo","uid":"u1","creationTimestamp":"2026-11-20T09:00:00Z"},"spec":{"containers":[{"name":"c","image":"x"}]},"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"0/1 nodes are available: 1 node(s) were unschedulable."}]}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path("demo/events.json"),
+        r#"{"kind":"EventList","apiVersion":"v1","items":[]}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(tmp.path("demo/p")).unwrap();
+    std::fs::write(tmp.path("demo/p/logs.txt"), "starting\n").unwrap();
+    let out = json(&kdiag(&[
+        "analyze",
+        &tmp.0.to_string_lossy(),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(out["inputs"][0]["layout"], "cluster-info-dump");
+    assert_eq!(out["inputs"][0]["objects"], 2);
+    assert_eq!(out["inputs"][0]["logs"], 1);
+    assert_eq!(out["findings"][0]["stage"], "scheduling");
+}
+
+/// `events.k8s.io/v1` events attach to their pod like `v1` events.
+#[test]
+fn new_style_events_attach() {
+    let dump = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: demo, uid: u-1, creationTimestamp: "2026-11-20T09:00:00Z"}
+spec:
+  containers: [{name: c, image: "example.com/missing:1"}]
+  nodeName: n1
+status:
+  phase: Pending
+  containerStatuses:
+  - name: c
+    ready: false
+    restartCount: 0
+    state: {waiting: {reason: ImagePullBackOff, message: 'Back-off pulling image "example.com/missing:1"'}}
+---
+apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {name: p.1, namespace: demo}
+regarding: {kind: Pod, name: p, namespace: demo, uid: u-1}
+reason: Failed
+note: 'Failed to pull image "example.com/missing:1": not found'
+type: Warning
+eventTime: "2026-11-20T09:05:00.000000Z"
+series: {count: 4, lastObservedTime: "2026-11-20T09:10:00.000000Z"}
+"#;
+    let out = json(&kdiag_stdin(
+        &["analyze", "-", "--format", "json"],
+        Some(dump.as_bytes()),
+    ));
+    let f = &out["findings"][0];
+    assert_eq!(f["stage"], "node");
+    let notes: Vec<&str> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["note"].as_str().unwrap())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("×4") && n.contains("not found")),
+        "{notes:#?}"
+    );
+}
