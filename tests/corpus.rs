@@ -118,3 +118,117 @@ fn baseline_bundle_has_no_errors() {
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
 }
+
+/// Differential test of the YAML fast path: on every YAML file of the sample bundles and
+/// the corpus (inside archives too), when the fast path accepts a file it must give the
+/// same documents and object lines as the general parser, and it must never accept a
+/// file the general parser rejects.
+#[test]
+fn fast_yaml_matches_general_parser() {
+    use kdiag::ingest::{fast_yaml, source, yaml};
+    let mut roots = vec![root().join("sample-bundles")];
+    if let Some(dir) = corpus() {
+        roots.push(dir);
+    }
+    let (mut files, mut accepted) = (0, 0);
+    for r in roots {
+        let mut paths = vec![r.clone()];
+        for e in walk(&r) {
+            if e.extension()
+                .is_some_and(|x| x == "zip" || x == "gz" || x == "tgz" || x == "tar")
+            {
+                paths.push(e);
+            }
+        }
+        for p in paths {
+            let Ok(collected) = source::collect_path(&p) else {
+                continue;
+            };
+            for entry in collected.entries {
+                let lower = entry.path.to_ascii_lowercase();
+                if !(lower.ends_with(".yaml") || lower.ends_with(".yml")) {
+                    continue;
+                }
+                let Ok(bytes) = entry.read() else { continue };
+                let Ok(text) = std::str::from_utf8(&bytes) else {
+                    continue;
+                };
+                files += 1;
+                let (general, err) = yaml::parse(text);
+                let Ok(fast) = fast_yaml::parse(text) else {
+                    continue;
+                };
+                accepted += 1;
+                let what = format!("{}: {}", p.display(), entry.path);
+                assert!(
+                    err.is_none(),
+                    "{what}: fast path accepted YAML the general parser rejects: {err:?}"
+                );
+                assert_eq!(fast.len(), general.len(), "{what}: document count");
+                for (f, g) in fast.iter().zip(&general) {
+                    if let Some(d) = first_diff(&f.value, &g.value, String::new()) {
+                        panic!("{what}: object at line {}: {d}", g.span.start);
+                    }
+                    assert_eq!(f.span.start, g.span.start, "{what}");
+                    let starts = |d: &kdiag::ingest::parsed::ParsedDoc| {
+                        d.item_spans.iter().map(|s| s.start).collect::<Vec<_>>()
+                    };
+                    assert_eq!(starts(f), starts(g), "{what}");
+                }
+            }
+        }
+    }
+    eprintln!("fast YAML path accepted {accepted} of {files} YAML files");
+    assert!(
+        files > 20 && accepted * 2 > files,
+        "fast path should take most files: {accepted}/{files}"
+    );
+}
+
+fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The first place two values differ, shortly.
+fn first_diff(a: &serde_json::Value, b: &serde_json::Value, path: String) -> Option<String> {
+    use serde_json::Value::{Array, Object};
+    match (a, b) {
+        (Object(x), Object(y)) => {
+            for (k, v) in x {
+                match y.get(k) {
+                    Some(w) => {
+                        if let Some(d) = first_diff(v, w, format!("{path}.{k}")) {
+                            return Some(d);
+                        }
+                    }
+                    None => return Some(format!("{path}.{k}: only in the fast path")),
+                }
+            }
+            y.keys()
+                .find(|k| !x.contains_key(*k))
+                .map(|k| format!("{path}.{k}: only in the general parser"))
+        }
+        (Array(x), Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_diff(v, w, format!("{path}[{i}]"))),
+        _ if a == b => None,
+        _ => {
+            let short = |v: &serde_json::Value| v.to_string().chars().take(200).collect::<String>();
+            Some(format!("{path}: fast {} vs general {}", short(a), short(b)))
+        }
+    }
+}

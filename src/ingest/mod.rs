@@ -3,6 +3,7 @@
 //! Nothing here decides what is wrong with the cluster; it only says what the bundle
 //! holds, and reports every file it could not use as a [`Problem`].
 
+pub mod fast_yaml;
 pub mod json;
 pub mod layout;
 pub mod objects;
@@ -288,16 +289,15 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
     {
         json::parse(text)
     } else if expects_objects || looks_yaml(trimmed) {
-        let (docs, err) = if looks_json {
+        if looks_json {
             // Flow-style YAML may still be valid JSON, which parses much faster.
             match json::parse(text) {
                 (docs, None) => (docs, None),
                 _ => yaml::parse(text),
             }
         } else {
-            yaml::parse(text)
-        };
-        (docs, err)
+            parse_yaml(text)
+        }
     } else {
         return Outcome::Skipped;
     };
@@ -318,6 +318,14 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
         text: text.to_string(),
         extracted,
         error,
+    }
+}
+
+/// The fast path for kubectl-style YAML, else the general parser.
+pub fn parse_yaml(text: &str) -> (Vec<parsed::ParsedDoc>, Option<parsed::ParseError>) {
+    match fast_yaml::parse(text) {
+        Ok(docs) => (docs, None),
+        Err(_) => yaml::parse(text),
     }
 }
 

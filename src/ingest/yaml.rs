@@ -244,7 +244,8 @@ impl Builder {
                 .insert(anchor, (value.clone(), count_nodes(&value)));
         }
         if is_top {
-            let start = self.doc_start.max(1).min(start_line.max(1));
+            // The object's first line, not the `---` before it.
+            let start = start_line.max(1);
             self.docs.push(ParsedDoc {
                 value,
                 span: Span {
@@ -433,7 +434,7 @@ mod tests {
         assert_eq!(docs[0].item_spans.len(), 2);
         assert_eq!(docs[0].item_spans[0].start, 4);
         assert_eq!(docs[0].item_spans[1].start, 7);
-        assert_eq!(docs[1].span.start, 10);
+        assert_eq!(docs[1].span.start, 11);
         assert_eq!(docs[1].value["metadata"]["name"], json!("n"));
     }
 
