@@ -144,7 +144,11 @@ fn needs_quote(s: &str) -> bool {
     if s.contains(": ") || s.contains(" #") || b.iter().any(|c| *c < 0x20 || *c == 0x7f) {
         return true;
     }
-    let lower = s.to_ascii_lowercase();
+    let lower = if b.len() <= 5 {
+        s.to_ascii_lowercase()
+    } else {
+        String::new()
+    };
     if matches!(
         lower.as_str(),
         "null" | "~" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | ".inf" | ".nan"
@@ -156,7 +160,7 @@ fn needs_quote(s: &str) -> bool {
         if t.parse::<f64>().is_ok() || t.parse::<i64>().is_ok() {
             return true;
         }
-        if lower.starts_with("0x") || lower.starts_with("0o") || lower.starts_with("0b") {
+        if b.len() > 2 && b[0] == b'0' && matches!(b[1], b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
             return true;
         }
         if s.contains(':')
@@ -349,9 +353,9 @@ fn item_key(v: &Value) -> Option<String> {
         &["containerPort", "protocol"],
         &["port", "protocol"],
         &["mountPath"],
+        &["uid"],
         &["name"],
         &["type"],
-        &["uid"],
         &["ip"],
     ];
     for keys in KEYS {
@@ -375,16 +379,20 @@ const ATOMIC: &[&str] = &[
     "drop",
 ];
 
-fn ftree(m: &Map<String, Value>) -> Map<String, Value> {
+fn ftree(m: &Map<String, Value>, depth: usize) -> Map<String, Value> {
     m.iter()
-        .map(|(k, v)| (format!("f:{k}"), fnode(k, v)))
+        .map(|(k, v)| (format!("f:{k}"), fnode(k, v, depth)))
         .collect()
 }
 
-fn fnode(key: &str, v: &Value) -> Value {
+/// The fieldsV1 node of one field; below `depth` levels everything is `{}`.
+fn fnode(key: &str, v: &Value, depth: usize) -> Value {
+    if depth == 0 {
+        return json!({});
+    }
     match v {
         Value::Object(o) if !o.is_empty() => {
-            let mut t = ftree(o);
+            let mut t = ftree(o, depth - 1);
             t.insert(".".into(), json!({}));
             Value::Object(t)
         }
@@ -393,7 +401,7 @@ fn fnode(key: &str, v: &Value) -> Value {
             t.insert(".".into(), json!({}));
             for it in a {
                 if let Some(k) = item_key(it) {
-                    t.insert(k, fnode("", it));
+                    t.insert(k, fnode("", it, depth - 1));
                 }
             }
             Value::Object(t)
@@ -403,11 +411,19 @@ fn fnode(key: &str, v: &Value) -> Value {
 }
 
 /// `{f:a: ..., f:b: ...}` over the chosen top-level fields of `obj`.
+fn obj(kv: Vec<(&str, Value)>) -> Value {
+    Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
 fn fields_of(obj: &Value, keys: &[&str]) -> Value {
+    fields_of_depth(obj, keys, usize::MAX)
+}
+
+fn fields_of_depth(obj: &Value, keys: &[&str], depth: usize) -> Value {
     let mut t = Map::new();
     for k in keys {
         if let Some(v) = obj.get(*k) {
-            t.insert(format!("f:{k}"), fnode(k, v));
+            t.insert(format!("f:{k}"), fnode(k, v, depth));
         }
     }
     Value::Object(t)
@@ -417,11 +433,12 @@ fn mf(api: &str, manager: &str, op: &str, sub: Option<&str>, time: i64, fields: 
     let mut e = json!({
         "apiVersion": api,
         "fieldsType": "FieldsV1",
-        "fieldsV1": fields,
+                "fieldsV1": null,
         "manager": manager,
         "operation": op,
         "time": ts(time),
     });
+    e["fieldsV1"] = fields;
     if let Some(s) = sub {
         e["subresource"] = json!(s);
     }
@@ -758,10 +775,13 @@ fn build_node(g: &mut Gen, i: usize, n: usize) -> Value {
     if !taints.is_empty() {
         node["spec"]["taints"] = json!(taints);
     }
-    let f1 = json!({"f:metadata": fields_of(&node["metadata"], &["labels"])});
+    let f1 = obj(vec![(
+        "f:metadata",
+        fields_of(&node["metadata"], &["labels"]),
+    )]);
     let f2 = fields_of(&node, &["status"]);
     let f2 = json!({"f:status": {"f:conditions": f2["f:status"]["f:conditions"].clone(), "f:images": {}, "f:nodeInfo": f2["f:status"]["f:nodeInfo"].clone()}});
-    node["metadata"]["managedFields"] = json!([
+    node["metadata"]["managedFields"] = Value::Array(vec![
         mf("v1", "kubelet", "Update", None, created, f1),
         mf(
             "v1",
@@ -769,7 +789,7 @@ fn build_node(g: &mut Gen, i: usize, n: usize) -> Value {
             "Update",
             None,
             created + 600,
-            json!({"f:metadata": {"f:annotations": {"f:machineconfiguration.openshift.io/currentConfig": {}, "f:machineconfiguration.openshift.io/state": {}}}})
+            json!({"f:metadata": {"f:annotations": {"f:machineconfiguration.openshift.io/currentConfig": {}, "f:machineconfiguration.openshift.io/state": {}}}}),
         ),
         mf("v1", "kubelet", "Update", Some("status"), hb, f2),
     ]);
@@ -820,6 +840,7 @@ struct Owner<'a> {
     uid: &'a str,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn container(
     g: &mut Gen,
     dep: &str,
@@ -828,8 +849,12 @@ fn container(
     image: &str,
     cpu: &str,
     mem: &str,
+    with_config: bool,
+    simple: bool,
 ) -> Value {
     let (lcpu, lmem) = match cpu {
+        "10m" => ("100m", "64Mi"),
+        "50m" => ("200m", "128Mi"),
         "100m" => ("200m", "256Mi"),
         "250m" => ("500m", "512Mi"),
         "500m" => ("1", "1Gi"),
@@ -841,49 +866,41 @@ fn container(
         "imagePullPolicy": "IfNotPresent",
         "name": cname,
         "resources": {"limits": {"cpu": lcpu, "memory": lmem}, "requests": {"cpu": cpu, "memory": mem}},
-        "securityContext": {
-            "allowPrivilegeEscalation": false,
-            "capabilities": {"drop": ["ALL"]},
-            "runAsNonRoot": true,
-        },
-        "terminationMessagePath": "/dev/termination-log",
+                "terminationMessagePath": "/dev/termination-log",
         "terminationMessagePolicy": "File",
     });
-    if main {
+    if main && simple {
+        let port = *g.rng.pick(&[8080, 8443, 9090, 3000]);
+        c["ports"] = json!([{"containerPort": port, "name": "http", "protocol": "TCP"}]);
+    } else if main {
         let port = *g.rng.pick(&[8080, 8443, 9090, 3000]);
         c["env"] = json!([
             {"name": "LOG_LEVEL", "value": *g.rng.pick(&["info", "debug", "warn"])},
             {"name": "PORT", "value": port.to_string()},
-            {"name": "ENABLE_METRICS", "value": "true"},
+
             {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
-            {"name": "POD_NAMESPACE", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}},
-            {"name": "DATABASE_URL", "valueFrom": {"secretKeyRef": {"key": "url", "name": format!("{dep}-db")}}},
+
         ]);
         c["ports"] = json!([
             {"containerPort": port, "name": "http", "protocol": "TCP"},
-            {"containerPort": 9102, "name": "metrics", "protocol": "TCP"},
+
         ]);
         c["readinessProbe"] = json!({
             "failureThreshold": 3,
             "httpGet": {"path": "/healthz/ready", "port": port, "scheme": "HTTP"},
             "initialDelaySeconds": 5, "periodSeconds": 10, "successThreshold": 1, "timeoutSeconds": 1,
         });
-        c["livenessProbe"] = json!({
-            "failureThreshold": 3,
-            "httpGet": {"path": "/healthz/live", "port": port, "scheme": "HTTP"},
-            "initialDelaySeconds": 15, "periodSeconds": 20, "successThreshold": 1, "timeoutSeconds": 1,
-        });
-        c["volumeMounts"] =
-            json!([{"mountPath": format!("/etc/{dep}"), "name": "config", "readOnly": true}]);
+
+        if with_config {
+            c["volumeMounts"] =
+                json!([{"mountPath": format!("/etc/{dep}"), "name": "config", "readOnly": true}]);
+        }
     } else if cname == "oauth-proxy" {
         c["args"] = json!([
             "--https-address=:8443",
             "--provider=openshift",
             format!("--openshift-service-account={dep}"),
             "--upstream=http://localhost:8080",
-            "--tls-cert=/etc/tls/private/tls.crt",
-            "--tls-key=/etc/tls/private/tls.key",
-            "--cookie-secret-file=/etc/proxy/secrets/session_secret",
         ]);
         c["ports"] = json!([{"containerPort": 8443, "name": "https", "protocol": "TCP"}]);
         c["volumeMounts"] = json!([{"mountPath": "/etc/tls/private", "name": "proxy-tls"}]);
@@ -894,19 +911,39 @@ fn container(
 }
 
 /// Pod spec as it appears in a Deployment/ReplicaSet template.
-fn template_spec(g: &mut Gen, dep: &str, main_name: &str, image: &str, ncont: usize) -> Value {
+/// `simple`: a bare main container (no env, probes or config), as many real workloads are.
+fn template_spec(
+    g: &mut Gen,
+    dep: &str,
+    main_name: &str,
+    image: &str,
+    ncont: usize,
+    simple: bool,
+) -> Value {
     let cpu = *g.rng.pick(&["100m", "250m", "250m", "500m", "1", "2"]);
     let mem = *g
         .rng
         .pick(&["128Mi", "256Mi", "256Mi", "512Mi", "1Gi", "2Gi"]);
-    let mut containers = vec![container(g, dep, main_name, true, image, cpu, mem)];
-    let mut volumes = vec![
-        json!({"configMap": {"defaultMode": 420, "name": format!("{dep}-config")}, "name": "config"}),
-    ];
+    let with_config = !simple && g.rng.chance(0.3);
+    let mut containers = vec![container(
+        g,
+        dep,
+        main_name,
+        true,
+        image,
+        cpu,
+        mem,
+        with_config,
+        simple,
+    )];
+    let mut volumes = vec![];
+    if with_config {
+        volumes.push(json!({"configMap": {"defaultMode": 420, "name": format!("{dep}-config")}, "name": "config"}));
+    }
     if ncont >= 2 {
         containers.push(container(g, dep, "oauth-proxy", false,
             "quay.io/openshift/origin-oauth-proxy@sha256:c4b3b9a8f8b3f1e7d2b5a1c0e9f8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a29180",
-            "10m", "32Mi"));
+            "10m", "32Mi", false, false));
         volumes.push(json!({"name": "proxy-tls", "secret": {"defaultMode": 420, "secretName": format!("{dep}-tls")}}));
     }
     if ncont >= 3 {
@@ -918,6 +955,8 @@ fn template_spec(g: &mut Gen, dep: &str, main_name: &str, image: &str, ncont: us
             "docker.io/fluent/fluent-bit:3.0.4",
             "50m",
             "64Mi",
+            false,
+            false,
         ));
         volumes.push(json!({"emptyDir": {}, "name": "logs"}));
     }
@@ -975,7 +1014,12 @@ fn build_pod(
                 "name": format!("kube-api-access-{api_sfx}"),
                 "readOnly": true,
             }));
-            c["securityContext"]["runAsUser"] = json!(1_000_680_000);
+            c["securityContext"] = json!({
+                "allowPrivilegeEscalation": false,
+                "capabilities": {"drop": ["ALL"]},
+                "runAsNonRoot": true,
+                "runAsUser": 1_000_680_000,
+            });
         }
         s.insert("enableServiceLinks".into(), json!(true));
         s.insert("imagePullSecrets".into(), json!([{"name": format!("{}-dockercfg-{}", s["serviceAccountName"].as_str().unwrap(), g.rng.suffix(5))}]));
@@ -995,7 +1039,7 @@ fn build_pod(
         s.insert("tolerations".into(), json!([
             {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
             {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300},
-            {"effect": "NoSchedule", "key": "node.kubernetes.io/memory-pressure", "operator": "Exists"},
+
         ]));
         s["volumes"].as_array_mut().unwrap().push(json!({
             "name": format!("kube-api-access-{api_sfx}"),
@@ -1096,7 +1140,7 @@ fn build_pod(
         }
         let ip = ip.clone().unwrap();
         let host_ip = host_ip.clone().unwrap();
-        json!({
+        let mut st = json!({
             "conditions": [
                 cond("PodReadyToStartContainers", true, started),
                 cond("Initialized", true, created + 1),
@@ -1104,15 +1148,17 @@ fn build_pod(
                 cready_c,
                 cond("PodScheduled", true, created),
             ],
-            "containerStatuses": statuses,
+                        "containerStatuses": null,
             "hostIP": host_ip,
             "hostIPs": [{"ip": host_ip}],
             "phase": if state == State::ImagePull { "Pending" } else { "Running" },
             "podIP": ip,
             "podIPs": [{"ip": ip}],
             "qosClass": "Burstable",
-            "startTime": ts(created + 1),
-        })
+                        "startTime": ts(created + 1),
+        });
+        st["containerStatuses"] = Value::Array(statuses);
+        st
     };
 
     let mut annotations = json!({
@@ -1122,10 +1168,7 @@ fn build_pod(
     if let Some(ip) = &ip {
         let b: Vec<u8> = ip.split('.').map(|x| x.parse().unwrap()).collect();
         let mac = format!("0a:58:{:02x}:{:02x}:{:02x}:{:02x}", b[0], b[1], b[2], b[3]);
-        let gw = format!("{}.{}.{}.1", b[0], b[1], b[2]);
-        annotations["k8s.ovn.org/pod-networks"] = json!(format!(
-            "{{\"default\":{{\"ip_addresses\":[\"{ip}/23\"],\"mac_address\":\"{mac}\",\"gateway_ips\":[\"{gw}\"],\"routes\":[{{\"dest\":\"10.128.0.0/14\",\"nextHop\":\"{gw}\"}},{{\"dest\":\"172.30.0.0/16\",\"nextHop\":\"{gw}\"}},{{\"dest\":\"100.64.0.0/16\",\"nextHop\":\"{gw}\"}}],\"ip_address\":\"{ip}/23\",\"gateway_ip\":\"{gw}\",\"role\":\"primary\"}}}}"
-        ));
+
         annotations["k8s.v1.cni.cncf.io/network-status"] = json!(format!(
             "[{{\n    \"name\": \"ovn-kubernetes\",\n    \"interface\": \"eth0\",\n    \"ips\": [\n        \"{ip}\"\n    ],\n    \"mac\": \"{mac}\",\n    \"default\": true,\n    \"dns\": {{}}\n}}]"
         ));
@@ -1138,10 +1181,10 @@ fn build_pod(
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {
-            "annotations": annotations,
+                        "annotations": null,
             "creationTimestamp": ts(created),
             "generateName": generate_name,
-            "labels": labels,
+            "labels": null,
             "name": name,
             "namespace": ns,
             "ownerReferences": [{
@@ -1151,39 +1194,79 @@ fn build_pod(
             "resourceVersion": g.rv(),
             "uid": uid,
         },
-        "spec": spec,
-        "status": status,
+                "spec": null,
+        "status": null,
     });
+    pod["metadata"]["annotations"] = annotations;
+    pod["metadata"]["labels"] = labels.clone();
+    pod["spec"] = spec;
+    pod["status"] = status;
     let mut managed = vec![mf(
         "v1",
         "kube-controller-manager",
         "Update",
         None,
         created,
-        json!({
-            "f:metadata": fields_of(&pod["metadata"], &["generateName", "labels", "ownerReferences"]),
-            "f:spec": fields_of(tmpl, &["containers", "dnsPolicy", "enableServiceLinks", "restartPolicy", "schedulerName", "securityContext", "serviceAccount", "serviceAccountName", "terminationGracePeriodSeconds", "volumes"]),
-        }),
+        obj(vec![
+            (
+                "f:metadata",
+                fields_of(
+                    &pod["metadata"],
+                    &["generateName", "labels", "ownerReferences"],
+                ),
+            ),
+            (
+                "f:spec",
+                fields_of(
+                    tmpl,
+                    &[
+                        "containers",
+                        "dnsPolicy",
+                        "enableServiceLinks",
+                        "restartPolicy",
+                        "schedulerName",
+                        "securityContext",
+                        "serviceAccount",
+                        "serviceAccountName",
+                        "terminationGracePeriodSeconds",
+                        "volumes",
+                    ],
+                ),
+            ),
+        ]),
     )];
     if scheduled {
-        managed.push(mf(
-            "v1",
-            "ovnkube-controller",
-            "Update",
-            Some("status"),
-            created,
-            json!({"f:metadata": {"f:annotations": {".": {}, "f:k8s.ovn.org/pod-networks": {}}}}),
-        ));
         managed.push(mf(
             "v1",
             "multus-daemon",
             "Update",
             Some("status"),
             created + 1,
-            json!({"f:metadata": {"f:annotations": {"f:k8s.v1.cni.cncf.io/network-status": {}}}}),
+            json!({"f:metadata": {"f:annotations": {".": {}, "f:k8s.v1.cni.cncf.io/network-status": {}}}}),
         ));
-        managed.push(mf("v1", "kubelet", "Update", Some("status"), ready_at,
-            json!({"f:status": fields_of(&pod["status"], &["conditions", "containerStatuses", "hostIP", "hostIPs", "phase", "podIP", "podIPs", "startTime"])})));
+        managed.push(mf(
+            "v1",
+            "kubelet",
+            "Update",
+            Some("status"),
+            ready_at,
+            obj(vec![(
+                "f:status",
+                fields_of(
+                    &pod["status"],
+                    &[
+                        "conditions",
+                        "containerStatuses",
+                        "hostIP",
+                        "hostIPs",
+                        "phase",
+                        "podIP",
+                        "podIPs",
+                        "startTime",
+                    ],
+                ),
+            )]),
+        ));
     } else {
         managed.push(mf(
             "v1",
@@ -1191,10 +1274,13 @@ fn build_pod(
             "Update",
             Some("status"),
             created,
-            json!({"f:status": fields_of(&pod["status"], &["conditions"])}),
+            obj(vec![(
+                "f:status",
+                fields_of(&pod["status"], &["conditions"]),
+            )]),
         ));
     }
-    pod["metadata"]["managedFields"] = json!(managed);
+    pod["metadata"]["managedFields"] = Value::Array(managed);
     g.counts[state as usize] += 1;
     let r = PodRef {
         name: name.to_string(),
@@ -1262,22 +1348,9 @@ fn event(
         "source": source,
         "type": ty,
     });
-    let fields = fields_of(
-        &e,
-        &[
-            "count",
-            "firstTimestamp",
-            "involvedObject",
-            "lastTimestamp",
-            "message",
-            "reason",
-            "reportingComponent",
-            "reportingInstance",
-            "source",
-            "type",
-        ],
-    );
-    e["metadata"]["managedFields"] = json!([mf("v1", component, "Update", None, last, fields)]);
+    if count > 1 {
+        e["metadata"]["annotations"] = json!({"events.k8s.io/series": "true"});
+    }
     e
 }
 
@@ -1642,16 +1715,43 @@ fn gen_namespace(
                     "resourceRequests": [{"name": "main", "resources": {"cpu": "2", "memory": "4Gi"}}],
                 });
             }
-            let f = json!({"f:metadata": fields_of(&wl["metadata"], &["finalizers", "labels", "ownerReferences"]), "f:spec": fields_of(&wl["spec"], &["active", "podSets", "priority", "priorityClassSource", "queueName"])});
-            let fs = json!({"f:status": fields_of(&wl["status"], &["admission", "conditions", "resourceRequests"])});
-            wl["metadata"]["managedFields"] = json!([
+            let f = obj(vec![
+                (
+                    "f:metadata",
+                    fields_of(
+                        &wl["metadata"],
+                        &["finalizers", "labels", "ownerReferences"],
+                    ),
+                ),
+                (
+                    "f:spec",
+                    fields_of(
+                        &wl["spec"],
+                        &[
+                            "active",
+                            "podSets",
+                            "priority",
+                            "priorityClassSource",
+                            "queueName",
+                        ],
+                    ),
+                ),
+            ]);
+            let fs = obj(vec![(
+                "f:status",
+                fields_of(
+                    &wl["status"],
+                    &["admission", "conditions", "resourceRequests"],
+                ),
+            )]);
+            wl["metadata"]["managedFields"] = Value::Array(vec![
                 mf(
                     "kueue.x-k8s.io/v1beta1",
                     "kueue",
                     "Update",
                     None,
                     created,
-                    f
+                    f,
                 ),
                 mf(
                     "kueue.x-k8s.io/v1beta1",
@@ -1659,7 +1759,7 @@ fn gen_namespace(
                     "Apply",
                     Some("status"),
                     adm_at,
-                    fs
+                    fs,
                 ),
             ]);
             d.jobs.push(jobv);
@@ -1682,7 +1782,7 @@ fn gen_namespace(
     let mut used = HashSet::new();
     let team = ns.rsplit_once('-').map(|x| x.0).unwrap_or(ns).to_string();
     while remaining > 0 {
-        let replicas = (*g.rng.pick(&[1usize, 2, 2, 3, 3, 3, 4, 5, 6, 10])).min(remaining);
+        let replicas = (*g.rng.pick(&[1usize, 2, 3, 3, 4, 5, 6, 8, 10, 12])).min(remaining);
         remaining -= replicas;
         let (a, b) = (*g.rng.pick(SVC_PREFIX), *g.rng.pick(SVC_WORDS));
         let mut dep = format!("{a}-{b}");
@@ -1692,9 +1792,9 @@ fn gen_namespace(
             k += 1;
         }
         let state = pick_state(&mut g.rng);
-        let ncont = match g.rng.below(10) {
-            0..=5 => 1,
-            6..=8 => 2,
+        let ncont = match g.rng.below(20) {
+            0..=14 => 1,
+            15..=18 => 2,
             _ => 3,
         };
         let ver = format!("v1.{}.{}", g.rng.below(30), g.rng.below(12));
@@ -1703,7 +1803,8 @@ fn gen_namespace(
         } else {
             format!("quay.io/acme/{a}-{b}:{ver}")
         };
-        let tmpl = template_spec(g, &dep, b, &image, ncont);
+        let simple = state != State::NotReady && g.rng.chance(0.4);
+        let tmpl = template_spec(g, &dep, b, &image, ncont, simple);
         let dep_uid = g.rng.uid();
         let rs_hash = g.rng.suffix(10);
         let rs_name = format!("{dep}-{rs_hash}");
@@ -1783,13 +1884,31 @@ fn gen_namespace(
                 "progressDeadlineSeconds": 600, "replicas": replicas, "revisionHistoryLimit": 10,
                 "selector": {"matchLabels": sel},
                 "strategy": {"rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}, "type": "RollingUpdate"},
-                "template": {"metadata": {"creationTimestamp": null, "labels": base_labels}, "spec": tmpl},
+                "template": {"metadata": {"creationTimestamp": null, "labels": base_labels}, "spec": null},
             },
-            "status": dstatus,
+                        "status": dstatus,
         });
-        let f1 = json!({"f:metadata": fields_of(&depv["metadata"], &["labels"]), "f:spec": fields_of(&depv["spec"], &["progressDeadlineSeconds", "replicas", "revisionHistoryLimit", "selector", "strategy", "template"])});
+        depv["spec"]["template"]["spec"] = tmpl.clone();
+        let f1 = obj(vec![
+            ("f:metadata", fields_of(&depv["metadata"], &["labels"])),
+            (
+                "f:spec",
+                fields_of_depth(
+                    &depv["spec"],
+                    &[
+                        "progressDeadlineSeconds",
+                        "replicas",
+                        "revisionHistoryLimit",
+                        "selector",
+                        "strategy",
+                        "template",
+                    ],
+                    4,
+                ),
+            ),
+        ]);
         let f2 = json!({"f:metadata": {"f:annotations": {".": {}, "f:deployment.kubernetes.io/revision": {}}}, "f:status": fields_of(&depv["status"], &["availableReplicas", "conditions", "observedGeneration", "readyReplicas", "replicas", "unavailableReplicas", "updatedReplicas"])});
-        depv["metadata"]["managedFields"] = json!([
+        depv["metadata"]["managedFields"] = Value::Array(vec![
             mf("apps/v1", "argocd-controller", "Update", None, rollout, f1),
             mf(
                 "apps/v1",
@@ -1797,14 +1916,15 @@ fn gen_namespace(
                 "Update",
                 Some("status"),
                 rollout + 60,
-                f2
+                f2,
             ),
         ]);
         // Current and one previous ReplicaSet.
-        for (rev, name, uid, reps) in [
-            (3, rs_name.clone(), rs_uid.clone(), replicas),
-            (2, format!("{dep}-{}", g.rng.suffix(10)), g.rng.uid(), 0),
-        ] {
+        let mut rs_list = vec![(3, rs_name.clone(), rs_uid.clone(), replicas)];
+        if g.rng.chance(0.2) {
+            rs_list.push((2, format!("{dep}-{}", g.rng.suffix(10)), g.rng.uid(), 0));
+        }
+        for (rev, name, uid, reps) in rs_list {
             let hash = name.rsplit('-').next().unwrap().to_string();
             let mut l = base_labels.clone();
             l["pod-template-hash"] = json!(hash);
@@ -1828,20 +1948,42 @@ fn gen_namespace(
                 "spec": {
                     "replicas": reps,
                     "selector": {"matchLabels": {"app": dep, "pod-template-hash": hash}},
-                    "template": {"metadata": {"creationTimestamp": null, "labels": l}, "spec": depv["spec"]["template"]["spec"].clone()},
+                    "template": {"metadata": {"creationTimestamp": null, "labels": l}, "spec": null},
                 },
-                "status": st,
+                                "status": st,
             });
-            let f1 = json!({"f:metadata": fields_of(&rs["metadata"], &["annotations", "labels", "ownerReferences"]), "f:spec": fields_of(&rs["spec"], &["replicas", "selector", "template"])});
-            let f2 = json!({"f:status": fields_of(&rs["status"], &["availableReplicas", "fullyLabeledReplicas", "observedGeneration", "readyReplicas", "replicas"])});
-            rs["metadata"]["managedFields"] = json!([
+            rs["spec"]["template"]["spec"] = tmpl.clone();
+            let f1 = obj(vec![
+                (
+                    "f:metadata",
+                    fields_of(
+                        &rs["metadata"],
+                        &["annotations", "labels", "ownerReferences"],
+                    ),
+                ),
+                ("f:spec", fields_of(&rs["spec"], &["replicas", "selector"])),
+            ]);
+            let f2 = obj(vec![(
+                "f:status",
+                fields_of(
+                    &rs["status"],
+                    &[
+                        "availableReplicas",
+                        "fullyLabeledReplicas",
+                        "observedGeneration",
+                        "readyReplicas",
+                        "replicas",
+                    ],
+                ),
+            )]);
+            rs["metadata"]["managedFields"] = Value::Array(vec![
                 mf(
                     "apps/v1",
                     "kube-controller-manager",
                     "Update",
                     None,
                     rollout,
-                    f1
+                    f1,
                 ),
                 mf(
                     "apps/v1",
@@ -1849,7 +1991,7 @@ fn gen_namespace(
                     "Update",
                     Some("status"),
                     rollout + 60,
-                    f2
+                    f2,
                 ),
             ]);
             d.replicasets.push(rs);
@@ -2168,9 +2310,7 @@ fn main() {
     };
     g.schedulable = (0..nodes)
         .filter(|&i| {
-            !(nodes >= 6 && i < 3)
-                && !(nodes >= 40 && i % 40 == 20)
-                && !(nodes >= 10 && i == nodes - 1)
+            !(nodes >= 6 && i < 3 || nodes >= 40 && i % 40 == 20 || nodes >= 10 && i == nodes - 1)
         })
         .collect();
     if g.schedulable.is_empty() {

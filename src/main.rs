@@ -176,6 +176,9 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         .fail_on
         .threshold()
         .is_some_and(|t| analysis.findings.iter().any(|f| f.severity <= t));
+    // Freeing a large snapshot object by object takes longer than the process exit does.
+    std::mem::forget(analysis);
+    std::mem::forget(snapshot);
     ExitCode::from(if failing { 1 } else { 0 })
 }
 
@@ -186,3 +189,8 @@ fn peak_rss_mib() -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
 }
+
+/// Parsing a bundle allocates millions of small strings and maps; mimalloc is markedly
+/// faster than the system allocator at that.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -87,6 +87,8 @@ struct Parser<'a> {
     depth: usize,
     /// Spans of the current document's objects list, once known.
     item_spans: Option<Vec<Span>>,
+    /// The line starting at `.0`, so each line is scanned once however often it is peeked.
+    cache: Option<(usize, Line<'a>)>,
 }
 
 impl<'a> Parser<'a> {
@@ -98,11 +100,23 @@ impl<'a> Parser<'a> {
             last_content_line: 0,
             depth: 0,
             item_spans: None,
+            cache: None,
         }
     }
 
-    /// The line at the cursor (may be blank or a comment).
-    fn raw(&self) -> Option<Line<'a>> {
+    /// The line at the cursor (may be blank or a comment); computed once per line.
+    fn raw(&mut self) -> Option<Line<'a>> {
+        if let Some((pos, line)) = self.cache
+            && pos == self.pos
+        {
+            return Some(line);
+        }
+        let line = self.scan_line()?;
+        self.cache = Some((self.pos, line));
+        Some(line)
+    }
+
+    fn scan_line(&self) -> Option<Line<'a>> {
         if self.pos >= self.src.len() {
             return None;
         }

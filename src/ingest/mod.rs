@@ -55,6 +55,45 @@ pub struct SourceFile {
     pub input: usize,
     pub path: String,
     pub text: Arc<str>,
+    /// Byte offset of each line start, built on first use (only files cited by findings).
+    line_starts: std::sync::OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    pub fn new(input: usize, path: String, text: Arc<str>) -> Self {
+        SourceFile {
+            input,
+            path,
+            text,
+            line_starts: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The text of lines `start..=end` (1-based), without a final newline.
+    pub fn lines(&self, start: u32, end: u32) -> &str {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(
+                    self.text
+                        .bytes()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
+                .collect()
+        });
+        let at = |line: u32| {
+            starts
+                .get(line.saturating_sub(1) as usize)
+                .copied()
+                .unwrap_or(self.text.len())
+        };
+        let from = at(start.max(1));
+        let to = at(end.max(start).saturating_add(1)).max(from);
+        self.text[from..to]
+            .strip_suffix('\n')
+            .unwrap_or(&self.text[from..to])
+    }
 }
 
 /// A file or object the bundle should have given us and did not.
@@ -222,11 +261,9 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
                         .into_iter()
                         .map(|raw| LoadedObject { raw, file }),
                 );
-                loaded.files.push(SourceFile {
-                    input,
-                    path: entry.path,
-                    text: text.into(),
-                });
+                loaded
+                    .files
+                    .push(SourceFile::new(input, entry.path, text.into()));
             }
         }
     }

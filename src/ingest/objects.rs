@@ -188,6 +188,7 @@ fn single(
     if kind == "Secret" {
         scrub_secret(&mut map);
     }
+    drop_last_applied(&mut map);
     if kind == "KubeletConfiguration" && !name_ok {
         let node = layout::node_from_path(path).unwrap_or_else(|| path.to_string());
         set_name(&mut map, &node);
@@ -211,6 +212,11 @@ fn scrub_secret(map: &mut Map<String, Value>) {
             }
         }
     }
+}
+
+/// The last-applied annotation repeats the whole object (and a Secret's values); no rule
+/// reads it, so it is not kept in memory.
+fn drop_last_applied(map: &mut Map<String, Value>) {
     if let Some(Value::Object(ann)) = map
         .get_mut("metadata")
         .and_then(|m| m.get_mut("annotations"))

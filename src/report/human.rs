@@ -205,12 +205,7 @@ impl FindingDiagnostic {
             .max()
             .unwrap_or(first);
         let start = first.saturating_sub(1).max(1);
-        let lines: Vec<&str> = src
-            .text
-            .lines()
-            .skip(start as usize - 1)
-            .take((last + 2 - start) as usize)
-            .collect();
+        let lines: Vec<&str> = src.lines(start, last + 1).lines().collect();
         let text = lines.join("\n");
         let mut offsets = Vec::with_capacity(lines.len());
         let mut pos = 0;

@@ -21,6 +21,7 @@ pub mod workload;
 use crate::ingest::parsed::Span;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
 use meta::ObjectRef;
+use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -341,7 +342,7 @@ impl Snapshot {
     ) -> &'a [(ObjectId, T)] {
         cell.get_or_init(|| {
             self.ids_of(kind)
-                .iter()
+                .par_iter()
                 .filter_map(|&id| match T::deserialize(&self.object(id).value) {
                     Ok(v) => Some((id, v)),
                     Err(e) => {
@@ -586,16 +587,10 @@ impl Snapshot {
     pub fn locate(&self, id: ObjectId, path: &[&str]) -> u32 {
         let (file, span) = self.source_of(id);
         let mut line_no = span.start;
-        let mut lines = file
-            .text
-            .lines()
-            .enumerate()
-            .skip(span.start.saturating_sub(1) as usize)
-            .take((span.end + 1).saturating_sub(span.start) as usize);
+        let mut lines = file.lines(span.start, span.end).lines().zip(span.start..);
         for seg in path {
-            let found = lines.by_ref().find(|(_, l)| line_has_key(l, seg));
-            match found {
-                Some((i, _)) => line_no = i as u32 + 1,
+            match lines.by_ref().find(|(l, _)| line_has_key(l, seg)) {
+                Some((_, n)) => line_no = n,
                 None => break,
             }
         }
