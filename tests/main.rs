@@ -5,6 +5,8 @@
 mod cli;
 mod corpus;
 mod kueue;
+mod numa;
+mod report;
 mod samples;
 mod scheduling;
 mod traffic;

@@ -10,6 +10,7 @@ pub mod creation;
 pub mod evidence;
 pub mod kueue;
 pub mod node;
+pub mod numa;
 pub mod pod;
 pub mod readiness;
 pub mod runtime;
@@ -227,6 +228,7 @@ static AREAS: &[&[&RuleMeta]] = &[
     creation::RULES,
     scheduling::RULES,
     node::RULES,
+    numa::RULES,
     runtime::RULES,
     readiness::RULES,
     traffic::RULES,

@@ -1,0 +1,1 @@
+//! Rules of the numa area: sample bundles → snapshots and explicit checks.

@@ -1,0 +1,1 @@
+//! Report formats and commands: SARIF, baseline, HTML, explorer, batch scan.
