@@ -6,6 +6,7 @@ mod cli;
 mod corpus;
 mod kueue;
 mod numa;
+mod hostile;
 mod report;
 mod samples;
 mod scheduling;

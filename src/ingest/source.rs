@@ -8,8 +8,20 @@ use std::path::{Path, PathBuf};
 
 /// How deep archives inside archives are opened.
 pub const MAX_NESTING: usize = 3;
-/// Largest single entry we inflate; beyond it the entry is a problem (zip bombs).
+/// Largest single entry we read or inflate by default; beyond it the entry is a problem.
 pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
+
+/// The entry size limit: [`MAX_ENTRY_BYTES`], or `KDIAG_MAX_ENTRY_BYTES` when set (tests
+/// use it to exercise the limit without gigabytes of data).
+pub fn max_entry_bytes() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("KDIAG_MAX_ENTRY_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(MAX_ENTRY_BYTES)
+    })
+}
 
 /// Where an entry's bytes are: read already, or a file read when parsed (folders).
 pub enum EntryData {
@@ -120,7 +132,7 @@ pub fn collect_path(path: &Path) -> std::io::Result<Collected> {
 pub fn collect_stdin() -> std::io::Result<Collected> {
     let mut bytes = Vec::new();
     std::io::stdin()
-        .take(MAX_ENTRY_BYTES + 1)
+        .take(max_entry_bytes() + 1)
         .read_to_end(&mut bytes)?;
     let mut out = Collected::default();
     match archive_kind("", &bytes) {
@@ -280,11 +292,23 @@ fn expand(
     }
 }
 
+/// One zip member after reading.
+enum Member {
+    File(Entry),
+    Symlink,
+    Skipped,
+}
+
+/// Members that declare more than this and compress better than [`BOMB_RATIO`]:1 are
+/// refused before inflating (text bundles compress about 10-30:1; bombs 1000:1).
+const BOMB_MIN_BYTES: u64 = 64 << 20;
+const BOMB_RATIO: u64 = 200;
+
 fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> Result<(), String> {
     let archive = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| format!("unreadable zip archive: {e}"))?;
     // Members are inflated in parallel; each thread works on its own clone of the archive.
-    let members: Vec<Result<Option<Entry>, SourceProblem>> = (0..archive.len())
+    let members: Vec<Result<Member, SourceProblem>> = (0..archive.len())
         .into_par_iter()
         .map_with(archive, |archive, i| {
             let mut file = archive.by_index(i).map_err(|e| SourceProblem {
@@ -302,18 +326,28 @@ fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> 
                 }
             };
             if file.is_dir() {
-                return Ok(None);
+                return Ok(Member::Skipped);
             }
             if file.is_symlink() {
-                return Ok(None);
+                return Ok(Member::Symlink);
             }
             let path = format!("{prefix}{name}");
             let size = file.size();
+            let packed = file.compressed_size().max(1);
+            if size > BOMB_MIN_BYTES && size / packed > BOMB_RATIO {
+                return Err(SourceProblem {
+                    path,
+                    message: format!(
+                        "member would inflate {size} bytes from {packed} ({}:1); not read (zip bomb?)",
+                        size / packed
+                    ),
+                });
+            }
             let data = read_limited(&mut file, size).map_err(|message| SourceProblem {
                 path: path.clone(),
                 message,
             })?;
-            Ok(Some(Entry {
+            Ok(Member::File(Entry {
                 path,
                 data: EntryData::Bytes(data),
             }))
@@ -321,8 +355,9 @@ fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> 
         .collect();
     for m in members {
         match m {
-            Ok(Some(e)) => push_entry(e.path, e.data, depth, out),
-            Ok(None) => {}
+            Ok(Member::File(e)) => push_entry(e.path, e.data, depth, out),
+            Ok(Member::Symlink) => out.symlinks += 1,
+            Ok(Member::Skipped) => {}
             Err(p) => out.problems.push(p),
         }
     }
@@ -389,18 +424,28 @@ fn safe_name(raw: &str) -> Result<String, String> {
 }
 
 fn read_limited<R: Read>(reader: &mut R, size_hint: u64) -> Result<Vec<u8>, String> {
-    let mut data = Vec::with_capacity(size_hint.min(MAX_ENTRY_BYTES) as usize);
+    // Headers can lie: never reserve more than 64 MiB up front.
+    let mut data = Vec::with_capacity(size_hint.min(64 << 20) as usize);
     reader
-        .take(MAX_ENTRY_BYTES + 1)
+        .take(max_entry_bytes() + 1)
         .read_to_end(&mut data)
         .map_err(|e| format!("cannot read archive member: {e}"))?;
-    if data.len() as u64 > MAX_ENTRY_BYTES {
+    if data.len() as u64 > max_entry_bytes() {
         return Err(format!(
-            "member inflates to more than {} MiB; not read (zip bomb?)",
-            MAX_ENTRY_BYTES >> 20
+            "member inflates to more than {}; not read (zip bomb?)",
+            limit_text()
         ));
     }
     Ok(data)
+}
+
+fn limit_text() -> String {
+    let limit = max_entry_bytes();
+    if limit >= 1 << 20 {
+        format!("{} MiB", limit >> 20)
+    } else {
+        format!("{limit} bytes")
+    }
 }
 
 fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
@@ -411,14 +456,14 @@ fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
 fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > MAX_ENTRY_BYTES {
+    if len > max_entry_bytes() {
         return Err(std::io::Error::other(format!(
-            "file is larger than {} MiB; not read",
-            MAX_ENTRY_BYTES >> 20
+            "file is larger than {}; not read",
+            limit_text()
         )));
     }
     let mut data = Vec::with_capacity(len as usize);
-    file.take(MAX_ENTRY_BYTES).read_to_end(&mut data)?;
+    file.take(max_entry_bytes()).read_to_end(&mut data)?;
     Ok(data)
 }
 
