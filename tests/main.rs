@@ -4,9 +4,9 @@
 
 mod cli;
 mod corpus;
+mod hostile;
 mod kueue;
 mod numa;
-mod hostile;
 mod report;
 mod samples;
 mod scheduling;
