@@ -134,12 +134,20 @@ pub fn collect_stdin() -> std::io::Result<Collected> {
     std::io::stdin()
         .take(max_entry_bytes() + 1)
         .read_to_end(&mut bytes)?;
+    // Named like a YAML file so it is parsed whatever its first line (JSON is detected too).
+    Ok(collect_bytes("stdin.yaml", bytes))
+}
+
+/// Collects the entries of an archive (or a plain file) held in memory, as if it were
+/// an input named `name` (used by the archive fuzz target and by stdin).
+pub fn collect_bytes(name: &str, bytes: Vec<u8>) -> Collected {
     let mut out = Collected::default();
-    match archive_kind("", &bytes) {
-        Some(kind) if kind != ArchiveKind::Gz => expand(kind, "stdin", bytes, "", 1, &mut out),
-        _ => push_entry("stdin".to_string(), EntryData::Bytes(bytes), 0, &mut out),
+    match archive_kind(name, &bytes) {
+        Some(ArchiveKind::Gz) => open_nested(name, bytes, 1, &mut out),
+        Some(kind) => expand(kind, name, bytes, "", 1, &mut out),
+        None => push_entry(name.to_string(), EntryData::Bytes(bytes), 0, &mut out),
     }
-    Ok(out)
+    out
 }
 
 fn collect_dir(root: &Path) -> Collected {

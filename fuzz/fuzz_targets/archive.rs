@@ -1,0 +1,14 @@
+//! The archive reader: any bytes as zip, tar, tar.gz or gz never panic and stay bounded.
+#![no_main]
+
+use kdiag::ingest::source;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    for name in ["fuzz.zip", "fuzz.tar", "fuzz.tar.gz", "fuzz.yaml.gz", "fuzz"] {
+        let collected = source::collect_bytes(name, data.to_vec());
+        for e in &collected.entries {
+            let _ = e.read();
+        }
+    }
+});

@@ -1,0 +1,18 @@
+//! The quantity parser: never panics, and what it accepts round-trips through the
+//! canonical form.
+#![no_main]
+
+use kdiag::snapshot::quantity::Quantity;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(q) = Quantity::parse(text) {
+        let canonical = q.canonical_decimal();
+        assert_eq!(Quantity::parse(&canonical), Ok(q), "{text:?} -> {canonical:?}");
+        let _ = q.display_for("cpu");
+        let _ = q.display_for("memory");
+        let _ = q.milli_ceil();
+        let _ = q.value_ceil();
+    }
+});
