@@ -693,6 +693,10 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(String, &str)>> {
                 .find(": ")
                 .or_else(|| content.ends_with(':').then(|| content.len() - 1));
             let Some(i) = colon else { return Ok(None) };
+            if i == 0 {
+                // `: value` is an empty (null) key: legal YAML, never kubectl's.
+                return Err(Unsupported("empty key", line_no));
+            }
             let key = &content[..i];
             if key.contains(" #") || key.ends_with(' ') {
                 return Err(Unsupported("odd key", line_no));
@@ -794,6 +798,20 @@ mod tests {
         assert!(parse("a: [1, 2]\n").is_err());
         assert!(parse("a: 1 # c\n").is_err());
         assert!(parse("? complex\n: v\n").is_err());
+    }
+
+    /// Found by the yaml_loader fuzz target: a line starting with `: ` is an empty key.
+    #[test]
+    fn fuzz_regression_empty_key() {
+        let text = "data:\n    LOG_LEVE'L:yinfo\n  : info+    QUEUE_HOST: x\n";
+        assert!(parse(text).is_err());
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-empty-key.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
+            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
+            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
+            assert_eq!(fast, general);
+        }
     }
 
     #[test]
