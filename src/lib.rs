@@ -5,6 +5,7 @@
 //! [`snapshot`] (indexed store, typed views) → [`rules`] (findings, run in parallel) →
 //! [`report`] (human, JSON).
 
+pub mod explain;
 pub mod ingest;
 pub mod report;
 pub mod rules;

@@ -1,18 +1,47 @@
 //! The `kdiag` command line: clap → commands.
 
-use clap::{Parser, Subcommand, ValueEnum};
+mod explorer;
+mod progress;
+mod scan;
+
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use kdiag::ingest::InputArg;
+use kdiag::report::baseline::Comparison;
+use kdiag::report::redact::Redactor;
 use kdiag::report::{self, Analysis};
-use kdiag::rules::{self, Severity, Stage};
+use kdiag::rules::{self, Finding, Severity, Stage};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  kdiag analyze must-gather.tar.gz                  where each stuck thing stopped, and why
+  kdiag analyze bundle.zip -n ml --stage queue      only the queue stage of namespace ml
+  kdiag analyze bundle/ --format html -o report.html --redact
+                                                    a self-contained page for a public ticket
+  kdiag analyze bundle/ --format sarif -o kdiag.sarif
+  kdiag analyze new/ --baseline old.json            what is new since an earlier JSON result
+  kdiag why job/train -n ml bundle/                 one object's Kueue admission chain
+  kdiag get po -A -o wide bundle/                   like kubectl, offline
+  kdiag describe deploy/web -n shop bundle/         with the object's events and findings
+  kdiag scan 'cases/*/' > fleet.jsonl               many bundles, one JSON line each
+  kdiag merge shard-*.jsonl                         the fleet table of sharded scans
+
+Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
+2 usage error, a PATH that does not exist, or no input could be read.";
 
 #[derive(Parser)]
 #[command(
     name = "kdiag",
     version,
-    about = "Explains, offline, why things are stuck in a saved Kubernetes snapshot (support bundle)"
+    about = "Explains, offline, why things are stuck in a saved Kubernetes snapshot (support bundle)",
+    long_about = "Explains, offline, why things are stuck in a saved Kubernetes snapshot (support bundle).\n\n\
+        kdiag reads kubectl dumps, must-gather trees, troubleshoot bundles, cluster-info dumps and \
+        Insights archives (folders, .zip, .tar, .tar.gz, YAML/JSON files, stdin) and names, for every \
+        stuck pod or job, the stage where it stopped (queue, creation, scheduling, node, runtime, \
+        readiness, traffic), citing the bundle's own files and lines.",
+    after_help = EXAMPLES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -22,10 +51,44 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Analyze one or more bundles (folder, .zip, .tar, .tar.gz, .yaml/.json, or - for stdin), merged into one snapshot.
+    #[command(after_help = ANALYZE_EXAMPLES)]
     Analyze(AnalyzeArgs),
     /// List every rule with its id, stage, default severity and summary.
     Rules,
+    /// Explain one object's Kueue admission chain (Workload, Job, Pod, ClusterQueue, LocalQueue, Cohort) as a tree with quota tables.
+    Why(kdiag::explain::WhyArgs),
+    /// List objects of a kind from a bundle, like `kubectl get` (short names and plurals accepted).
+    #[command(after_help = explorer::GET_EXAMPLES)]
+    Get(explorer::GetArgs),
+    /// Show one object in detail with its events and kdiag's findings, like `kubectl describe`.
+    #[command(after_help = explorer::DESCRIBE_EXAMPLES)]
+    Describe(explorer::DescribeArgs),
+    /// Analyze many bundles (folders of bundles, globs) a few at a time: one JSON line per bundle, then a fleet table on stderr.
+    #[command(after_help = scan::SCAN_EXAMPLES)]
+    Scan(scan::ScanArgs),
+    /// Merge the JSON lines of several scans (e.g. the shards of an Indexed Job) into one fleet table.
+    Merge(scan::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or write one page per command into a folder.
+    Man {
+        /// Write kdiag.1 and kdiag-COMMAND.1 pages into this folder instead of printing kdiag.1.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
+
+const ANALYZE_EXAMPLES: &str = "\
+Examples:
+  kdiag analyze must-gather.local.123/
+  kdiag analyze case.zip extra-dump.yaml               merged into one snapshot
+  kubectl get pods,events -A -o yaml | kdiag analyze -
+  kdiag analyze bundle/ --format json > today.json
+  kdiag analyze bundle/ --baseline yesterday.json --fail-on warning
+  kdiag analyze bundle/ --format html -o report.html --redact";
 
 #[derive(clap::Args)]
 struct AnalyzeArgs {
@@ -35,7 +98,11 @@ struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Exit with status 1 when a finding at or above this severity is reported.
+    /// Write the report to FILE instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Exit with status 1 when a finding at or above this severity is reported (with
+    /// --baseline: a new finding).
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
     /// Only report findings about objects in this namespace (repeatable).
@@ -44,16 +111,25 @@ struct AnalyzeArgs {
     /// Only report findings of this stage (repeatable).
     #[arg(long = "stage", value_enum, value_name = "STAGE")]
     stages: Vec<Stage>,
+    /// An earlier `--format json` result: report new and resolved findings (by
+    /// fingerprint) and fail only on new ones.
+    #[arg(long, value_name = "PREVIOUS.json")]
+    baseline: Option<String>,
+    /// Mask IP addresses, hostnames, registry hosts and label values in the output.
+    #[arg(long)]
+    redact: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Human,
     Json,
+    Sarif,
+    Html,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum FailOn {
+pub enum FailOn {
     Error,
     Warning,
     Info,
@@ -61,7 +137,7 @@ enum FailOn {
 }
 
 impl FailOn {
-    fn threshold(self) -> Option<Severity> {
+    pub fn threshold(self) -> Option<Severity> {
         match self {
             FailOn::Error => Some(Severity::Error),
             FailOn::Warning => Some(Severity::Warning),
@@ -86,7 +162,51 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Analyze(args) => analyze(args),
+        Command::Why(args) => kdiag::explain::main(args),
+        Command::Get(args) => explorer::get(args),
+        Command::Describe(args) => explorer::describe(args),
+        Command::Scan(args) => scan::scan(args),
+        Command::Merge(args) => scan::merge(args),
+        Command::Completions { shell } => {
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "kdiag", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Man { dir } => man(dir),
     }
+}
+
+fn man(dir: Option<PathBuf>) -> ExitCode {
+    let cmd = Cli::command();
+    let Some(dir) = dir else {
+        let mut out = Vec::new();
+        if clap_mangen::Man::new(cmd).render(&mut out).is_err() {
+            return ExitCode::from(2);
+        }
+        return write_stdout(&String::from_utf8_lossy(&out));
+    };
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("kdiag: cannot create {}: {e}", dir.display());
+        return ExitCode::from(2);
+    }
+    let mut pages = vec![("kdiag.1".to_string(), cmd.clone())];
+    for sub in cmd.get_subcommands() {
+        // clap names are &'static str; a handful of page names live until exit anyway.
+        let name: &'static str = Box::leak(format!("kdiag-{}", sub.get_name()).into_boxed_str());
+        pages.push((format!("{name}.1"), sub.clone().name(name)));
+    }
+    for (file, page) in pages {
+        let mut out = Vec::new();
+        let written = clap_mangen::Man::new(page)
+            .render(&mut out)
+            .map_err(|e| e.to_string())
+            .and_then(|_| std::fs::write(dir.join(&file), &out).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            eprintln!("kdiag: cannot write {file}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn print_rules() {
@@ -109,10 +229,9 @@ fn print_rules() {
     print!("{out}");
 }
 
-fn analyze(args: AnalyzeArgs) -> ExitCode {
-    let started = std::time::Instant::now();
-    let inputs: Vec<InputArg> = args
-        .paths
+/// PATH arguments as ingest takes them.
+pub fn input_args(paths: &[String]) -> Vec<InputArg> {
+    paths
         .iter()
         .map(|p| {
             if p == "-" {
@@ -121,42 +240,104 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
                 InputArg::Path(PathBuf::from(p))
             }
         })
-        .collect();
-    let (snapshot, mut findings) = match kdiag::analyze(&inputs) {
-        Ok(r) => r,
+        .collect()
+}
+
+/// Loads the inputs into a snapshot without running the rules (for `get`).
+pub fn load_snapshot(paths: &[String]) -> Option<kdiag::snapshot::Snapshot> {
+    let progress = progress::Progress::new(&format!("reading {} input(s)…", paths.len()), 0);
+    let result = kdiag::ingest::load(&input_args(paths));
+    progress.finish();
+    match result {
+        Ok(loaded) => Some(kdiag::snapshot::Snapshot::build(loaded)),
         Err(e) => {
             eprintln!("kdiag: {}", e.0);
-            return ExitCode::from(2);
+            None
         }
+    }
+}
+
+/// Loads and analyzes the inputs with a status line on a terminal; prints the error and
+/// returns `None` when no input could be read.
+pub fn load(paths: &[String]) -> Option<(kdiag::snapshot::Snapshot, Vec<Finding>)> {
+    let progress = progress::Progress::new(
+        &format!("reading and analyzing {} input(s)…", paths.len()),
+        0,
+    );
+    let result = kdiag::analyze(&input_args(paths));
+    progress.finish();
+    match result {
+        Ok(r) => Some(r),
+        Err(e) => {
+            eprintln!("kdiag: {}", e.0);
+            None
+        }
+    }
+}
+
+fn analyze(args: AnalyzeArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let Some((snapshot, mut findings)) = load(&args.paths) else {
+        return ExitCode::from(2);
     };
-    if !args.namespaces.is_empty() {
-        findings.retain(|f| {
-            f.object
-                .namespace
-                .as_ref()
-                .is_some_and(|ns| args.namespaces.contains(ns))
-        });
-    }
-    if !args.stages.is_empty() {
-        findings.retain(|f| args.stages.contains(&f.stage));
-    }
+    let keep_ns = |ns: Option<&str>| {
+        args.namespaces.is_empty() || ns.is_some_and(|n| args.namespaces.iter().any(|x| x == n))
+    };
+    let keep_stage =
+        |s: &str| args.stages.is_empty() || args.stages.iter().any(|x| x.as_str() == s);
+    findings.retain(|f| keep_ns(f.object.namespace.as_deref()) && keep_stage(f.stage.as_str()));
+    let comparison = match &args.baseline {
+        Some(path) => {
+            let keep = |f: &serde_json::Value| {
+                keep_ns(f.pointer("/object/namespace").and_then(|v| v.as_str()))
+                    && keep_stage(f.get("stage").and_then(|v| v.as_str()).unwrap_or(""))
+            };
+            match Comparison::load(path, &findings, &keep) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    eprintln!("kdiag: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        None => None,
+    };
     let analysis = Analysis::new(&snapshot, findings);
-    let text = match args.format {
-        Format::Json => report::json::render(&analysis),
+    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    let mut text = match args.format {
+        Format::Json => match &comparison {
+            Some(c) => c.render_json(&analysis),
+            None => report::json::render(&analysis),
+        },
+        Format::Sarif => report::sarif::render(&analysis, comparison.as_ref()),
+        Format::Html => report::html::render(&analysis, comparison.as_ref()),
         Format::Human => {
-            let stdout_tty = std::io::stdout().is_terminal();
-            let color = stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            let width = if stdout_tty { 120 } else { 100 };
-            report::human::render(&analysis, &report::human::Style { color, width })
+            let color = to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let width = if to_terminal { 120 } else { 100 };
+            let style = report::human::Style { color, width };
+            match &comparison {
+                Some(c) => report::human::render_against(&analysis, &style, c),
+                None => report::human::render(&analysis, &style),
+            }
         }
     };
-    let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-        .is_err()
-    {
-        return ExitCode::from(2); // closed pipe: nothing more to say
+    if args.redact {
+        text = Redactor::from_snapshot(&snapshot).apply(&text);
+    }
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, text.as_bytes()).map_err(|e| {
+            eprintln!("kdiag: cannot write {}: {e}", path.display());
+        }),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|_| stdout.flush())
+                .map_err(|_| ())
+        }
+    };
+    if written.is_err() {
+        return ExitCode::from(2); // closed pipe or unwritable file: nothing more to say
     }
     if std::env::var_os("KDIAG_STATS").is_some() {
         eprintln!(
@@ -172,14 +353,27 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         eprintln!("kdiag: no Kubernetes objects could be read from the input(s)");
         return ExitCode::from(2);
     }
-    let failing = args
-        .fail_on
-        .threshold()
-        .is_some_and(|t| analysis.findings.iter().any(|f| f.severity <= t));
+    let threshold = args.fail_on.threshold();
+    let failing = match &comparison {
+        Some(c) => c.fails(&analysis.findings, threshold),
+        None => threshold.is_some_and(|t| analysis.findings.iter().any(|f| f.severity <= t)),
+    };
     // Freeing a large snapshot object by object takes longer than the process exit does.
     std::mem::forget(analysis);
     std::mem::forget(snapshot);
     ExitCode::from(if failing { 1 } else { 0 })
+}
+
+/// Writes to stdout; status 2 when stdout is closed.
+pub fn write_stdout(text: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(2),
+    }
 }
 
 /// Peak resident set size from /proc (Linux), for the benchmark.

@@ -99,7 +99,7 @@ fn several_paths_merge_into_one_snapshot() {
     ]));
     assert_eq!(out["inputs"].as_array().unwrap().len(), 2);
     // The same objects in both inputs are stored once: still one finding per stuck thing.
-    assert_eq!(out["findings"].as_array().unwrap().len(), 4);
+    assert_eq!(out["findings"].as_array().unwrap().len(), 5);
     let inputs: Vec<u64> = out["findings"][0]["evidence"]
         .as_array()
         .unwrap()
@@ -114,7 +114,7 @@ fn stdin_is_an_input() {
     let bytes = std::fs::read(crate::root().join(SEED)).unwrap();
     let run = kdiag_stdin(&["analyze", "-", "--format", "json"], Some(&bytes));
     assert_eq!(run.code, 1);
-    assert_eq!(json(&run)["findings"].as_array().unwrap().len(), 4);
+    assert_eq!(json(&run)["findings"].as_array().unwrap().len(), 5);
     let gz =
         std::fs::read(crate::root().join("sample-bundles/control-plane-seed.troubleshoot.tar.gz"))
             .unwrap();
@@ -162,7 +162,7 @@ fn fingerprints_are_stable_and_unique() {
     unique.dedup();
     assert_eq!(unique.len(), fps.len());
     assert!(
-        fps.contains(&"pod/stuck:Deployment:demo:api-a:unschedulable"),
+        fps.contains(&"scheduling/unschedulable:Deployment:demo:api-a:insufficient-cpu"),
         "{fps:?}"
     );
 }
@@ -207,7 +207,7 @@ fn nested_archives_are_opened() {
     zip.finish().unwrap();
     let out = json(&kdiag(&["analyze", &case, "--format", "json"]));
     assert_eq!(out["inputs"][0]["layout"], "troubleshoot");
-    assert_eq!(out["findings"].as_array().unwrap().len(), 4);
+    assert_eq!(out["findings"].as_array().unwrap().len(), 5);
     let file = out["findings"][0]["evidence"][0]["file"].as_str().unwrap();
     assert!(
         file.starts_with("case-1234/bundle.tar.gz!/support-bundle-"),

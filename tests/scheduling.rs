@@ -1,1 +1,756 @@
-//! Rules of the scheduling area: sample bundles → snapshots and explicit checks.
+//! Rules of the creation, scheduling, node and runtime areas: every sample bundle under
+//! `sample-bundles/scheduling/` → a JSON snapshot (human too for two), explicit checks of
+//! the recomputed numbers, the quiet bundles and the real troubleshoot fixtures.
+
+use crate::{json, kdiag, root, settings};
+use serde_json::Value;
+
+const DIR: &str = "sample-bundles/scheduling";
+
+/// (bundle, human snapshot too).
+const BUNDLES: &[(&str, bool)] = &[
+    ("scheduling-unschedulable", true),
+    ("scheduling-quiet", false),
+    ("node-image-pull.yaml", true),
+    ("node-admission", false),
+    ("node-volume-mount", false),
+    ("node-sandbox", false),
+    ("node-condition", false),
+    ("node-evicted", false),
+    ("node-terminating", false),
+    ("node-quiet", false),
+    ("runtime-crash-loop", false),
+    ("runtime-start-error", false),
+    ("runtime-config-error.yaml", false),
+    ("runtime-init-container", false),
+    ("runtime-job-failed", false),
+    ("runtime-quiet", false),
+    ("creation-failed-create", false),
+    ("creation-progress-deadline", false),
+    ("creation-statefulset-ordinal", false),
+    ("creation-daemonset-coverage", false),
+    ("creation-quiet", false),
+];
+
+fn path(bundle: &str) -> String {
+    format!("{DIR}/{bundle}")
+}
+
+fn analyze(bundle: &str) -> Value {
+    let run = kdiag(&[
+        "analyze",
+        &path(bundle),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(run.code, 0, "{bundle}: {}", run.stderr);
+    json(&run)
+}
+
+fn findings(out: &Value) -> &Vec<Value> {
+    out["findings"].as_array().expect("findings")
+}
+
+/// The one finding of `rule` on the object named `name`.
+fn find<'a>(out: &'a Value, rule: &str, name: &str) -> &'a Value {
+    let hits: Vec<&Value> = findings(out)
+        .iter()
+        .filter(|f| f["rule"] == rule && f["object"]["name"] == name)
+        .collect();
+    assert_eq!(hits.len(), 1, "{rule} on {name}: {:#?}", findings(out));
+    hits[0]
+}
+
+fn message(f: &Value) -> &str {
+    f["message"].as_str().unwrap()
+}
+
+/// (rule, object name, severity) of every finding, sorted.
+fn summary(out: &Value) -> Vec<(String, String, String)> {
+    let mut v: Vec<(String, String, String)> = findings(out)
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["object"]["name"].as_str().unwrap().to_string(),
+                f["severity"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn expect(out: &Value, want: &[(&str, &str, &str)]) {
+    let mut want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect();
+    want.sort();
+    assert_eq!(summary(out), want);
+}
+
+#[test]
+fn scheduling_sample_snapshots() {
+    for (bundle, human) in BUNDLES {
+        let name = format!("scheduling-{}", bundle.trim_end_matches(".yaml"));
+        let j = kdiag(&[
+            "analyze",
+            &path(bundle),
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+        ]);
+        assert_eq!(j.code, 0, "{bundle}: {}", j.stderr);
+        settings().bind(|| {
+            insta::assert_snapshot!(format!("{name}.json"), j.stdout);
+        });
+        if *human {
+            let h = kdiag(&["analyze", &path(bundle), "--fail-on", "never"]);
+            assert_eq!(h.code, 0, "{bundle}: {}", h.stderr);
+            settings().bind(|| insta::assert_snapshot!(format!("{name}.human"), h.stdout));
+        }
+    }
+}
+
+#[test]
+fn every_bundle_loads_cleanly_at_the_snapshot_time() {
+    for (bundle, _) in BUNDLES {
+        let out = analyze(bundle);
+        assert!(
+            out["problems"].as_array().unwrap().is_empty(),
+            "{bundle}: {:#?}",
+            out["problems"]
+        );
+        let as_of = out["inputs"][0]["as_of"].as_str().unwrap();
+        assert!(as_of.starts_with("2026-11-20T09:1"), "{bundle}: {as_of}");
+    }
+}
+
+#[test]
+fn quiet_bundles_have_no_findings() {
+    for bundle in [
+        "scheduling-quiet",
+        "node-quiet",
+        "runtime-quiet",
+        "creation-quiet",
+    ] {
+        let run = kdiag(&[
+            "analyze",
+            &path(bundle),
+            "--format",
+            "json",
+            "--fail-on",
+            "info",
+        ]);
+        assert_eq!(run.code, 0, "{bundle}: {}", run.stdout);
+        assert!(findings(&json(&run)).is_empty(), "{bundle}");
+    }
+}
+
+#[test]
+fn unschedulable_recomputes_every_constraint() {
+    let out = analyze("scheduling-unschedulable");
+    expect(
+        &out,
+        &[
+            ("scheduling/unschedulable", "analytics", "error"),
+            ("scheduling/unschedulable", "backfill", "error"),
+            ("scheduling/unschedulable", "cache", "error"),
+            ("scheduling/unschedulable", "checkout", "error"),
+            ("scheduling/unschedulable", "db", "error"),
+            ("scheduling/unschedulable", "frontend", "error"),
+            ("scheduling/unschedulable", "import", "error"),
+            ("scheduling/unschedulable", "ledger", "error"),
+            ("scheduling/unschedulable", "search", "error"),
+        ],
+    );
+    // Resources: the closest node and its shortfall, the other constraints by node count,
+    // no lower-priority victims, the autoscaler, and the scheduler agreeing.
+    let checkout = find(&out, "scheduling/unschedulable", "checkout");
+    let m = message(checkout);
+    assert!(
+        m.starts_with("2 pods of this Deployment stopped the same way"),
+        "{m}"
+    );
+    assert!(
+        m.contains("needs 6 cpu; the most free is node-3 with 5.5 of 7.8 allocatable cpu free"),
+        "{m}"
+    );
+    assert!(m.contains("2 of 4 nodes lack cpu (node-3, node-4)"), "{m}");
+    assert!(m.contains("1 of 4 nodes is cordoned (node-1)"), "{m}");
+    assert!(
+        m.contains("1 of 4 nodes has the untolerated taint dedicated=gpu:NoSchedule (node-2)"),
+        "{m}"
+    );
+    assert!(
+        m.contains("Preemption cannot help: no pod on those nodes has a priority below 0"),
+        "{m}"
+    );
+    assert!(
+        m.contains("The cluster autoscaler will not add a node"),
+        "{m}"
+    );
+    assert!(
+        m.contains("The scheduler agrees: 0/4 nodes are available"),
+        "{m}"
+    );
+    assert_eq!(
+        checkout["fingerprint"],
+        "scheduling/unschedulable:Deployment:shop:checkout:cordoned+insufficient-cpu+taint:dedicated"
+    );
+    // nodeSelector.
+    let m = message(find(&out, "scheduling/unschedulable", "search"));
+    assert!(
+        m.contains("2 of 4 nodes lack the label disktype=ssd its nodeSelector requires"),
+        "{m}"
+    );
+    assert!(m.contains("The scheduler agrees"), "{m}");
+    // Inter-pod rules: existing pods' anti-affinity, and affinity to pods that run nowhere.
+    let m = message(find(&out, "scheduling/unschedulable", "ledger"));
+    assert!(
+        m.contains(
+            "2 of 4 nodes have a pod whose required anti-affinity rejects it in their domains"
+        ),
+        "{m}"
+    );
+    assert!(m.contains("The scheduler agrees"), "{m}");
+    let m = message(find(&out, "scheduling/unschedulable", "analytics"));
+    assert!(
+        m.contains("2 of 4 nodes have no pod its required pod affinity asks for in their domains"),
+        "{m}"
+    );
+    assert!(m.contains("The scheduler agrees"), "{m}");
+    // An old message that the bundle's nodes contradict.
+    let m = message(find(&out, "scheduling/unschedulable", "cache"));
+    assert!(
+        m.contains("the bundle's nodes have room now: 2 of 4 nodes"),
+        "{m}"
+    );
+    assert!(m.contains("disagrees with the scheduler's message"), "{m}");
+    // A reason kdiag does not recompute is named, not contradicted.
+    let m = message(find(&out, "scheduling/unschedulable", "frontend"));
+    assert!(m.contains("reasons kdiag does not recompute (2 node(s) didn't match pod topology spread constraints)"), "{m}");
+    // More than any node has, with a WaitForFirstConsumer claim that is not a fault.
+    let m = message(find(&out, "scheduling/unschedulable", "import"));
+    assert!(m.contains("needs 9 cpu"), "{m}");
+    assert!(
+        m.contains("no node has that much cpu allocatable at all"),
+        "{m}"
+    );
+    assert!(m.contains("WaitForFirstConsumer"), "{m}");
+    assert!(m.contains("not a storage fault"), "{m}");
+    assert!(!m.contains("Preemption cannot help"), "{m}");
+    // Preemption under way.
+    let m = message(find(&out, "scheduling/unschedulable", "backfill"));
+    assert!(m.contains("The scheduler nominated node-4 for it"), "{m}");
+    assert!(m.contains("terminating"), "{m}");
+    // An unbound Immediate claim blocks every node; the StatefulSet's next ordinal waits.
+    let db = find(&out, "scheduling/unschedulable", "db");
+    let m = message(db);
+    assert!(
+        m.contains("PersistentVolumeClaim data-db-0 is Pending with Immediate binding"),
+        "{m}"
+    );
+    assert!(
+        m.contains("does not create db-1 until db-0 is Running and Ready"),
+        "{m}"
+    );
+    assert_eq!(
+        db["fingerprint"],
+        "scheduling/unschedulable:StatefulSet:data:db:pvc-unbound:data-db-0"
+    );
+    let notes: Vec<&str> = db["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["note"].as_str())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.contains("ProvisioningFailed")),
+        "{notes:?}"
+    );
+    // Nothing stuck is left to the classifier.
+    assert!(findings(&out).iter().all(|f| f["rule"] != "pod/stuck"));
+}
+
+#[test]
+fn image_pulls_are_classified_and_credentials_checked() {
+    let out = analyze("node-image-pull.yaml");
+    expect(
+        &out,
+        &[
+            ("node/image-pull", "agent", "error"),
+            ("node/image-pull", "db-migrate", "error"),
+            ("node/image-pull", "frontend", "error"),
+            ("node/image-pull", "private", "error"),
+            ("node/image-pull", "tls-probe", "error"),
+            ("node/image-pull", "typo", "error"),
+        ],
+    );
+    // One image, two Deployments, three pods: one finding.
+    let f = find(&out, "node/image-pull", "frontend");
+    assert!(
+        message(f).starts_with("3 pods of Deployment web/frontend, Deployment web/frontend-canary")
+    );
+    assert!(message(f).contains("has no tag 2.0.1 for repository web/frontend"));
+    assert_eq!(f["details"]["pods"].as_array().unwrap().len(), 3);
+    // Unauthorized: both pull secrets are absent from a bundle that holds web's Secrets.
+    let f = find(&out, "node/image-pull", "private");
+    assert!(
+        f["fingerprint"]
+            .as_str()
+            .unwrap()
+            .contains(":unauthorized:")
+    );
+    assert!(
+        f["help"]
+            .as_str()
+            .unwrap()
+            .contains("pull secret(s) ghcr-creds, legacy-creds do not exist in namespace web")
+    );
+    // Access denied where the bundle holds no Secrets: unknowable, said so.
+    let f = find(&out, "node/image-pull", "agent");
+    assert!(
+        f["fingerprint"]
+            .as_str()
+            .unwrap()
+            .contains(":access-denied:")
+    );
+    assert!(
+        f["help"]
+            .as_str()
+            .unwrap()
+            .contains("the bundle cannot show pull secret(s) dockerhub")
+    );
+    for (name, class) in [
+        ("tls-probe", ":tls:"),
+        ("db-migrate", ":rate-limit:"),
+        ("typo", ":invalid-name:"),
+    ] {
+        let f = find(&out, "node/image-pull", name);
+        assert!(f["fingerprint"].as_str().unwrap().contains(class), "{name}");
+    }
+    assert!(message(find(&out, "node/image-pull", "db-migrate")).contains("init container flyway"));
+}
+
+#[test]
+fn node_rules_explain_their_pods() {
+    let out = analyze("node-admission");
+    expect(
+        &out,
+        &[
+            ("node/admission-rejected", "infer", "info"),
+            ("node/admission-rejected", "pinned", "error"),
+            ("node/admission-rejected", "train", "error"),
+        ],
+    );
+    let m = message(find(&out, "node/admission-rejected", "pinned"));
+    assert!(
+        m.contains("the kubelet counted 4 requested + 6.2 used > 7.8 capacity"),
+        "{m}"
+    );
+    assert!(
+        m.contains("has 4.8 cpu free for its 4, so it would fit now"),
+        "{m}"
+    );
+    assert!(message(find(&out, "node/admission-rejected", "train")).starts_with("3 pods"));
+
+    let out = analyze("node-volume-mount");
+    expect(
+        &out,
+        &[
+            ("node/volume-mount", "api", "error"),
+            ("node/volume-mount", "log-agent", "error"),
+            ("node/volume-mount", "pg", "error"),
+            ("node/volume-mount", "worker", "error"),
+        ],
+    );
+    let m = message(find(&out, "node/volume-mount", "pg"));
+    assert!(
+        m.contains("(PersistentVolumeClaim data-pg-0) is ReadWriteOnce"),
+        "{m}"
+    );
+    assert!(m.contains("still used by pg-backup-"), "{m}");
+    assert!(message(find(&out, "node/volume-mount", "api")).contains(
+        "ConfigMap app/api-config does not exist: the bundle holds other ConfigMaps of app"
+    ));
+    assert!(
+        message(find(&out, "node/volume-mount", "worker")).contains("whether it exists is unknown")
+    );
+
+    let out = analyze("node-sandbox");
+    expect(
+        &out,
+        &[
+            ("node/sandbox", "node-c", "error"),
+            ("node/sandbox", "node-d", "error"),
+            ("runtime/crash-loop", "calico-node", "error"),
+        ],
+    );
+    let f = find(&out, "node/sandbox", "node-c");
+    assert_eq!(f["object"]["kind"], "Node");
+    assert!(message(f).contains("calico-node-x7k2p (CrashLoopBackOff)"));
+    assert!(
+        find(&out, "node/sandbox", "node-d")["fingerprint"]
+            .as_str()
+            .unwrap()
+            .ends_with(":ip-exhausted")
+    );
+
+    let out = analyze("node-condition");
+    expect(
+        &out,
+        &[
+            ("node/condition", "node-1", "error"),
+            ("node/condition", "node-2", "warning"),
+        ],
+    );
+    let f = find(&out, "node/condition", "node-1");
+    assert!(message(f).contains("Ready=Unknown for 25m"));
+    assert_eq!(
+        f["details"]["pods"].as_array().unwrap().len(),
+        2,
+        "both stuck pods are explained"
+    );
+
+    let out = analyze("node-evicted");
+    expect(
+        &out,
+        &[
+            ("node/condition", "node-2", "warning"),
+            ("node/evicted", "cache", "info"),
+            ("node/evicted", "edge", "info"),
+            ("node/evicted", "scratch", "error"),
+        ],
+    );
+    assert!(message(find(&out, "node/evicted", "cache")).contains("threshold 100Mi"));
+
+    let out = analyze("node-terminating");
+    expect(
+        &out,
+        &[
+            ("node/condition", "node-x", "error"),
+            ("node/terminating", "indexer", "error"),
+            ("node/terminating", "nfs-client", "warning"),
+            ("node/terminating", "zk", "error"),
+        ],
+    );
+    let m = message(find(&out, "node/terminating", "zk"));
+    assert!(m.contains("on node node-x, which is not Ready"), "{m}");
+    assert!(
+        m.contains("does not create zk-2 until zk-1 is deleted and replaced"),
+        "{m}"
+    );
+}
+
+#[test]
+fn runtime_rules_read_terminations_and_logs() {
+    let out = analyze("runtime-crash-loop");
+    expect(
+        &out,
+        &[
+            ("runtime/crash-loop", "api", "error"),
+            ("runtime/crash-loop", "mesh", "error"),
+            ("runtime/crash-loop", "web", "error"),
+            ("runtime/crash-loop", "worker", "error"),
+        ],
+    );
+    let api = find(&out, "runtime/crash-loop", "api");
+    assert!(message(api).contains("at its memory limit 256Mi (request 128Mi)"));
+    assert!(api["fingerprint"].as_str().unwrap().ends_with(":oom:api"));
+    assert!(
+        find(&out, "runtime/crash-loop", "web")["fingerprint"]
+            .as_str()
+            .unwrap()
+            .ends_with(":liveness:web")
+    );
+    let worker = find(&out, "runtime/crash-loop", "worker");
+    assert!(message(worker).contains("level=fatal msg=\"cannot start\""));
+    let log = worker["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| {
+            e["note"]
+                .as_str()
+                .unwrap()
+                .contains("password authentication failed")
+        })
+        .expect("the log's error line is evidence");
+    assert!(log["file"].as_str().unwrap().ends_with("-previous.log"));
+    assert_eq!(log["line"], 2);
+    assert!(message(find(&out, "runtime/crash-loop", "mesh")).contains("sidecar container proxy"));
+
+    let out = analyze("runtime-start-error");
+    expect(
+        &out,
+        &[
+            ("runtime/start-error", "legacy", "error"),
+            ("runtime/start-error", "tools", "error"),
+        ],
+    );
+
+    let out = analyze("runtime-config-error.yaml");
+    expect(
+        &out,
+        &[
+            ("runtime/config-error", "api", "error"),
+            ("runtime/config-error", "billing", "error"),
+            ("runtime/config-error", "notifier", "error"),
+            ("runtime/config-error", "reports", "error"),
+            ("runtime/config-error", "search", "warning"),
+        ],
+    );
+    assert!(
+        message(find(&out, "runtime/config-error", "api"))
+            .contains("has no key DB_URL (env DB_URL); its keys: LOG_LEVEL, PORT")
+    );
+    assert!(
+        message(find(&out, "runtime/config-error", "search")).contains("but the bundle holds it")
+    );
+    assert!(
+        message(find(&out, "runtime/config-error", "notifier"))
+            .contains("holds no Secrets of mail")
+    );
+
+    let out = analyze("runtime-init-container");
+    expect(
+        &out,
+        &[
+            ("runtime/init-container", "api", "error"),
+            ("runtime/init-container", "orders", "warning"),
+        ],
+    );
+    assert!(
+        message(find(&out, "runtime/init-container", "orders"))
+            .contains("has been running for 2h4m")
+    );
+
+    let out = analyze("runtime-job-failed");
+    expect(
+        &out,
+        &[
+            ("runtime/job-failed", "cleanup", "info"),
+            ("runtime/job-failed", "long-report", "error"),
+            ("runtime/job-failed", "nightly-export", "error"),
+        ],
+    );
+    let f = find(&out, "runtime/job-failed", "nightly-export");
+    assert!(message(f).contains("3 failed pods exceed backoffLimit 2"));
+    assert!(message(f).contains("could not translate host name \"warehouse-db\""));
+    assert_eq!(
+        f["details"]["pods"].as_array().unwrap().len(),
+        3,
+        "its failed pods are explained"
+    );
+}
+
+#[test]
+fn creation_rules_recompute_quota_and_admission() {
+    let out = analyze("creation-failed-create");
+    expect(
+        &out,
+        &[
+            ("creation/failed-create", "api", "error"),
+            ("creation/failed-create", "etl", "error"),
+            ("creation/failed-create", "node-exporter", "error"),
+            ("creation/failed-create", "vault", "error"),
+            ("creation/failed-create", "web", "error"),
+        ],
+    );
+    let api = find(&out, "creation/failed-create", "api");
+    assert_eq!(api["object"]["kind"], "Deployment");
+    let m = message(api);
+    assert!(
+        m.contains("requests.cpu: used 3.5 of 4 hard, each pod needs 750m (500m free)"),
+        "{m}"
+    );
+    assert!(
+        m.contains("requests.cpu 250m for container log-shipper from LimitRange defaults"),
+        "{m}"
+    );
+    assert!(
+        message(find(&out, "creation/failed-create", "web"))
+            .contains("admission webhook validation.gatekeeper.sh denied")
+    );
+    assert!(
+        message(find(&out, "creation/failed-create", "vault"))
+            .contains("PodSecurity \"restricted:latest\"")
+    );
+    assert!(
+        message(find(&out, "creation/failed-create", "etl"))
+            .contains("ServiceAccount etl-runner does not exist")
+    );
+    assert!(
+        message(find(&out, "creation/failed-create", "node-exporter"))
+            .contains("requires every container to set limits.cpu, limits.memory")
+    );
+
+    let out = analyze("creation-progress-deadline");
+    expect(
+        &out,
+        &[
+            ("creation/progress-deadline", "legacy", "warning"),
+            ("creation/progress-deadline", "orders", "error"),
+        ],
+    );
+
+    let out = analyze("creation-statefulset-ordinal");
+    expect(
+        &out,
+        &[
+            ("creation/statefulset-ordinal", "kafka", "warning"),
+            ("runtime/crash-loop", "rabbit", "error"),
+        ],
+    );
+    assert!(
+        message(find(&out, "runtime/crash-loop", "rabbit"))
+            .contains("does not create rabbit-1, rabbit-2 until rabbit-0 is Running and Ready")
+    );
+
+    let out = analyze("creation-daemonset-coverage");
+    expect(
+        &out,
+        &[
+            ("creation/daemonset-coverage", "gpu-plugin", "warning"),
+            ("creation/daemonset-coverage", "node-exporter", "warning"),
+        ],
+    );
+    assert!(
+        message(find(&out, "creation/daemonset-coverage", "node-exporter"))
+            .contains("no pod on 1 eligible node (n2)")
+    );
+}
+
+/// The seed: api-a is recomputed (needs 6 cpu; the most free is node-b with 5.5 of 7.8),
+/// api-b is an image tag that does not exist on the registry, with regcred unknowable.
+#[test]
+fn seed_recomputation() {
+    for p in [
+        "sample-bundles/control-plane-seed.list.yaml",
+        "sample-bundles/control-plane-seed.must-gather.zip",
+        "sample-bundles/control-plane-seed.troubleshoot.tar.gz",
+    ] {
+        let out = json(&kdiag(&["analyze", p, "--format", "json"]));
+        let a = find(&out, "scheduling/unschedulable", "api-a");
+        assert_eq!(
+            a["fingerprint"],
+            "scheduling/unschedulable:Deployment:demo:api-a:insufficient-cpu"
+        );
+        assert!(message(a).contains(
+            "3 of 3 nodes lack cpu (node-a, node-b, node-c) (needs 6 cpu; the most free is node-b with 5.5 of 7.8 allocatable cpu free)"
+        ));
+        assert!(message(a).contains("Preemption cannot help"));
+        let b = find(&out, "node/image-pull", "api-b");
+        assert!(b["fingerprint"].as_str().unwrap().contains(":not-found:"));
+        let notes: String = b["evidence"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["note"].as_str().unwrap().to_string())
+            .collect();
+        assert!(
+            notes.contains("regcred (not in the bundle, which holds no Secrets of the namespace)"),
+            "{p}"
+        );
+        assert!(
+            find(&out, "runtime/crash-loop", "worker")["fingerprint"]
+                .as_str()
+                .unwrap()
+                .ends_with(":crash:worker")
+        );
+    }
+}
+
+/// The real kubelet and scheduler messages of the troubleshoot analyzer fixtures: each
+/// failing fixture gets its specific rule, and no healthy pod gets anything.
+#[test]
+fn troubleshoot_fixtures() {
+    let dir = root().join("../shared/corpus/troubleshoot/pkg/analyze/files");
+    if !dir.is_dir() {
+        eprintln!("skipping: ../shared/corpus is absent");
+        return;
+    }
+    let out = json(&kdiag(&[
+        "analyze",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]));
+    let by_ns = |ns: &str| -> Vec<(String, String)> {
+        findings(&out)
+            .iter()
+            .filter(|f| f["object"]["namespace"] == ns)
+            .map(|f| {
+                (
+                    f["rule"].as_str().unwrap().to_string(),
+                    f["severity"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let one = |ns: &str, rule: &str| {
+        assert_eq!(by_ns(ns), [(rule.to_string(), "error".to_string())], "{ns}");
+    };
+    one("message-pending-pod-resources", "scheduling/unschedulable");
+    one("message-pending-node-affinity", "scheduling/unschedulable");
+    one("message-image-pull-fail", "node/image-pull");
+    one(
+        "message-container-creating-failed-mount",
+        "node/volume-mount",
+    );
+    one("message-pod-crashloop-backoff", "runtime/crash-loop");
+    one("message-pod-init-crashloop-backoff", "runtime/start-error");
+    let gpu = findings(&out)
+        .iter()
+        .find(|f| f["object"]["namespace"] == "message-pending-pod-resources")
+        .unwrap();
+    assert!(message(gpu).contains("needs 5 nvidia.com/gpu"));
+    let x509 = findings(&out)
+        .iter()
+        .find(|f| f["object"]["namespace"] == "message-image-pull-fail")
+        .unwrap();
+    assert!(x509["fingerprint"].as_str().unwrap().contains(":tls:"));
+    // The healthy pods of the fixtures.
+    for ns in ["default", "other", "kube-system", "monitoring", "rook-ceph"] {
+        assert!(by_ns(ns).is_empty(), "{ns}: {:?}", by_ns(ns));
+    }
+}
+
+#[test]
+fn rules_are_listed_with_their_stage() {
+    let run = kdiag(&["rules"]);
+    assert_eq!(run.code, 0);
+    for (id, stage) in [
+        ("creation/failed-create", "creation"),
+        ("creation/progress-deadline", "creation"),
+        ("creation/statefulset-ordinal", "creation"),
+        ("creation/daemonset-coverage", "creation"),
+        ("scheduling/unschedulable", "scheduling"),
+        ("node/image-pull", "node"),
+        ("node/admission-rejected", "node"),
+        ("node/volume-mount", "node"),
+        ("node/sandbox", "node"),
+        ("node/condition", "node"),
+        ("node/evicted", "node"),
+        ("node/terminating", "node"),
+        ("runtime/crash-loop", "runtime"),
+        ("runtime/start-error", "runtime"),
+        ("runtime/config-error", "runtime"),
+        ("runtime/init-container", "runtime"),
+        ("runtime/job-failed", "runtime"),
+    ] {
+        let line = run
+            .stdout
+            .lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_else(|| panic!("{id} is not listed:\n{}", run.stdout));
+        assert!(line.contains(stage), "{line}");
+    }
+}

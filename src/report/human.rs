@@ -1,7 +1,11 @@
 //! Human output: a summary, then each finding as a miette diagnostic whose snippet is
-//! the bundle's own text with the evidence lines labelled, then the problems.
+//! the bundle's own text with a label on every cited line, the chain's other hops (each
+//! other object the evidence cites) as related diagnostics with their own snippets, the
+//! full evidence list, then the problems. Fixed width and no colour unless stdout is a
+//! terminal, so snapshots are stable.
 
 use super::Analysis;
+use super::baseline::Comparison;
 use crate::rules::{Evidence, Finding, Severity, Stage};
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
@@ -18,6 +22,32 @@ pub struct Style {
 pub fn render(a: &Analysis, style: &Style) -> String {
     let mut out = String::new();
     summary(a, &mut out);
+    let all: Vec<&Finding> = a.findings.iter().collect();
+    findings(a, &all, style, &mut out);
+    problems(a, &mut out);
+    out
+}
+
+/// With `--baseline`: the new findings in full, then the resolved and unchanged ones
+/// one line each.
+pub fn render_against(a: &Analysis, style: &Style, c: &Comparison) -> String {
+    let mut out = String::new();
+    inputs(a, &mut out);
+    out.push_str(&c.summary());
+    out.push('\n');
+    let new: Vec<&Finding> = a.findings.iter().filter(|f| c.is_new(f)).collect();
+    if new.is_empty() {
+        out.push_str("no new findings since the baseline\n");
+    } else {
+        out.push_str(&format!("new findings by stage: {}\n", by_stage(&new)));
+    }
+    findings(a, &new, style, &mut out);
+    out.push_str(&c.render_human_tail(a));
+    problems(a, &mut out);
+    out
+}
+
+fn findings(a: &Analysis, list: &[&Finding], style: &Style, out: &mut String) {
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -25,9 +55,10 @@ pub fn render(a: &Analysis, style: &Style) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
-        .with_context_lines(1);
+        .with_context_lines(1)
+        .with_show_related_as_nested(false);
     for stage in Stage::ALL {
-        let in_stage: Vec<&Finding> = a.findings.iter().filter(|f| f.stage == stage).collect();
+        let in_stage: Vec<&Finding> = list.iter().copied().filter(|f| f.stage == stage).collect();
         if in_stage.is_empty() {
             continue;
         }
@@ -43,16 +74,22 @@ pub fn render(a: &Analysis, style: &Style) -> String {
                 rendered = format!("{diag}\n");
             }
             out.push('\n');
-            out.push_str(&rendered);
-            let listed: Vec<&Evidence> = f.evidence.iter().collect();
-            if !listed.is_empty() {
+            // miette leaves a space after "Advice:"; no line ends in blanks.
+            for line in rendered.lines() {
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+            if !f.evidence.is_empty() {
                 out.push_str("  evidence:\n");
-                for e in listed {
+                for e in &f.evidence {
                     out.push_str(&format!("    - {}{}\n", location(a, e), e.note));
                 }
             }
         }
     }
+}
+
+fn problems(a: &Analysis, out: &mut String) {
     if !a.problems.is_empty() {
         out.push_str(&format!("\n── problems ({}) ──\n", a.problems.len()));
         for p in &a.problems {
@@ -66,10 +103,9 @@ pub fn render(a: &Analysis, style: &Style) -> String {
             out.push_str(&format!("  {input}: {file}{line}: {}\n", p.message));
         }
     }
-    out
 }
 
-fn summary(a: &Analysis, out: &mut String) {
+fn inputs(a: &Analysis, out: &mut String) {
     for i in &a.inputs {
         out.push_str(&format!(
             "input {} ({}): {} objects from {} files, {} skipped, {} logs, {} problems{}{}\n",
@@ -93,6 +129,10 @@ fn summary(a: &Analysis, out: &mut String) {
             out.push_str(&format!("  note: {n}\n"));
         }
     }
+}
+
+fn summary(a: &Analysis, out: &mut String) {
+    inputs(a, out);
     if a.inputs.iter().all(|i| i.objects == 0) {
         out.push_str("the bundle holds no Kubernetes objects\n");
         return;
@@ -101,21 +141,27 @@ fn summary(a: &Analysis, out: &mut String) {
         out.push_str("no stuck objects found\n");
         return;
     }
+    let all: Vec<&Finding> = a.findings.iter().collect();
+    out.push_str(&format!("findings by stage: {}\n", by_stage(&all)));
+}
+
+/// `scheduling 1 · node 1 (1 error, 1 warning, 0 info)`.
+fn by_stage(list: &[&Finding]) -> String {
     let counts: Vec<String> = Stage::ALL
         .iter()
         .filter_map(|s| {
-            let n = a.findings.iter().filter(|f| f.stage == *s).count();
+            let n = list.iter().filter(|f| f.stage == *s).count();
             (n > 0).then(|| format!("{} {}", s.as_str(), n))
         })
         .collect();
-    let by_sev = |sev: Severity| a.findings.iter().filter(|f| f.severity == sev).count();
-    out.push_str(&format!(
-        "findings by stage: {} ({} error, {} warning, {} info)\n",
+    let by_sev = |sev: Severity| list.iter().filter(|f| f.severity == sev).count();
+    format!(
+        "{} ({} error, {} warning, {} info)",
         counts.join(" · "),
         by_sev(Severity::Error),
         by_sev(Severity::Warning),
         by_sev(Severity::Info)
-    ));
+    )
 }
 
 fn location(a: &Analysis, e: &Evidence) -> String {
@@ -134,15 +180,18 @@ fn input_prefix(a: &Analysis, e: &Evidence) -> String {
     }
 }
 
-/// A finding as a miette diagnostic. The snippet shows the file of the first evidence
-/// that has a line, windowed around the evidence lines from that file.
+/// A finding as a miette diagnostic. Its evidence is grouped into windows of nearby
+/// lines of one file; the window of the first cited line is the finding's snippet, every
+/// other window (the chain's other hops: the ClusterQueue's quota lines, the Service,
+/// the event) is a related diagnostic named after the object it cites.
 struct FindingDiagnostic {
     title: String,
-    rule: &'static str,
-    severity: Severity,
-    help: String,
+    rule: Option<&'static str>,
+    severity: miette::Severity,
+    help: Option<String>,
     window: Option<Window>,
     labels: Vec<LabeledSpan>,
+    related: Vec<FindingDiagnostic>,
 }
 
 /// Lines of one bundle file, keeping their real line numbers for the gutter.
@@ -152,8 +201,17 @@ struct Window {
     first_line: usize,
 }
 
-/// Evidence lines farther than this from the first one are listed but not drawn.
-const WINDOW_LINES: u32 = 30;
+/// Related diagnostics drawn per finding; the evidence list below names every one.
+const MAX_RELATED: usize = 6;
+
+/// Evidence of one file close together.
+struct Group<'e> {
+    input: usize,
+    file: &'e str,
+    first: u32,
+    last: u32,
+    items: Vec<&'e Evidence>,
+}
 
 impl FindingDiagnostic {
     fn new(a: &Analysis, f: &Finding) -> Self {
@@ -163,78 +221,124 @@ impl FindingDiagnostic {
             f.object.display(),
             f.message
         );
-        let mut d = FindingDiagnostic {
-            title,
-            rule: f.rule,
-            severity: f.severity,
-            help: f.help.clone(),
-            window: None,
-            labels: Vec::new(),
-        };
-        let Some(anchor) = f
-            .evidence
-            .iter()
-            .find(|e| e.file.is_some() && e.line.is_some())
-        else {
-            return d;
-        };
-        let (Some(file), Some(input)) = (&anchor.file, anchor.input) else {
-            return d;
-        };
-        let Some(src) = a
-            .snapshot
-            .files
-            .iter()
-            .find(|s| s.input == input && &s.path == file)
-        else {
-            return d;
-        };
-        let first = anchor.line.unwrap_or(1);
-        let in_window: Vec<&Evidence> = f
-            .evidence
-            .iter()
-            .filter(|e| e.input == Some(input) && e.file.as_ref() == Some(file))
-            .filter(|e| {
-                e.line
-                    .is_some_and(|l| l >= first && l <= first + WINDOW_LINES)
-            })
-            .collect();
-        let last = in_window
-            .iter()
-            .filter_map(|e| e.line)
-            .max()
-            .unwrap_or(first);
-        let start = first.saturating_sub(1).max(1);
-        let lines: Vec<&str> = src.lines(start, last + 1).lines().collect();
-        let text = lines.join("\n");
-        let mut offsets = Vec::with_capacity(lines.len());
-        let mut pos = 0;
-        for l in &lines {
-            offsets.push(pos);
-            pos += l.len() + 1;
-        }
-        for e in in_window {
-            let Some(line) = e.line else { continue };
-            let idx = (line - start) as usize;
-            let Some(content) = lines.get(idx) else {
+        let mut groups: Vec<Group> = Vec::new();
+        for e in &f.evidence {
+            let (Some(file), Some(input), Some(line)) = (&e.file, e.input, e.line) else {
                 continue;
             };
-            let indent = content.len() - content.trim_start().len();
-            let len = content.trim().len().max(1);
-            let mut note = e.note.clone();
-            if note.chars().count() > 90 {
-                note = note.chars().take(87).collect::<String>() + "...";
+            // One group per object and file: the object's lines read together.
+            match groups.iter_mut().find(|g| {
+                g.input == input && g.file == file.as_str() && g.items[0].object == e.object
+            }) {
+                Some(g) => {
+                    g.first = g.first.min(line);
+                    g.last = g.last.max(line);
+                    g.items.push(e);
+                }
+                None => groups.push(Group {
+                    input,
+                    file,
+                    first: line,
+                    last: line,
+                    items: vec![e],
+                }),
             }
-            d.labels
-                .push(LabeledSpan::new(Some(note), offsets[idx] + indent, len));
         }
-        d.window = Some(Window {
-            name: display_name(a, input, file),
-            text,
-            first_line: start as usize - 1,
-        });
+        let mut groups = groups.into_iter();
+        let mut d = FindingDiagnostic {
+            title,
+            rule: Some(f.rule),
+            severity: match f.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+                Severity::Info => miette::Severity::Advice,
+            },
+            help: (!f.help.is_empty()).then(|| f.help.clone()),
+            window: None,
+            labels: Vec::new(),
+            related: Vec::new(),
+        };
+        if let Some(g) = groups.next()
+            && let Some((w, labels)) = window(a, &g)
+        {
+            d.window = Some(w);
+            d.labels = labels;
+        }
+        for g in groups.take(MAX_RELATED) {
+            let Some((w, labels)) = window(a, &g) else {
+                continue;
+            };
+            let title = match &g.items[0].object {
+                Some(o) if o.kind == "Event" => format!("Event {}", o.name),
+                Some(o) => o.display(),
+                None => g.file.to_string(),
+            };
+            d.related.push(FindingDiagnostic {
+                title,
+                rule: None,
+                severity: miette::Severity::Advice,
+                help: None,
+                window: Some(w),
+                labels,
+                related: Vec::new(),
+            });
+        }
         d
     }
+}
+
+/// The lines of a group's file around its evidence, with a label on each cited line
+/// (from its first non-blank character to its end).
+fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
+    let src = a
+        .snapshot
+        .files
+        .iter()
+        .find(|s| s.input == g.input && s.path == g.file)?;
+    let start = g.first.saturating_sub(1).max(1);
+    let lines: Vec<&str> = src.lines(start, g.last + 1).lines().collect();
+    let text = lines.join("\n");
+    let mut offsets = Vec::with_capacity(lines.len());
+    let mut pos = 0;
+    for l in &lines {
+        offsets.push(pos);
+        pos += l.len() + 1;
+    }
+    let mut labels: Vec<LabeledSpan> = Vec::new();
+    let mut labelled = Vec::new();
+    for e in &g.items {
+        let Some(line) = e.line else { continue };
+        let idx = (line - start) as usize;
+        let Some(content) = lines.get(idx) else {
+            continue;
+        };
+        let mut note = e.note.clone();
+        if note.chars().count() > 90 {
+            note = note.chars().take(87).collect::<String>() + "...";
+        }
+        // Two notes on one line: one label saying both.
+        if let Some(k) = labelled.iter().position(|&l| l == idx) {
+            let prev = &labels[k];
+            let joined = format!("{}; {}", prev.label().unwrap_or(""), note);
+            labels[k] = LabeledSpan::new(Some(joined), prev.offset(), prev.len());
+            continue;
+        }
+        let indent = content.len() - content.trim_start().len();
+        let len = content.trim().len().max(1);
+        labels.push(LabeledSpan::new(Some(note), offsets[idx] + indent, len));
+        labelled.push(idx);
+    }
+    if labels.is_empty() {
+        return None;
+    }
+    Some((
+        Window {
+            name: display_name(a, g.input, g.file),
+            text,
+            first_line: start as usize - 1,
+        },
+        labels,
+    ))
 }
 
 fn display_name(a: &Analysis, input: usize, file: &str) -> String {
@@ -261,17 +365,15 @@ impl std::error::Error for FindingDiagnostic {}
 
 impl Diagnostic for FindingDiagnostic {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.rule))
+        self.rule.map(|r| Box::new(r) as Box<dyn fmt::Display>)
     }
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-            Severity::Info => miette::Severity::Advice,
-        })
+        Some(self.severity)
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.window.as_ref().map(|w| w as &dyn SourceCode)
@@ -281,6 +383,12 @@ impl Diagnostic for FindingDiagnostic {
             return None;
         }
         Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(self.related.iter().map(|d| d as &dyn Diagnostic)))
     }
 }
 

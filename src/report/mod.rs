@@ -1,7 +1,13 @@
 //! Renderers: they see findings, problems, input summaries and source text, nothing else.
+//! human (miette), json (the v1 contract), sarif, html; baseline comparison and redaction
+//! apply to every format.
 
+pub mod baseline;
+pub mod html;
 pub mod human;
 pub mod json;
+pub mod redact;
+pub mod sarif;
 
 use crate::ingest::Problem;
 use crate::rules::Finding;

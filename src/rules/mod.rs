@@ -235,41 +235,66 @@ static AREAS: &[&[&RuleMeta]] = &[
     pod::RULES,
 ];
 
+/// Areas whose rules know more about a pod than any other: they run first, and a later
+/// finding that explains only pods they already explained is dropped (a Kueue-admitted
+/// Workload's Pending pods are the Kueue rule's, a NUMA rejection is the NUMA rule's).
+static FIRST: &[&[&RuleMeta]] = &[kueue::RULES, numa::RULES];
+
 /// Every rule, in the order `kdiag rules` lists them.
 pub fn registry() -> impl Iterator<Item = &'static RuleMeta> {
     AREAS.iter().flat_map(|area| area.iter().copied())
 }
 
-/// Runs every rule over the snapshot and returns the findings in the contract's order.
+/// Runs every rule over the snapshot and returns the findings in the contract's order:
+/// first the areas in [`FIRST`], then the other specific rules (dropping findings that
+/// explain nothing new), then the fallback classifier, which skips explained objects.
 pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
-    let empty = HashSet::new();
-    let ctx = Context {
-        snapshot,
-        explained: &empty,
-    };
     let rules: Vec<&RuleMeta> = registry().collect();
-    let mut findings: Vec<Finding> = rules
-        .par_iter()
-        .filter(|r| !r.fallback)
-        .flat_map_iter(|r| (r.run)(&ctx))
-        .collect();
-    let explained: HashSet<ObjectId> = findings
-        .iter()
-        .flat_map(|f| f.explains.iter().copied())
-        .collect();
-    let ctx = Context {
-        snapshot,
-        explained: &explained,
+    let is_first = |r: &RuleMeta| {
+        FIRST
+            .iter()
+            .any(|area| area.iter().any(|f| std::ptr::eq(*f, r)))
     };
-    findings.extend(
-        rules
+    let run = |selected: Vec<&RuleMeta>, explained: &HashSet<ObjectId>| -> Vec<Finding> {
+        let ctx = Context {
+            snapshot,
+            explained,
+        };
+        selected
             .par_iter()
-            .filter(|r| r.fallback)
             .flat_map_iter(|r| (r.run)(&ctx))
-            .collect::<Vec<_>>(),
+            .collect()
+    };
+    let empty = HashSet::new();
+    let mut findings = run(
+        rules.iter().copied().filter(|r| is_first(r)).collect(),
+        &empty,
     );
+    let mut explained = explained_by(&findings);
+    let mut later = run(
+        rules
+            .iter()
+            .copied()
+            .filter(|r| !r.fallback && !is_first(r))
+            .collect(),
+        &explained,
+    );
+    later.retain(|f| f.explains.is_empty() || f.explains.iter().any(|id| !explained.contains(id)));
+    findings.extend(later);
+    explained = explained_by(&findings);
+    findings.extend(run(
+        rules.iter().copied().filter(|r| r.fallback).collect(),
+        &explained,
+    ));
     sort(&mut findings);
     findings
+}
+
+fn explained_by(findings: &[Finding]) -> HashSet<ObjectId> {
+    findings
+        .iter()
+        .flat_map(|f| f.explains.iter().copied())
+        .collect()
 }
 
 /// Sorts findings (and their evidence stays in the order the rule gave).

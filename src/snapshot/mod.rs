@@ -249,7 +249,17 @@ impl Snapshot {
 
     fn finish_inputs(&mut self, per_input_objects: Vec<usize>) {
         let version_from_nodes = self.kubelet_version_hint();
+        // Without EndpointSlices or Endpoints, traffic rules recompute endpoints from pods.
+        let no_endpoints = self.has_kind("Service")
+            && !self.has_kind("EndpointSlice")
+            && !self.has_kind("Endpoints");
         for info in self.inputs.iter_mut() {
+            if no_endpoints {
+                info.notes.push(
+                    "no EndpointSlices or Endpoints in this bundle: Service endpoints are recomputed from pods"
+                        .to_string(),
+                );
+            }
             if info.cluster_version.is_none()
                 && let Some(v) = &version_from_nodes
             {

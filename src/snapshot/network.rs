@@ -1,6 +1,6 @@
 //! Traffic views: Service, EndpointSlice, Endpoints, Ingress.
 
-use super::meta::ObjectMeta;
+use super::meta::{ObjectMeta, null_default};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -17,13 +17,32 @@ pub struct Service {
 pub struct ServiceSpec {
     /// `None`: no selector (endpoints managed by hand); `Some(empty)` as written.
     pub selector: Option<BTreeMap<String, String>>,
+    #[serde(deserialize_with = "null_default")]
     pub ports: Vec<ServicePort>,
     #[serde(rename = "type")]
     pub type_: Option<String>,
     #[serde(rename = "clusterIP")]
     pub cluster_ip: Option<String>,
     pub external_name: Option<String>,
+    #[serde(deserialize_with = "null_default")]
     pub publish_not_ready_addresses: bool,
+}
+
+impl ServiceSpec {
+    /// `type: ExternalName`: a DNS alias, no endpoints.
+    pub fn is_external_name(&self) -> bool {
+        self.type_.as_deref() == Some("ExternalName")
+    }
+
+    /// `clusterIP: None`.
+    pub fn is_headless(&self) -> bool {
+        self.cluster_ip.as_deref() == Some("None")
+    }
+
+    /// The selector when it selects (absent or empty: endpoints are managed by hand).
+    pub fn selector(&self) -> Option<&BTreeMap<String, String>> {
+        self.selector.as_ref().filter(|s| !s.is_empty())
+    }
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -37,22 +56,73 @@ pub struct ServicePort {
     pub node_port: Option<i64>,
 }
 
+/// A `targetPort` as written: a number, or a port name (looked up in the pods).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetPort {
+    Number(i64),
+    Name(String),
+}
+
+impl ServicePort {
+    /// `TCP` unless written.
+    pub fn protocol(&self) -> &str {
+        self.protocol
+            .as_deref()
+            .filter(|p| !p.is_empty())
+            .unwrap_or("TCP")
+    }
+
+    /// The target port; absent means the same number as `port`.
+    pub fn target(&self) -> TargetPort {
+        match &self.target_port {
+            Some(Value::Number(n)) => TargetPort::Number(n.as_i64().unwrap_or(0)),
+            Some(Value::String(s)) if !s.is_empty() => match s.parse::<i64>() {
+                Ok(n) => TargetPort::Number(n),
+                Err(_) => TargetPort::Name(s.clone()),
+            },
+            _ => TargetPort::Number(self.port),
+        }
+    }
+
+    /// `http (80/TCP)` or `80/TCP`.
+    pub fn display(&self) -> String {
+        match self.name.as_deref().filter(|n| !n.is_empty()) {
+            Some(n) => format!("{n} ({}/{})", self.port, self.protocol()),
+            None => format!("{}/{}", self.port, self.protocol()),
+        }
+    }
+}
+
+impl std::fmt::Display for TargetPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TargetPort::Number(n) => write!(f, "{n}"),
+            TargetPort::Name(s) => write!(f, "{s}"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct EndpointSlice {
     pub metadata: ObjectMeta,
     pub address_type: Option<String>,
+    #[serde(deserialize_with = "null_default")]
     pub endpoints: Vec<Endpoint>,
+    #[serde(deserialize_with = "null_default")]
     pub ports: Vec<EndpointPort>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Endpoint {
+    #[serde(deserialize_with = "null_default")]
     pub addresses: Vec<String>,
     pub conditions: EndpointConditions,
     pub target_ref: Option<TargetRef>,
     pub node_name: Option<String>,
+    pub hostname: Option<String>,
+    pub zone: Option<String>,
 }
 
 /// `nil` ready/serving mean true, `nil` terminating means false (discovery/v1).
@@ -67,6 +137,16 @@ pub struct EndpointConditions {
 impl EndpointConditions {
     pub fn is_ready(&self) -> bool {
         self.ready.unwrap_or(true)
+    }
+
+    /// `nil` serving means true.
+    pub fn is_serving(&self) -> bool {
+        self.serving.unwrap_or(true)
+    }
+
+    /// `nil` terminating means false.
+    pub fn is_terminating(&self) -> bool {
+        self.terminating.unwrap_or(false)
     }
 }
 
@@ -101,14 +181,18 @@ impl EndpointSlice {
 #[serde(default, rename_all = "camelCase")]
 pub struct Endpoints {
     pub metadata: ObjectMeta,
+    #[serde(deserialize_with = "null_default")]
     pub subsets: Vec<EndpointSubset>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct EndpointSubset {
+    #[serde(deserialize_with = "null_default")]
     pub addresses: Vec<EndpointAddress>,
+    #[serde(deserialize_with = "null_default")]
     pub not_ready_addresses: Vec<EndpointAddress>,
+    #[serde(deserialize_with = "null_default")]
     pub ports: Vec<EndpointPort>,
 }
 
@@ -125,6 +209,37 @@ pub struct EndpointAddress {
 pub struct Ingress {
     pub metadata: ObjectMeta,
     pub spec: IngressSpec,
+    pub status: IngressStatus,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct IngressStatus {
+    pub load_balancer: LoadBalancerStatus,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LoadBalancerStatus {
+    /// Addresses a controller published (`ip` / `hostname`).
+    #[serde(deserialize_with = "null_default")]
+    pub ingress: Vec<Value>,
+}
+
+impl Ingress {
+    /// The class: `spec.ingressClassName`, else the deprecated `kubernetes.io/ingress.class` annotation.
+    pub fn class_name(&self) -> Option<&str> {
+        self.spec
+            .ingress_class_name
+            .as_deref()
+            .or_else(|| {
+                self.metadata
+                    .annotations
+                    .get("kubernetes.io/ingress.class")
+                    .map(String::as_str)
+            })
+            .filter(|c| !c.is_empty())
+    }
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -132,6 +247,7 @@ pub struct Ingress {
 pub struct IngressSpec {
     pub ingress_class_name: Option<String>,
     pub default_backend: Option<IngressBackend>,
+    #[serde(deserialize_with = "null_default")]
     pub rules: Vec<IngressRule>,
 }
 
@@ -145,6 +261,7 @@ pub struct IngressRule {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct HttpRule {
+    #[serde(deserialize_with = "null_default")]
     pub paths: Vec<IngressPath>,
 }
 
@@ -188,4 +305,14 @@ pub struct IngressClass {
 #[serde(default)]
 pub struct IngressClassSpec {
     pub controller: Option<String>,
+}
+
+impl IngressClass {
+    /// Marked as the cluster default (`ingressclass.kubernetes.io/is-default-class: "true"`).
+    pub fn is_default(&self) -> bool {
+        self.metadata
+            .annotations
+            .get("ingressclass.kubernetes.io/is-default-class")
+            .is_some_and(|v| v == "true")
+    }
 }

@@ -1,6 +1,6 @@
 //! Pod view: what scheduling, kubelet and readiness rules read.
 
-use super::meta::{Condition, LabelSelector, ObjectMeta, ResourceList, condition};
+use super::meta::{Condition, LabelSelector, ObjectMeta, ResourceList, condition, null_default};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -25,10 +25,14 @@ pub struct PodTemplate {
 #[serde(default, rename_all = "camelCase")]
 pub struct PodSpec {
     pub node_name: Option<String>,
+    #[serde(deserialize_with = "null_default")]
     pub containers: Vec<Container>,
+    #[serde(deserialize_with = "null_default")]
     pub init_containers: Vec<Container>,
+    #[serde(deserialize_with = "null_default")]
     pub scheduling_gates: Vec<NamedItem>,
     pub node_selector: BTreeMap<String, String>,
+    #[serde(deserialize_with = "null_default")]
     pub tolerations: Vec<Toleration>,
     pub affinity: Option<Value>,
     /// Pod-level `spec.resources` (PodLevelResources).
@@ -38,11 +42,18 @@ pub struct PodSpec {
     pub priority_class_name: Option<String>,
     pub scheduler_name: Option<String>,
     pub service_account_name: Option<String>,
+    #[serde(deserialize_with = "null_default")]
     pub image_pull_secrets: Vec<NamedItem>,
+    #[serde(deserialize_with = "null_default")]
     pub volumes: Vec<Value>,
     pub readiness_gates: Vec<ReadinessGate>,
     pub restart_policy: Option<String>,
     pub os: Option<NamedItem>,
+    /// `PreemptLowerPriority` (default) or `Never`.
+    pub preemption_policy: Option<String>,
+    pub host_network: bool,
+    pub termination_grace_period_seconds: Option<i64>,
+    pub topology_spread_constraints: Vec<Value>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -64,6 +75,7 @@ pub struct Toleration {
     pub operator: Option<String>,
     pub value: Option<String>,
     pub effect: Option<String>,
+    pub toleration_seconds: Option<i64>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -85,6 +97,10 @@ pub struct Container {
     pub startup_probe: Option<Value>,
     /// `Always` on an init container makes it a sidecar.
     pub restart_policy: Option<String>,
+    /// `env[]` entries (`valueFrom.configMapKeyRef` / `secretKeyRef` are read by rules).
+    pub env: Vec<Value>,
+    /// `envFrom[]` entries (`configMapRef` / `secretRef`).
+    pub env_from: Vec<Value>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -93,6 +109,9 @@ pub struct ContainerPort {
     pub name: Option<String>,
     pub container_port: i64,
     pub protocol: Option<String>,
+    pub host_port: Option<i64>,
+    #[serde(rename = "hostIP")]
+    pub host_ip: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -101,8 +120,11 @@ pub struct PodStatus {
     pub phase: Option<String>,
     pub reason: Option<String>,
     pub message: Option<String>,
+    #[serde(deserialize_with = "null_default")]
     pub conditions: Vec<Condition>,
+    #[serde(deserialize_with = "null_default")]
     pub container_statuses: Vec<ContainerStatus>,
+    #[serde(deserialize_with = "null_default")]
     pub init_container_statuses: Vec<ContainerStatus>,
     pub qos_class: Option<String>,
     pub start_time: Option<String>,

@@ -37,6 +37,12 @@ pub struct ReplicatedSpec {
     pub selector: LabelSelector,
     pub template: PodTemplate,
     pub service_name: Option<String>,
+    /// StatefulSet: `OrderedReady` (default) or `Parallel`.
+    pub pod_management_policy: Option<String>,
+    /// Deployment: seconds before `ProgressDeadlineExceeded` (default 600).
+    pub progress_deadline_seconds: Option<i64>,
+    /// Deployment: a paused rollout does not progress.
+    pub paused: bool,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -93,6 +99,7 @@ pub struct JobSpec {
     pub suspend: Option<bool>,
     pub backoff_limit: Option<i64>,
     pub template: PodTemplate,
+    pub active_deadline_seconds: Option<i64>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -2,6 +2,8 @@
 
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::runtime::facts::owning_job;
+use crate::rules::scheduling::common::{self, Case, node_evidence};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::event::Event;
 use crate::snapshot::meta::ObjectRef;
@@ -55,7 +57,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             continue;
         }
         let controller = snap.top_controller(*id);
-        let Some(d) = diagnose(snap, *id, pod, controller.as_ref()) else {
+        let Some(d) = diagnose(snap, *id, pod) else {
             continue;
         };
         let owner = controller
@@ -72,9 +74,6 @@ fn run(ctx: &Context) -> Vec<Finding> {
         .collect()
 }
 
-/// Pods listed by name in a grouped finding's evidence before "and N more".
-const EVIDENCE_PODS: usize = 3;
-
 fn finding(
     snap: &Snapshot,
     stage: Stage,
@@ -82,77 +81,30 @@ fn finding(
     cause: &str,
     pods: Vec<(ObjectId, &Pod, Diagnosis)>,
 ) -> Finding {
-    let (first_id, _, first) = &pods[0];
-    let first_name = &snap.object(*first_id).name;
-    let is_pod = owner.kind == "Pod";
-    let message = if is_pod {
-        format!("pod {first_name} {}", first.summary)
-    } else if pods.len() == 1 {
-        format!("pod {first_name} of this {} {}", owner.kind, first.summary)
-    } else {
-        format!(
-            "{} pods of this {} stopped the same way; {first_name} {}",
-            pods.len(),
-            owner.kind,
-            first.summary
-        )
-    };
     let severity = pods
         .iter()
         .map(|(_, _, d)| d.severity)
         .min()
         .unwrap_or(Severity::Error);
-    let help = first.help.to_string();
-    let mut ev = Vec::new();
-    let controller_id = if is_pod {
-        None
-    } else {
-        snap.find(&owner.kind, owner.namespace.as_deref(), &owner.name)
-    };
-    let names: Vec<String> = pods
-        .iter()
-        .map(|(id, _, _)| snap.object(*id).name.clone())
+    let help = pods
+        .first()
+        .map(|(_, _, d)| d.help.to_string())
+        .unwrap_or_default();
+    let cases = pods
+        .into_iter()
+        .map(|(id, _, d)| Case {
+            id,
+            summary: d.summary,
+            evidence: d.evidence,
+        })
         .collect();
-    let explains: Vec<ObjectId> = pods.iter().map(|(id, _, _)| *id).collect();
-    for (i, (_, _, d)) in pods.into_iter().enumerate() {
-        if i < EVIDENCE_PODS {
-            ev.extend(d.evidence);
-        }
-    }
-    if let Some(cid) = controller_id {
-        ev.push(evidence::object(
-            snap,
-            cid,
-            format!("controller of the pods: {}", owner.display()),
-        ));
-    }
-    if names.len() > EVIDENCE_PODS {
-        ev.push(Evidence {
-            object: None,
-            input: None,
-            file: None,
-            line: None,
-            note: format!(
-                "and {} more pod(s): {}",
-                names.len() - EVIDENCE_PODS,
-                names[EVIDENCE_PODS..].join(", ")
-            ),
-        });
-    }
-    let rule = &POD_STUCK;
-    let mut f = Finding::new(rule, severity, owner, cause, message, ev, help, explains);
+    let mut f = common::pods_finding(snap, &POD_STUCK, severity, owner, cause, cases, help);
     f.stage = stage;
-    f.details = Some(serde_json::json!({ "pods": names }));
     f
 }
 
 /// Decides where one pod stopped, or `None` when it is healthy or done.
-fn diagnose(
-    snap: &Snapshot,
-    id: ObjectId,
-    pod: &Pod,
-    controller: Option<&(ObjectRef, Option<ObjectId>)>,
-) -> Option<Diagnosis> {
+fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
     let phase = pod.phase();
     // No status at all: a manifest (a template or an example), not a live pod.
     if phase.is_empty() && pod.status.conditions.is_empty() && pod.spec.node_name.is_none() {
@@ -166,7 +118,7 @@ fn diagnose(
     }
     let events = snap.events_for(id);
     if phase == "Failed" {
-        return failed(snap, id, pod, controller, &events);
+        return failed(snap, id, pod, &events);
     }
     if let Some(d) = terminating_on_lost_node(snap, id, pod) {
         return Some(d);
@@ -792,41 +744,6 @@ fn pending_on_node(
     }
 }
 
-fn node_evidence(snap: &Snapshot, node: &str) -> Evidence {
-    match snap.node_named(node) {
-        Some((nid, n)) => evidence::field(
-            snap,
-            nid,
-            &["status", "conditions", "type=Ready"],
-            format!(
-                "node {node}: Ready={}{}",
-                n.ready_status().unwrap_or("unknown"),
-                if n.spec.unschedulable {
-                    ", cordoned"
-                } else {
-                    ""
-                }
-            ),
-        ),
-        None => Evidence {
-            object: Some(ObjectRef {
-                api_version: "v1".into(),
-                kind: "Node".into(),
-                namespace: None,
-                name: node.into(),
-            }),
-            input: None,
-            file: None,
-            line: None,
-            note: if snap.has_kind("Node") {
-                format!("node {node} is not in the bundle (deleted?)")
-            } else {
-                "the bundle holds no Node objects".into()
-            },
-        },
-    }
-}
-
 /// Deleted long ago but still present, on a node that is gone or not Ready.
 fn terminating_on_lost_node(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
     let deleted = pod.metadata.deletion_timestamp.as_deref()?;
@@ -878,11 +795,10 @@ fn failed(
     snap: &Snapshot,
     id: ObjectId,
     pod: &Pod,
-    controller: Option<&(ObjectRef, Option<ObjectId>)>,
     events: &[(ObjectId, &Event)],
 ) -> Option<Diagnosis> {
     // A Job that finished successfully retried past these failures: nothing to report.
-    if owning_job(snap, pod).is_some_and(|j| j.is_complete()) {
+    if owning_job(snap, pod).is_some_and(|(_, j)| j.is_complete()) {
         return None;
     }
     let reason = pod.status.reason.clone().unwrap_or_default();
@@ -958,47 +874,11 @@ fn failed(
             },
         }
     };
-    if controller_is_healthy(snap, controller) {
+    if common::controller_is_healthy(snap, id) {
         d.severity = Severity::Info;
         d.summary
             .push_str(" — a leftover: its controller has its desired ready replicas again");
         d.help = "delete the leftover Failed pods once their cause is understood";
     }
     Some(d)
-}
-
-/// The controller has as many ready replicas as it wants.
-fn controller_is_healthy(
-    snap: &Snapshot,
-    controller: Option<&(ObjectRef, Option<ObjectId>)>,
-) -> bool {
-    let Some((cref, Some(cid))) = controller else {
-        return false;
-    };
-    match cref.kind.as_str() {
-        "Deployment" => Snapshot::view_of(snap.deployments(), *cid)
-            .is_some_and(|d| d.spec.desired() > 0 && d.status.ready_replicas >= d.spec.desired()),
-        "ReplicaSet" => Snapshot::view_of(snap.replica_sets(), *cid)
-            .is_some_and(|d| d.spec.desired() > 0 && d.status.ready_replicas >= d.spec.desired()),
-        "StatefulSet" => Snapshot::view_of(snap.stateful_sets(), *cid)
-            .is_some_and(|d| d.spec.desired() > 0 && d.status.ready_replicas >= d.spec.desired()),
-        "DaemonSet" => Snapshot::view_of(snap.daemon_sets(), *cid).is_some_and(|d| {
-            d.status.desired_number_scheduled > 0
-                && d.status.number_ready >= d.status.desired_number_scheduled
-        }),
-        _ => false,
-    }
-}
-
-/// The Job that directly owns a pod (a CronJob's pods are owned by one of its Jobs).
-fn owning_job<'a>(snap: &'a Snapshot, pod: &Pod) -> Option<&'a crate::snapshot::workload::Job> {
-    let owner = pod
-        .metadata
-        .owner_references
-        .iter()
-        .find(|o| o.kind == "Job")?;
-    let id = snap
-        .by_uid(&owner.uid)
-        .or_else(|| snap.find("Job", pod.metadata.namespace.as_deref(), &owner.name))?;
-    Snapshot::view_of(snap.jobs(), id)
 }

@@ -1,0 +1,264 @@
+//! Hostile and odd archives: each stays bounded, becomes a `problem`, the rest of the
+//! bundle is still analyzed, and nothing is ever written to disk.
+
+use crate::{json, kdiag};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const POD: &str = "sample-bundles/bad-input/pods.yaml";
+
+fn pod_yaml() -> Vec<u8> {
+    std::fs::read(crate::root().join(POD)).unwrap()
+}
+
+/// A scratch folder removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kdiag-hostile-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut buf = std::io::Cursor::new(Vec::new());
+    let mut zip = zip::ZipWriter::new(&mut buf);
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in entries {
+        zip.start_file(*name, opts).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap();
+    buf.into_inner()
+}
+
+/// A tar entry whose name is written raw (the tar crate refuses `..` and absolute names).
+fn raw_tar_entry(
+    out: &mut Vec<u8>,
+    name: &str,
+    data: &[u8],
+    kind: tar::EntryType,
+    link: Option<&str>,
+) {
+    let mut header = tar::Header::new_old();
+    header.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+    header.set_size(data.len() as u64);
+    header.set_mode(0o644);
+    header.set_entry_type(kind);
+    if let Some(l) = link {
+        header.as_old_mut().linkname[..l.len()].copy_from_slice(l.as_bytes());
+    }
+    header.set_cksum();
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(data);
+    out.resize(out.len().div_ceil(512) * 512, 0);
+}
+
+fn problems(out: &serde_json::Value) -> Vec<String> {
+    out["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            format!(
+                "{}: {}",
+                p["file"].as_str().unwrap_or(""),
+                p["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn zip_bomb_is_refused_without_inflating() {
+    let dir = Scratch::new("bomb");
+    let zeros = vec![0u8; 200 << 20];
+    let bytes = zip_of(&[("bomb.yaml", &zeros), ("pods.yaml", &pod_yaml())]);
+    assert!(bytes.len() < 2 << 20, "the bomb is small on disk");
+    std::fs::write(dir.file("case.zip"), bytes).unwrap();
+    let out = json(&kdiag(&[
+        "analyze",
+        &dir.file("case.zip"),
+        "--format",
+        "json",
+    ]));
+    let p = problems(&out);
+    assert!(
+        p.iter()
+            .any(|m| m.starts_with("bomb.yaml") && m.contains("zip bomb")),
+        "{p:#?}"
+    );
+    assert_eq!(
+        out["findings"].as_array().unwrap().len(),
+        1,
+        "the good pod is still analyzed"
+    );
+}
+
+#[test]
+fn unsafe_names_and_links_in_tar() {
+    let dir = Scratch::new("names");
+    let mut tar = Vec::new();
+    let evil = b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: evil}\n";
+    raw_tar_entry(
+        &mut tar,
+        "../escape.yaml",
+        evil,
+        tar::EntryType::Regular,
+        None,
+    );
+    raw_tar_entry(
+        &mut tar,
+        "/etc/abs.yaml",
+        evil,
+        tar::EntryType::Regular,
+        None,
+    );
+    raw_tar_entry(
+        &mut tar,
+        "b/link.yaml",
+        b"",
+        tar::EntryType::Symlink,
+        Some("/etc/passwd"),
+    );
+    raw_tar_entry(
+        &mut tar,
+        "b/pods.yaml",
+        &pod_yaml(),
+        tar::EntryType::Regular,
+        None,
+    );
+    tar.extend_from_slice(&[0u8; 1024]);
+    std::fs::write(dir.file("b.tar"), &tar).unwrap();
+    let out = json(&kdiag(&["analyze", &dir.file("b.tar"), "--format", "json"]));
+    let p = problems(&out);
+    assert!(
+        p.iter()
+            .any(|m| m.contains("../escape.yaml") && m.contains("`..`")),
+        "{p:#?}"
+    );
+    assert!(
+        p.iter()
+            .any(|m| m.contains("/etc/abs.yaml") && m.contains("absolute")),
+        "{p:#?}"
+    );
+    let notes = out["inputs"][0]["notes"].to_string();
+    assert!(notes.contains("symbolic link"), "{notes}");
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1);
+    assert!(
+        !dir.0.parent().unwrap().join("escape.yaml").exists(),
+        "nothing is extracted"
+    );
+}
+
+#[test]
+fn nul_in_zip_member_name() {
+    let dir = Scratch::new("nul");
+    let bytes = zip_of(&[("a\0b.yaml", b"kind: Pod\n"), ("pods.yaml", &pod_yaml())]);
+    std::fs::write(dir.file("n.zip"), bytes).unwrap();
+    let out = json(&kdiag(&["analyze", &dir.file("n.zip"), "--format", "json"]));
+    let p = problems(&out);
+    assert!(p.iter().any(|m| m.contains("NUL")), "{p:#?}");
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn duplicate_entries_are_one_object() {
+    let dir = Scratch::new("dup");
+    // zip writers refuse duplicate names; tar archives carry them.
+    let pod = pod_yaml();
+    let mut tar = Vec::new();
+    raw_tar_entry(&mut tar, "x/pods.yaml", &pod, tar::EntryType::Regular, None);
+    raw_tar_entry(&mut tar, "x/pods.yaml", &pod, tar::EntryType::Regular, None);
+    tar.extend_from_slice(&[0u8; 1024]);
+    std::fs::write(dir.file("d.tar"), tar).unwrap();
+    let run = kdiag(&["analyze", &dir.file("d.tar"), "--format", "json"]);
+    let out = json(&run);
+    assert_eq!(
+        out["findings"].as_array().unwrap().len(),
+        1,
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn many_tiny_files() {
+    let dir = Scratch::new("tiny");
+    let mut entries: Vec<(String, Vec<u8>)> = (0..100_000)
+        .map(|i| (format!("logs/{i}.txt"), b"x\n".to_vec()))
+        .collect();
+    entries.push(("pods.yaml".into(), pod_yaml()));
+    let refs: Vec<(&str, &[u8])> = entries
+        .iter()
+        .map(|(n, d)| (n.as_str(), d.as_slice()))
+        .collect();
+    std::fs::write(dir.file("t.zip"), zip_of(&refs)).unwrap();
+    let started = std::time::Instant::now();
+    let out = json(&kdiag(&["analyze", &dir.file("t.zip"), "--format", "json"]));
+    assert_eq!(out["inputs"][0]["files"], 100_001);
+    assert_eq!(out["inputs"][0]["skipped"], 100_000);
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1);
+    eprintln!("100k tiny files analyzed in {:?}", started.elapsed());
+}
+
+/// One enormous line (here 24 MiB against an 8 MiB limit; the real limit is 1 GiB):
+/// the member is refused, bounded, and the rest is analyzed.
+#[test]
+fn oversized_member_is_refused() {
+    let dir = Scratch::new("line");
+    let line = vec![b'a'; 24 << 20];
+    let bytes = zip_of(&[("huge.yaml", &line), ("pods.yaml", &pod_yaml())]);
+    std::fs::write(dir.file("h.zip"), bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        .args(["analyze", &dir.file("h.zip"), "--format", "json"])
+        .env("KDIAG_MAX_ENTRY_BYTES", (8u64 << 20).to_string())
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
+    let out: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = problems(&out);
+    assert!(
+        p.iter()
+            .any(|m| m.starts_with("huge.yaml") && m.contains("more than 8 MiB")),
+        "{p:#?}"
+    );
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn truncated_archives_are_problems() {
+    let dir = Scratch::new("trunc");
+    let full =
+        std::fs::read(crate::root().join("sample-bundles/control-plane-seed.troubleshoot.tar.gz"))
+            .unwrap();
+    std::fs::write(dir.file("cut.tar.gz"), &full[..full.len() / 2]).unwrap();
+    let run = kdiag(&["analyze", &dir.file("cut.tar.gz"), "--format", "json"]);
+    assert!(matches!(run.code, 0..=2), "{}", run.stderr);
+    let out = json(&run);
+    let p = problems(&out);
+    assert!(
+        p.iter().any(|m| m.contains("truncated or corrupt")),
+        "{p:#?}"
+    );
+    let zip =
+        std::fs::read(crate::root().join("sample-bundles/control-plane-seed.must-gather.zip"))
+            .unwrap();
+    std::fs::write(dir.file("cut.zip"), &zip[..zip.len() / 2]).unwrap();
+    let run = kdiag(&["analyze", &dir.file("cut.zip"), "--format", "json"]);
+    assert_eq!(run.code, 2, "nothing readable");
+    assert!(problems(&json(&run)).iter().any(|m| m.contains("zip")));
+}

@@ -1,0 +1,488 @@
+//! Inputs → entries: (virtual path, bytes) for every file in a folder, archive or
+//! stream. Archives are read in memory and never extracted; archives inside archives are
+//! opened up to [`MAX_NESTING`] levels, their entries named `outer!/inner/path`.
+
+use rayon::prelude::*;
+use std::io::{Cursor, Read};
+use std::path::{Path, PathBuf};
+
+/// How deep archives inside archives are opened.
+pub const MAX_NESTING: usize = 3;
+/// Largest single entry we read or inflate by default; beyond it the entry is a problem.
+pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
+
+/// The entry size limit: [`MAX_ENTRY_BYTES`], or `KDIAG_MAX_ENTRY_BYTES` when set (tests
+/// use it to exercise the limit without gigabytes of data).
+pub fn max_entry_bytes() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("KDIAG_MAX_ENTRY_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(MAX_ENTRY_BYTES)
+    })
+}
+
+/// Where an entry's bytes are: read already, or a file read when parsed (folders).
+pub enum EntryData {
+    Bytes(Vec<u8>),
+    File(PathBuf),
+}
+
+pub struct Entry {
+    /// Path relative to the input (`a/b.yaml`, `case.zip!/must-gather/…`).
+    pub path: String,
+    pub data: EntryData,
+}
+
+impl Entry {
+    /// The entry's bytes, reading the file now for folder inputs.
+    pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
+        match &self.data {
+            EntryData::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
+            EntryData::File(p) => read_bounded(p).map(std::borrow::Cow::Owned),
+        }
+    }
+}
+
+/// A file or archive member that could not be read.
+pub struct SourceProblem {
+    pub path: String,
+    pub message: String,
+}
+
+#[derive(Default)]
+pub struct Collected {
+    pub entries: Vec<Entry>,
+    pub problems: Vec<SourceProblem>,
+    /// Symlinks are never followed (bundles link logs twice; links can escape the bundle).
+    pub symlinks: usize,
+}
+
+/// The kind of container a path or byte stream is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchiveKind {
+    Zip,
+    Tar,
+    TarGz,
+    /// A single gzip-compressed file (`pods.yaml.gz`).
+    Gz,
+}
+
+/// Recognizes archives by name first, then by magic bytes.
+pub fn archive_kind(name: &str, head: &[u8]) -> Option<ArchiveKind> {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".zip") {
+        return Some(ArchiveKind::Zip);
+    }
+    if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+        return Some(ArchiveKind::TarGz);
+    }
+    if lower.ends_with(".tar") {
+        return Some(ArchiveKind::Tar);
+    }
+    if lower.ends_with(".gz") {
+        return Some(ArchiveKind::Gz);
+    }
+    if head.starts_with(b"PK\x03\x04") {
+        return Some(ArchiveKind::Zip);
+    }
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return Some(ArchiveKind::TarGz);
+    }
+    if head.len() > 262 && &head[257..262] == b"ustar" {
+        return Some(ArchiveKind::Tar);
+    }
+    None
+}
+
+/// Collects the entries of one input path (folder, archive or plain file).
+pub fn collect_path(path: &Path) -> std::io::Result<Collected> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Ok(collect_dir(path));
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path)?.read(&mut head)?;
+    match archive_kind(&name, &head[..n]) {
+        Some(ArchiveKind::Gz) => {
+            let mut out = Collected::default();
+            open_nested(&name, read_bounded(path)?, 1, &mut out);
+            Ok(out)
+        }
+        Some(kind) => {
+            let bytes = read_bounded(path)?;
+            let mut out = Collected::default();
+            expand(kind, &name, bytes, "", 1, &mut out);
+            Ok(out)
+        }
+        None => {
+            let mut out = Collected::default();
+            push_entry(name, EntryData::File(path.to_path_buf()), 0, &mut out);
+            Ok(out)
+        }
+    }
+}
+
+/// Collects stdin as one entry (or an archive's entries, when it is one).
+pub fn collect_stdin() -> std::io::Result<Collected> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(max_entry_bytes() + 1)
+        .read_to_end(&mut bytes)?;
+    let mut out = Collected::default();
+    match archive_kind("", &bytes) {
+        Some(kind) if kind != ArchiveKind::Gz => expand(kind, "stdin", bytes, "", 1, &mut out),
+        _ => push_entry("stdin".to_string(), EntryData::Bytes(bytes), 0, &mut out),
+    }
+    Ok(out)
+}
+
+fn collect_dir(root: &Path) -> Collected {
+    let mut out = Collected::default();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name();
+    for item in walker {
+        let item = match item {
+            Ok(i) => i,
+            Err(e) => {
+                let path = e
+                    .path()
+                    .and_then(|p| p.strip_prefix(root).ok())
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                out.problems.push(SourceProblem {
+                    path,
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        let ft = item.file_type();
+        if ft.is_symlink() {
+            out.symlinks += 1;
+            continue;
+        }
+        if !ft.is_file() {
+            continue;
+        }
+        let rel = item
+            .path()
+            .strip_prefix(root)
+            .unwrap_or(item.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        push_entry(rel, EntryData::File(item.path().to_path_buf()), 0, &mut out);
+    }
+    // Archives found inside a folder are opened here, in parallel.
+    let (archives, plain): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut out.entries)
+        .into_iter()
+        .partition(|e| is_archive_name(&e.path));
+    out.entries = plain;
+    let opened: Vec<Collected> = archives
+        .into_par_iter()
+        .map(|e| {
+            let mut sub = Collected::default();
+            match e.read() {
+                Ok(bytes) => open_nested(&e.path, bytes.into_owned(), 1, &mut sub),
+                Err(err) => sub.problems.push(SourceProblem {
+                    path: e.path.clone(),
+                    message: format!("cannot read: {err}"),
+                }),
+            }
+            sub
+        })
+        .collect();
+    for sub in opened {
+        merge(&mut out, sub);
+    }
+    out
+}
+
+fn merge(into: &mut Collected, from: Collected) {
+    into.entries.extend(from.entries);
+    into.problems.extend(from.problems);
+    into.symlinks += from.symlinks;
+}
+
+fn is_archive_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    [".zip", ".tar", ".tar.gz", ".tgz"]
+        .iter()
+        .any(|s| lower.ends_with(s))
+        || (lower.ends_with(".gz") && !lower.ends_with(".log.gz"))
+}
+
+/// Adds an entry, opening it first when it is itself an archive.
+fn push_entry(path: String, data: EntryData, depth: usize, out: &mut Collected) {
+    if is_archive_name(&path)
+        && let EntryData::Bytes(bytes) = data
+    {
+        open_nested(&path, bytes, depth + 1, out);
+        return;
+    }
+    out.entries.push(Entry { path, data });
+}
+
+fn open_nested(path: &str, bytes: Vec<u8>, depth: usize, out: &mut Collected) {
+    let kind = archive_kind(path, &bytes);
+    if depth > MAX_NESTING {
+        out.problems.push(SourceProblem {
+            path: path.to_string(),
+            message: format!("archive nested more than {MAX_NESTING} levels deep; not opened"),
+        });
+        return;
+    }
+    match kind {
+        Some(ArchiveKind::Gz) => match inflate(&bytes) {
+            Ok(inner) => {
+                let name = path[..path.len() - 3].to_string();
+                if is_archive_name(&name)
+                    || archive_kind("", &inner).is_some_and(|k| k != ArchiveKind::Gz)
+                {
+                    open_nested(&name, inner, depth, out);
+                } else {
+                    out.entries.push(Entry {
+                        path: name,
+                        data: EntryData::Bytes(inner),
+                    });
+                }
+            }
+            Err(message) => out.problems.push(SourceProblem {
+                path: path.to_string(),
+                message,
+            }),
+        },
+        Some(kind) => expand(kind, path, bytes, &format!("{path}!/"), depth, out),
+        None => out.entries.push(Entry {
+            path: path.to_string(),
+            data: EntryData::Bytes(bytes),
+        }),
+    }
+}
+
+/// Reads every member of an archive held in memory.
+fn expand(
+    kind: ArchiveKind,
+    name: &str,
+    bytes: Vec<u8>,
+    prefix: &str,
+    depth: usize,
+    out: &mut Collected,
+) {
+    let result = match kind {
+        ArchiveKind::Zip => expand_zip(&bytes, prefix, depth, out),
+        ArchiveKind::Tar => expand_tar(Cursor::new(&bytes[..]), prefix, depth, out),
+        ArchiveKind::TarGz => {
+            let gz = flate2::read::MultiGzDecoder::new(Cursor::new(&bytes[..]));
+            expand_tar(gz, prefix, depth, out)
+        }
+        ArchiveKind::Gz => unreachable!("single gzip files are handled by open_nested"),
+    };
+    if let Err(message) = result {
+        out.problems.push(SourceProblem {
+            path: name.to_string(),
+            message,
+        });
+    }
+}
+
+/// One zip member after reading.
+enum Member {
+    File(Entry),
+    Symlink,
+    Skipped,
+}
+
+/// Members that declare more than this and compress better than [`BOMB_RATIO`]:1 are
+/// refused before inflating (text bundles compress about 10-30:1; bombs 1000:1).
+const BOMB_MIN_BYTES: u64 = 64 << 20;
+const BOMB_RATIO: u64 = 200;
+
+fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> Result<(), String> {
+    let archive = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| format!("unreadable zip archive: {e}"))?;
+    // Members are inflated in parallel; each thread works on its own clone of the archive.
+    let members: Vec<Result<Member, SourceProblem>> = (0..archive.len())
+        .into_par_iter()
+        .map_with(archive, |archive, i| {
+            let mut file = archive.by_index(i).map_err(|e| SourceProblem {
+                path: format!("{prefix}#{i}"),
+                message: format!("unreadable zip member: {e}"),
+            })?;
+            let raw_name = String::from_utf8_lossy(file.name_raw()).into_owned();
+            let name = match safe_name(&raw_name) {
+                Ok(n) => n,
+                Err(message) => {
+                    return Err(SourceProblem {
+                        path: format!("{prefix}{}", raw_name.replace('\0', "\\0")),
+                        message,
+                    });
+                }
+            };
+            if file.is_dir() {
+                return Ok(Member::Skipped);
+            }
+            if file.is_symlink() {
+                return Ok(Member::Symlink);
+            }
+            let path = format!("{prefix}{name}");
+            let size = file.size();
+            let packed = file.compressed_size().max(1);
+            if size > BOMB_MIN_BYTES && size / packed > BOMB_RATIO {
+                return Err(SourceProblem {
+                    path,
+                    message: format!(
+                        "member would inflate {size} bytes from {packed} ({}:1); not read (zip bomb?)",
+                        size / packed
+                    ),
+                });
+            }
+            let data = read_limited(&mut file, size).map_err(|message| SourceProblem {
+                path: path.clone(),
+                message,
+            })?;
+            Ok(Member::File(Entry {
+                path,
+                data: EntryData::Bytes(data),
+            }))
+        })
+        .collect();
+    for m in members {
+        match m {
+            Ok(Member::File(e)) => push_entry(e.path, e.data, depth, out),
+            Ok(Member::Symlink) => out.symlinks += 1,
+            Ok(Member::Skipped) => {}
+            Err(p) => out.problems.push(p),
+        }
+    }
+    Ok(())
+}
+
+fn expand_tar<R: Read>(
+    reader: R,
+    prefix: &str,
+    depth: usize,
+    out: &mut Collected,
+) -> Result<(), String> {
+    let mut archive = tar::Archive::new(reader);
+    let entries = archive
+        .entries()
+        .map_err(|e| format!("unreadable tar archive: {e}"))?;
+    for entry in entries {
+        let mut entry = match entry {
+            Ok(e) => e,
+            Err(e) => return Err(format!("tar archive is truncated or corrupt: {e}")),
+        };
+        let kind = entry.header().entry_type();
+        let raw_name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        if kind.is_symlink() || kind.is_hard_link() {
+            out.symlinks += 1;
+            continue;
+        }
+        if !kind.is_file() {
+            continue;
+        }
+        let name = match safe_name(&raw_name) {
+            Ok(n) => n,
+            Err(message) => {
+                out.problems.push(SourceProblem {
+                    path: format!("{prefix}{raw_name}"),
+                    message,
+                });
+                continue;
+            }
+        };
+        let path = format!("{prefix}{name}");
+        let size = entry.header().size().unwrap_or(0);
+        match read_limited(&mut entry, size) {
+            Ok(data) => push_entry(path, EntryData::Bytes(data), depth, out),
+            Err(message) => out.problems.push(SourceProblem { path, message }),
+        }
+    }
+    Ok(())
+}
+
+/// Normalizes a member name; refuses names that would escape or cannot be a path.
+fn safe_name(raw: &str) -> Result<String, String> {
+    if raw.contains('\0') {
+        return Err("archive member name contains NUL; skipped".into());
+    }
+    let trimmed = raw.trim_start_matches("./");
+    if trimmed.starts_with('/') {
+        return Err("archive member has an absolute path; skipped".into());
+    }
+    if trimmed.split('/').any(|c| c == "..") {
+        return Err("archive member name contains `..`; skipped".into());
+    }
+    Ok(trimmed.to_string())
+}
+
+fn read_limited<R: Read>(reader: &mut R, size_hint: u64) -> Result<Vec<u8>, String> {
+    // Headers can lie: never reserve more than 64 MiB up front.
+    let mut data = Vec::with_capacity(size_hint.min(64 << 20) as usize);
+    reader
+        .take(max_entry_bytes() + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| format!("cannot read archive member: {e}"))?;
+    if data.len() as u64 > max_entry_bytes() {
+        return Err(format!(
+            "member inflates to more than {}; not read (zip bomb?)",
+            limit_text()
+        ));
+    }
+    Ok(data)
+}
+
+fn limit_text() -> String {
+    let limit = max_entry_bytes();
+    if limit >= 1 << 20 {
+        format!("{} MiB", limit >> 20)
+    } else {
+        format!("{limit} bytes")
+    }
+}
+
+fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let mut gz = flate2::read::MultiGzDecoder::new(bytes);
+    read_limited(&mut gz, bytes.len() as u64 * 4).map_err(|e| format!("invalid gzip data: {e}"))
+}
+
+fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > max_entry_bytes() {
+        return Err(std::io::Error::other(format!(
+            "file is larger than {}; not read",
+            limit_text()
+        )));
+    }
+    let mut data = Vec::with_capacity(len as usize);
+    file.take(max_entry_bytes()).read_to_end(&mut data)?;
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_names_are_checked() {
+        assert!(safe_name("../etc/passwd").is_err());
+        assert!(safe_name("/abs").is_err());
+        assert!(safe_name("a\0b").is_err());
+        assert_eq!(safe_name("./a/b.yaml").unwrap(), "a/b.yaml");
+    }
+
+    #[test]
+    fn archive_kinds() {
+        assert_eq!(archive_kind("x.tgz", b""), Some(ArchiveKind::TarGz));
+        assert_eq!(archive_kind("x", b"PK\x03\x04rest"), Some(ArchiveKind::Zip));
+        assert_eq!(archive_kind("x.yaml", b"kind: Pod"), None);
+    }
+}

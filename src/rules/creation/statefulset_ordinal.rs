@@ -1,0 +1,174 @@
+//! `creation/statefulset-ordinal`: a StatefulSet that stopped creating pods at one
+//! ordinal, and the note other rules add when a stuck pod blocks later ordinals.
+
+use crate::declare_rule;
+use crate::rules::evidence;
+use crate::rules::scheduling::common::{self, note};
+use crate::rules::{Context, Finding, Severity, Stage};
+use crate::snapshot::workload::StatefulSet;
+use crate::snapshot::{ObjectId, Snapshot};
+use std::collections::BTreeMap;
+
+declare_rule! {
+    /// Finds a StatefulSet whose next ordinal was never created while the lower ones are Ready.
+    ///
+    /// With `podManagementPolicy: OrderedReady` (the default) the controller creates
+    /// ordinal N only after N-1 is Running and Ready, and replaces a pod only after the
+    /// old one is gone. When a lower ordinal is stuck, the rule that explains that pod says
+    /// which ordinals wait behind it; this rule reports the remaining case: the lower
+    /// ordinals are Ready (or the policy is Parallel), the controller counts fewer pods
+    /// than wanted, and the bundle holds no FailedCreate event saying why (events expire
+    /// after about an hour). Look at the StatefulSet's events and the controller manager.
+    pub static STATEFULSET_ORDINAL = {
+        id: "creation/statefulset-ordinal",
+        stage: Stage::Creation,
+        severity: Severity::Warning,
+        fallback: false,
+        run: run,
+    };
+}
+
+/// Pods of a StatefulSet by ordinal.
+fn pods_by_ordinal(snap: &Snapshot, sts_id: ObjectId) -> BTreeMap<i64, ObjectId> {
+    let o = snap.object(sts_id);
+    let prefix = format!("{}-", o.name);
+    let uid = o.uid.as_deref().unwrap_or("");
+    snap.children_of(uid)
+        .iter()
+        .filter(|&&c| snap.object(c).kind == "Pod")
+        .filter_map(|&c| {
+            snap.object(c)
+                .name
+                .strip_prefix(&prefix)
+                .and_then(|n| n.parse::<i64>().ok())
+                .map(|n| (n, c))
+        })
+        .collect()
+}
+
+fn ordered(s: &StatefulSet) -> bool {
+    s.spec
+        .pod_management_policy
+        .as_deref()
+        .unwrap_or("OrderedReady")
+        == "OrderedReady"
+}
+
+fn ordinal_list(name: &str, ords: &[i64]) -> String {
+    let names: Vec<String> = ords.iter().take(3).map(|o| format!("{name}-{o}")).collect();
+    if ords.len() > 3 {
+        format!("{} … {name}-{}", names.join(", "), ords[ords.len() - 1])
+    } else {
+        names.join(", ")
+    }
+}
+
+/// "with podManagementPolicy OrderedReady, db-2, db-3 are not created until db-1 is
+/// Ready" — when `pod` is a stuck ordinal of the StatefulSet and later ordinals are missing.
+pub fn blocked_note(snap: &Snapshot, sts_id: ObjectId, pod: ObjectId) -> Option<String> {
+    let sts = Snapshot::view_of(snap.stateful_sets(), sts_id)?;
+    if !ordered(sts) {
+        return None;
+    }
+    let name = &snap.object(sts_id).name;
+    let by_ord = pods_by_ordinal(snap, sts_id);
+    let (&k, _) = by_ord.iter().find(|(_, id)| **id == pod)?;
+    let desired = sts.spec.desired();
+    let missing: Vec<i64> = (k + 1..desired)
+        .filter(|o| !by_ord.contains_key(o))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let p = snap.pod(pod)?;
+    let what = if p.metadata.deletion_timestamp.is_some() {
+        format!("{name}-{k} is deleted and replaced")
+    } else {
+        format!("{name}-{k} is Running and Ready")
+    };
+    Some(format!(
+        "with podManagementPolicy OrderedReady the StatefulSet does not create {} until {what}",
+        ordinal_list(name, &missing)
+    ))
+}
+
+fn run(ctx: &Context) -> Vec<Finding> {
+    let snap = ctx.snapshot;
+    let mut out = Vec::new();
+    for (sid, sts) in snap.stateful_sets() {
+        let desired = sts.spec.desired();
+        if desired <= 0 || sts.status.replicas >= desired {
+            continue;
+        }
+        let o = snap.object(*sid);
+        let ns = o.namespace.as_deref();
+        // Without pods of this namespace the bundle cannot tell which ordinal is missing.
+        if !snap
+            .ids_of("Pod")
+            .iter()
+            .any(|&p| snap.object(p).namespace.as_deref() == ns)
+        {
+            continue;
+        }
+        let by_ord = pods_by_ordinal(snap, *sid);
+        let Some(k) = (0..desired).find(|o| !by_ord.contains_key(o)) else {
+            continue;
+        };
+        let lower_ok = by_ord.range(..k).all(|(_, id)| {
+            snap.pod(*id)
+                .is_some_and(|p| p.is_ready() && p.metadata.deletion_timestamp.is_none())
+        });
+        if ordered(sts) && !lower_ok {
+            continue; // the stuck lower ordinal explains it (see blocked_note)
+        }
+        let events = snap.events_for(*sid);
+        if events.iter().any(|(_, e)| e.reason == "FailedCreate") {
+            continue; // creation/failed-create reports it
+        }
+        let missing: Vec<i64> = (0..desired).filter(|o| !by_ord.contains_key(o)).collect();
+        let ready: Vec<String> = by_ord
+            .iter()
+            .filter(|(_, id)| snap.pod(**id).is_some_and(|p| p.is_ready()))
+            .map(|(_, id)| snap.object(*id).name.clone())
+            .collect();
+        let mut ev = vec![evidence::field(
+            snap,
+            *sid,
+            &["status"],
+            format!(
+                "spec.replicas {desired}, status.replicas {}, readyReplicas {}",
+                sts.status.replicas, sts.status.ready_replicas
+            ),
+        )];
+        let warnings: Vec<_> = events.iter().filter(|(_, e)| e.is_warning()).collect();
+        ev.extend(common::last_events(snap, &warnings, 2));
+        if warnings.is_empty() {
+            ev.push(note("no Warning event about the StatefulSet in the bundle"));
+        }
+        let message = format!(
+            "StatefulSet wants {desired} pods but {} {} not exist{}; the bundle holds no FailedCreate event saying why (events expire after about an hour)",
+            ordinal_list(&o.name, &missing),
+            if missing.len() == 1 { "does" } else { "do" },
+            if ready.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " while {} {} Ready",
+                    ready.join(", "),
+                    if ready.len() == 1 { "is" } else { "are" }
+                )
+            }
+        );
+        out.push(Finding::new(
+            &STATEFULSET_ORDINAL,
+            Severity::Warning,
+            o.reference(),
+            "missing-ordinal",
+            message,
+            ev,
+            "look at the StatefulSet's recent events (kubectl describe statefulset) and the kube-controller-manager log; a missing PVC, quota or webhook usually stops creation".into(),
+            Vec::new(),
+        ));
+    }
+    out
+}

@@ -1,0 +1,139 @@
+//! Running but not Ready because the readiness probe fails.
+
+use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
+use crate::declare_rule;
+use crate::rules::evidence;
+use crate::rules::{Context, Finding, Severity, Stage};
+use crate::snapshot::pod::Pod;
+use crate::snapshot::{ObjectId, Snapshot};
+
+declare_rule! {
+    /// A Running pod is not Ready because a container's readiness probe keeps failing.
+    ///
+    /// Quotes the probe's own words from the kubelet's `Unhealthy` events (HTTP status code,
+    /// connection refused, timeout, exec output) with how long it has been failing and how
+    /// often, next to the probe definition from the pod spec. A failing readiness probe does
+    /// not restart the container; it only keeps the pod out of every Service's ready
+    /// endpoints, so the pod runs and receives no traffic. When the bundle holds no probe
+    /// event (they expire after about an hour) the finding says so and dates the failure from
+    /// the Ready condition. Fix the app or the probe (path, port, timeout), not the node.
+    pub static PROBE_FAILING = {
+        id: "readiness/probe-failing",
+        stage: Stage::Readiness,
+        severity: Severity::Warning,
+        fallback: false,
+        run: run,
+    };
+}
+
+fn run(ctx: &Context) -> Vec<Finding> {
+    let snap = ctx.snapshot;
+    let diags = snap
+        .pods()
+        .iter()
+        .filter_map(|(id, pod)| match analysis::classify(pod)? {
+            NotReady::ProbeFailing { containers } => Some(diagnose(snap, *id, pod, &containers)),
+            _ => None,
+        })
+        .collect();
+    analysis::group(snap, &PROBE_FAILING, diags)
+}
+
+fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> PodDiagnosis {
+    let events = snap.events_for(id);
+    let mut ev = Vec::new();
+    ev.extend(analysis::ready_condition_evidence(snap, id, pod));
+    let mut parts = Vec::new();
+    for name in containers {
+        let Some(c) = pod.spec.containers.iter().find(|c| &c.name == name) else {
+            continue;
+        };
+        let Some(probe) = ProbeKind::Readiness.of(c) else {
+            continue;
+        };
+        ev.push(analysis::probe_evidence(
+            snap,
+            id,
+            name,
+            ProbeKind::Readiness,
+            format!(
+                "container {name} readinessProbe: {} (timeout {}s, every {}s, failureThreshold {})",
+                probe.describe(),
+                probe.timeout,
+                probe.period,
+                probe.failure_threshold
+            ),
+        ));
+        let probe_evs = analysis::probe_events(&events, name, ProbeKind::Readiness);
+        let mut part = format!(
+            "container {name} fails its readiness probe ({})",
+            probe.describe()
+        );
+        match probe_evs.last() {
+            Some((_, e)) => {
+                let (out, errored) = analysis::probe_output(&e.message);
+                if errored {
+                    part.push_str(&format!(": the kubelet cannot run it: {out}"));
+                } else {
+                    part.push_str(&format!(": {out}"));
+                }
+                if let Some(words) = analysis::explain_output(out, Some(&probe)) {
+                    part.push_str(&format!(" — {words}"));
+                }
+                if let Some(f) = analysis::failing_for(snap, &probe_evs) {
+                    part.push_str(&format!("; {f}"));
+                }
+                // Older distinct failures first, the newest last (the one quoted).
+                let distinct = probe_evs.len();
+                for (eid, e) in probe_evs.iter().skip(distinct.saturating_sub(2)) {
+                    ev.push(evidence::event(snap, *eid, e));
+                }
+                if out.contains("connection refused")
+                    && let Some(PortRef::Number(n)) = probe.port()
+                    && !c.ports.is_empty()
+                    && !c.ports.iter().any(|p| p.container_port == *n)
+                {
+                    let declared: Vec<String> = c
+                        .ports
+                        .iter()
+                        .map(|p| match &p.name {
+                            Some(pn) => format!("{} ({pn})", p.container_port),
+                            None => p.container_port.to_string(),
+                        })
+                        .collect();
+                    ev.push(analysis::probe_evidence(
+                        snap,
+                        id,
+                        name,
+                        ProbeKind::Readiness,
+                        format!(
+                            "the probe targets port {n}, but container {name} declares only {}: the probe may point at the wrong port",
+                            declared.join(", ")
+                        ),
+                    ));
+                    part.push_str(&format!(
+                        "; the probe targets port {n}, the container declares {}",
+                        declared.join(", ")
+                    ));
+                }
+            }
+            None => {
+                let since = analysis::since_transition(snap, pod, "Ready")
+                    .map(|d| format!(" for {d}"))
+                    .unwrap_or_default();
+                part.push_str(&format!(
+                    ": not ready{since}, and the bundle holds no Unhealthy event saying why (events expire after about an hour)"
+                ));
+            }
+        }
+        parts.push(part);
+    }
+    PodDiagnosis {
+        id,
+        severity: Severity::Warning,
+        cause: format!("readiness-probe:{}", containers.join(",")),
+        summary: format!("is Running but not Ready: {}", parts.join("; ")),
+        evidence: ev,
+        help: "the readiness probe fails, so no Service sends this pod traffic (it is not restarted): compare the probe's path, port and timeout with what the app serves, and read the app's log".into(),
+    }
+}

@@ -1,0 +1,275 @@
+//! The effective resource request of a pod, as the scheduler and the kubelet count it
+//! (`PodRequests` in k8s.io/component-helpers `resource/helpers.go`; reference §2.6):
+//!
+//! 1. the sum of the regular containers' requests;
+//! 2. init containers in order: a restartable init container (sidecar,
+//!    `restartPolicy: Always`) is added to that sum and to a running sidecar total; a
+//!    normal init container needs its own requests plus the sidecars started before it;
+//!    the pod needs, per resource, the larger of (1)+sidecars and the largest init need;
+//! 3. pod-level `spec.resources.requests` replaces the result for `cpu`, `memory` and
+//!    `hugepages-*` only (other resources still come from the containers);
+//! 4. `spec.overhead` is added.
+//!
+//! A container that sets a limit but no request for a resource requests its limit (API
+//! defaulting does this for pods; controller templates in a bundle are not defaulted).
+
+use crate::snapshot::meta::ResourceList;
+use crate::snapshot::pod::{Container, PodSpec};
+use crate::snapshot::quantity::Quantity;
+use std::collections::BTreeMap;
+
+/// Resource name → effective request of the pod (zero requests are left out).
+pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
+    let mut reqs: BTreeMap<String, Quantity> = BTreeMap::new();
+    for c in &spec.containers {
+        add(&mut reqs, &container_requests(c));
+    }
+    let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
+    let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
+    for c in &spec.init_containers {
+        let own = container_requests(c);
+        let need = if is_sidecar(c) {
+            add(&mut reqs, &own);
+            add(&mut sidecars, &own);
+            sidecars.clone()
+        } else {
+            let mut tmp = own;
+            add(&mut tmp, &sidecars);
+            tmp
+        };
+        max_into(&mut init_max, &need);
+    }
+    max_into(&mut reqs, &init_max);
+    if let Some(pod_level) = &spec.resources {
+        for (name, q) in &pod_level.requests {
+            if is_pod_level_resource(name)
+                && let Some(v) = q.value
+            {
+                reqs.insert(name.clone(), v);
+            }
+        }
+        // Pod-level limits without requests: API defaulting makes the request equal the limit.
+        for (name, q) in &pod_level.limits {
+            if is_pod_level_resource(name)
+                && !pod_level.requests.contains_key(name)
+                && let Some(v) = q.value
+            {
+                reqs.insert(name.clone(), v);
+            }
+        }
+    }
+    add(&mut reqs, &quantities(&spec.overhead));
+    reqs.retain(|_, q| !q.is_zero());
+    reqs
+}
+
+/// A restartable init container (`restartPolicy: Always`): a sidecar that keeps running.
+pub fn is_sidecar(c: &Container) -> bool {
+    c.restart_policy.as_deref() == Some("Always")
+}
+
+/// Resources pod-level `spec.resources` may set (`supportedPodLevelResources`).
+pub fn is_pod_level_resource(name: &str) -> bool {
+    name == "cpu" || name == "memory" || name.starts_with("hugepages-")
+}
+
+/// A quantity in the integer unit the scheduler and kubelet compare: millicores for
+/// `cpu` (`MilliValue`), whole units for everything else (`Value`).
+pub fn scheduler_units(resource: &str, q: Quantity) -> i128 {
+    if resource == "cpu" {
+        q.milli_ceil()
+    } else {
+        q.value_ceil()
+    }
+}
+
+/// Renders an amount in scheduler units (see [`scheduler_units`]) for people.
+pub fn display_units(resource: &str, units: i128) -> String {
+    let q = if resource == "cpu" {
+        Quantity::from_milli(units)
+    } else {
+        Quantity::from_units(units)
+    };
+    q.display_for(resource)
+}
+
+/// A container's requests, with limits standing in for requests it does not set.
+fn container_requests(c: &Container) -> BTreeMap<String, Quantity> {
+    let mut out = quantities(&c.resources.requests);
+    for (name, q) in quantities(&c.resources.limits) {
+        out.entry(name).or_insert(q);
+    }
+    out
+}
+
+fn quantities(list: &ResourceList) -> BTreeMap<String, Quantity> {
+    list.iter()
+        .filter_map(|(k, q)| q.value.map(|v| (k.clone(), v)))
+        .collect()
+}
+
+fn add(into: &mut BTreeMap<String, Quantity>, other: &BTreeMap<String, Quantity>) {
+    for (k, v) in other {
+        let e = into.entry(k.clone()).or_default();
+        *e = e.saturating_add(*v);
+    }
+}
+
+fn max_into(into: &mut BTreeMap<String, Quantity>, other: &BTreeMap<String, Quantity>) {
+    for (k, v) in other {
+        let e = into.entry(k.clone()).or_default();
+        if *v > *e {
+            *e = *v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn spec(v: serde_json::Value) -> PodSpec {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn get(m: &BTreeMap<String, Quantity>, r: &str) -> String {
+        m.get(r)
+            .map(|q| q.canonical_decimal())
+            .unwrap_or_else(|| "-".into())
+    }
+
+    #[test]
+    fn sums_app_containers() {
+        let s = spec(json!({"containers": [
+            {"name": "a", "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}},
+            {"name": "b", "resources": {"requests": {"cpu": "1.5", "nvidia.com/gpu": "1"}}},
+            {"name": "c"}
+        ]}));
+        let r = effective_requests(&s);
+        assert_eq!(get(&r, "cpu"), "2");
+        assert_eq!(r["memory"], Quantity::parse("1Gi").unwrap());
+        assert_eq!(get(&r, "nvidia.com/gpu"), "1");
+    }
+
+    #[test]
+    fn init_containers_take_the_max() {
+        let s = spec(json!({
+            "initContainers": [
+                {"name": "big-init", "resources": {"requests": {"cpu": "4", "memory": "64Mi"}}},
+                {"name": "small-init", "resources": {"requests": {"cpu": "100m"}}}
+            ],
+            "containers": [{"name": "app", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]
+        }));
+        let r = effective_requests(&s);
+        assert_eq!(
+            get(&r, "cpu"),
+            "4",
+            "the init container needs more cpu than the app"
+        );
+        assert_eq!(
+            r["memory"],
+            Quantity::parse("1Gi").unwrap(),
+            "the app needs more memory"
+        );
+    }
+
+    #[test]
+    fn sidecars_add_to_the_app_and_to_later_inits() {
+        // sidecar 1 cpu starts first; init needs 2 cpu + the sidecar's 1 = 3;
+        // app 1 cpu + sidecar 1 = 2; so the pod needs 3.
+        let s = spec(json!({
+            "initContainers": [
+                {"name": "proxy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}},
+                {"name": "migrate", "resources": {"requests": {"cpu": "2"}}}
+            ],
+            "containers": [{"name": "app", "resources": {"requests": {"cpu": "1"}}}]
+        }));
+        assert_eq!(get(&effective_requests(&s), "cpu"), "3");
+        // An init container that runs before the sidecar does not add the sidecar.
+        let s = spec(json!({
+            "initContainers": [
+                {"name": "migrate", "resources": {"requests": {"cpu": "2"}}},
+                {"name": "proxy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}}
+            ],
+            "containers": [{"name": "app", "resources": {"requests": {"cpu": "500m"}}}]
+        }));
+        assert_eq!(get(&effective_requests(&s), "cpu"), "2");
+        // Many sidecars: app + every sidecar.
+        let s = spec(json!({
+            "initContainers": [
+                {"name": "s1", "restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}},
+                {"name": "s2", "restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}}
+            ],
+            "containers": [{"name": "app", "resources": {"requests": {"cpu": "2"}}}]
+        }));
+        assert_eq!(get(&effective_requests(&s), "cpu"), "4");
+    }
+
+    #[test]
+    fn pod_level_resources_replace_cpu_memory_hugepages_only() {
+        let s = spec(json!({
+            "resources": {"requests": {"cpu": "2", "memory": "2Gi"}},
+            "containers": [
+                {"name": "a", "resources": {"requests": {"cpu": "500m", "memory": "512Mi", "nvidia.com/gpu": "1", "ephemeral-storage": "1Gi"}}}
+            ]
+        }));
+        let r = effective_requests(&s);
+        assert_eq!(get(&r, "cpu"), "2");
+        assert_eq!(r["memory"], Quantity::parse("2Gi").unwrap());
+        assert_eq!(
+            get(&r, "nvidia.com/gpu"),
+            "1",
+            "extended resources come from containers"
+        );
+        assert_eq!(r["ephemeral-storage"], Quantity::parse("1Gi").unwrap());
+        // Limits only at pod level: the request defaults to the limit.
+        let s = spec(json!({
+            "resources": {"limits": {"cpu": "3"}},
+            "containers": [{"name": "a"}]
+        }));
+        assert_eq!(get(&effective_requests(&s), "cpu"), "3");
+    }
+
+    #[test]
+    fn overhead_and_limit_defaulting() {
+        let s = spec(json!({
+            "overhead": {"cpu": "250m", "memory": "120Mi"},
+            "containers": [{"name": "a", "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]
+        }));
+        let r = effective_requests(&s);
+        assert_eq!(get(&r, "cpu"), "1250m");
+        assert_eq!(
+            r["memory"],
+            Quantity::parse("1Gi").unwrap() + Quantity::parse("120Mi").unwrap()
+        );
+        // Explicit requests win over limits.
+        let s = spec(json!({"containers": [{"name": "a", "resources": {
+            "requests": {"cpu": "100m"}, "limits": {"cpu": "2"}}}]}));
+        assert_eq!(get(&effective_requests(&s), "cpu"), "100m");
+    }
+
+    #[test]
+    fn empty_and_odd_specs() {
+        assert!(effective_requests(&PodSpec::default()).is_empty());
+        let s = spec(
+            json!({"containers": [{"name": "a", "resources": {"requests": {"cpu": "lots", "memory": "0"}}}]}),
+        );
+        assert!(
+            effective_requests(&s).is_empty(),
+            "unparsable and zero requests are dropped"
+        );
+    }
+
+    #[test]
+    fn units() {
+        assert_eq!(scheduler_units("cpu", Quantity::parse("100u").unwrap()), 1);
+        assert_eq!(
+            scheduler_units("memory", Quantity::parse("1.5").unwrap()),
+            2
+        );
+        assert_eq!(display_units("cpu", 5500), "5.5");
+        assert_eq!(display_units("cpu", 250), "250m");
+        assert_eq!(display_units("memory", 1 << 30), "1Gi");
+    }
+}
