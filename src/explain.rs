@@ -197,34 +197,8 @@ pub fn why(
 }
 
 fn resolve(snap: &Snapshot, kind: &str, name: &str, ns: Option<&str>) -> Result<ObjectId, String> {
-    if matches!(kind, "ClusterQueue" | "Cohort" | "ResourceFlavor") {
-        return snap
-            .find(kind, None, name)
-            .ok_or_else(|| format!("{kind} {name} is not in the bundle"));
-    }
-    if let Some(ns) = ns {
-        return snap
-            .find(kind, Some(ns), name)
-            .ok_or_else(|| format!("{kind} {ns}/{name} is not in the bundle"));
-    }
-    let matches: Vec<ObjectId> = snap
-        .ids_of(kind)
-        .iter()
-        .copied()
-        .filter(|id| snap.object(*id).name == name)
-        .collect();
-    match matches.len() {
-        0 => Err(format!("{kind} {name} is not in the bundle")),
-        1 => Ok(matches[0]),
-        _ => Err(format!(
-            "{kind} {name} exists in several namespaces ({}); pass -n NAMESPACE",
-            matches
-                .iter()
-                .filter_map(|id| snap.object(*id).namespace.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
+    let cluster_scoped = matches!(kind, "ClusterQueue" | "Cohort" | "ResourceFlavor");
+    snap.resolve(kind, name, ns, cluster_scoped)
 }
 
 fn display_name(snap: &Snapshot, id: ObjectId) -> String {

@@ -196,34 +196,7 @@ pub fn resolve_object(
     name: &str,
     ns: Option<&str>,
 ) -> Result<ObjectId, String> {
-    if cluster_scoped(snap, kind) {
-        return snap
-            .find(kind, None, name)
-            .ok_or_else(|| format!("{kind} {name} is not in the bundle"));
-    }
-    if let Some(ns) = ns {
-        return snap
-            .find(kind, Some(ns), name)
-            .ok_or_else(|| format!("{kind} {ns}/{name} is not in the bundle"));
-    }
-    let matches: Vec<ObjectId> = snap
-        .ids_of(kind)
-        .iter()
-        .copied()
-        .filter(|id| snap.object(*id).name == name)
-        .collect();
-    match matches.len() {
-        0 => Err(format!("{kind} {name} is not in the bundle")),
-        1 => Ok(matches[0]),
-        _ => Err(format!(
-            "{kind} {name} exists in several namespaces ({}); pass -n NAMESPACE",
-            matches
-                .iter()
-                .filter_map(|id| snap.object(*id).namespace.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
+    snap.resolve(kind, name, ns, cluster_scoped(snap, kind))
 }
 
 fn emit(text: String, redactor: Option<&Redactor>) -> ExitCode {

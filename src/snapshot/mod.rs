@@ -607,6 +607,45 @@ impl Snapshot {
         line_no
     }
 
+    /// Finds one object for a user's `KIND/NAME [-n NS]`: cluster-scoped kinds by name,
+    /// `-n` when given, else the only object of that name in any namespace.
+    pub fn resolve(
+        &self,
+        kind: &str,
+        name: &str,
+        ns: Option<&str>,
+        cluster_scoped: bool,
+    ) -> Result<ObjectId, String> {
+        if cluster_scoped {
+            return self
+                .find(kind, None, name)
+                .ok_or_else(|| format!("{kind} {name} is not in the bundle"));
+        }
+        if let Some(ns) = ns {
+            return self
+                .find(kind, Some(ns), name)
+                .ok_or_else(|| format!("{kind} {ns}/{name} is not in the bundle"));
+        }
+        let matches: Vec<ObjectId> = self
+            .ids_of(kind)
+            .iter()
+            .copied()
+            .filter(|id| self.object(*id).name == name)
+            .collect();
+        match matches.len() {
+            0 => Err(format!("{kind} {name} is not in the bundle")),
+            1 => Ok(matches[0]),
+            _ => Err(format!(
+                "{kind} {name} exists in several namespaces ({}); pass -n NAMESPACE",
+                matches
+                    .iter()
+                    .filter_map(|id| self.object(*id).namespace.clone())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
     /// Container logs of a pod.
     pub fn logs_of(&self, namespace: &str, pod: &str) -> Vec<&LogSource> {
         self.logs.of(namespace, pod)
