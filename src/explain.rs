@@ -262,7 +262,7 @@ fn owner_tree(ctx: &Ctx, findings: &[Finding], id: ObjectId, out: &mut String) {
             owner_uids.extend(snap.object(cid).uid.clone());
         }
         for r in o
-            .value
+            .value()
             .pointer("/metadata/ownerReferences")
             .and_then(Value::as_array)
             .into_iter()
@@ -322,7 +322,7 @@ fn workload_tree(ctx: &Ctx, c: &Chain, out: &mut String, with_owner: bool) {
             Some(oid) => {
                 let suspend = snap
                     .object(*oid)
-                    .value
+                    .value()
                     .pointer("/spec/suspend")
                     .and_then(Value::as_bool);
                 let _ = writeln!(
@@ -605,7 +605,7 @@ fn cq_tree_with(
                     .unwrap_or("BestEffortFIFO"),
                 match (
                     &cq.spec.namespace_selector,
-                    snap.object(cid).value.get("spec").is_some()
+                    snap.object(cid).value().get("spec").is_some()
                 ) {
                     (Some(sel), _) => describe_selector(sel),
                     (None, true) => "absent (admits no namespace)".into(),
@@ -621,7 +621,7 @@ fn cq_tree_with(
     let sub = format!("{indent}   ");
     if snap
         .object(cid)
-        .value
+        .value()
         .get("spec")
         .is_none_or(Value::is_null)
     {

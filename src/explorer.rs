@@ -260,7 +260,7 @@ pub fn get(args: GetArgs) -> ExitCode {
                 .filter(|&id| {
                     selector
                         .as_ref()
-                        .is_none_or(|s| matches_selector(s, &snap.object(id).value))
+                        .is_none_or(|s| matches_selector(s, snap.object(id).value()))
                 })
                 .collect();
             if kind == "Event" {
@@ -285,9 +285,9 @@ pub fn get(args: GetArgs) -> ExitCode {
     let text = match args.output {
         Some(GetFormat::Json) => {
             let v = if single {
-                snap.object(ids[0]).value.clone()
+                snap.object(ids[0]).value().clone()
             } else {
-                json!({"apiVersion": "v1", "items": ids.iter().map(|&id| snap.object(id).value.clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+                json!({"apiVersion": "v1", "items": ids.iter().map(|&id| snap.object(id).value().clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
             };
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');
@@ -403,7 +403,7 @@ fn table(snap: &Snapshot, kind: &str, ids: &[ObjectId], wide: bool, with_ns: boo
     let mut rows: Vec<Vec<String>> = Vec::new();
     for &id in ids {
         let o = snap.object(id);
-        let (h, mut row) = columns(snap, kind, &o.name, &o.value, wide);
+        let (h, mut row) = columns(snap, kind, &o.name, o.value(), wide);
         header = h;
         if with_ns {
             row.insert(0, o.namespace.clone().unwrap_or_default());
@@ -1360,7 +1360,7 @@ fn pod_status(snap: &Snapshot, v: &Value) -> String {
 }
 
 fn event_last(snap: &Snapshot, id: ObjectId) -> Option<i64> {
-    kdiag::snapshot::event::Event::from_value(&snap.object(id).value).and_then(|e| e.last)
+    kdiag::snapshot::event::Event::from_value(snap.object(id).value()).and_then(|e| e.last)
 }
 
 // ── label selectors (-l) ────────────────────────────────────────────────────────────
@@ -1423,7 +1423,7 @@ pub fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
         }
     }
     let mut out = String::new();
-    yaml_value(&o.value, 0, &mut out);
+    yaml_value(o.value(), 0, &mut out);
     out
 }
 
@@ -1641,7 +1641,7 @@ fn map_field(out: &mut String, key: &str, v: Option<&Value>, skip: &[&str]) {
 
 pub fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectId) -> String {
     let o = snap.object(id);
-    let v = &o.value;
+    let v = o.value();
     let mut out = String::new();
     field(&mut out, "Name", &o.name);
     if let Some(ns) = &o.namespace {

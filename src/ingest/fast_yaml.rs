@@ -1,30 +1,104 @@
-//! A fast path for the regular block-style YAML that kubectl and must-gather write.
+//! A fast path for the regular block-style YAML that kubectl and must-gather write,
+//! as a serde [`Deserializer`] over the text.
 //!
 //! It handles block mappings and sequences (including sequences at their key's
 //! indentation), plain, single- and double-quoted scalars (also folded over several
 //! lines, as go-yaml wraps long strings), literal and folded block scalars, `{}`, `[]`,
 //! comments on their own line and `---` separators — and drops `managedFields` by
 //! skipping its lines. Anything else (anchors, aliases, tags, flow collections with
-//! content, complex keys, tabs, trailing comments) returns [`Unsupported`] and the caller
-//! uses the general parser ([`super::yaml`]) for the whole file. A differential test
-//! checks that both give the same documents on every file they both accept.
+//! content, complex keys, tabs, trailing comments) is [`Error::Unsupported`] and the
+//! caller uses the general parser ([`super::yaml`]) for the whole file. A differential
+//! test checks that both give the same documents on every file they both accept.
+//!
+//! Being a deserializer is what makes ingest cheap: ingest reads only an object's
+//! identity ([`super::header`]) while checking the whole text, and typed views later
+//! deserialize straight from the text, skipping the fields they do not name by
+//! indentation alone, so no generic tree of every object is ever built.
 
 use super::parsed::{ParsedDoc, Span};
-use super::yaml::plain_scalar;
-use serde_json::{Map, Value};
+use super::yaml::{Plain, resolve_plain};
+use serde::Deserialize;
+use serde::de::{
+    self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt;
+
+/// Why the fast path stopped: YAML it does not handle (use the general parser), or a
+/// document whose shape the requested type does not accept.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Error {
+    Unsupported(&'static str, u32),
+    Shape(String),
+}
 
 /// The file uses YAML this fast path does not handle; use the general parser.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Unsupported(pub &'static str, pub u32);
 
-type R<T> = Result<T, Unsupported>;
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unsupported(what, line) => write!(f, "line {line}: {what}"),
+            Error::Shape(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::Shape(msg.to_string())
+    }
+}
+
+type R<T> = Result<T, Error>;
+
+fn unsupported<T>(what: &'static str, line: u32) -> R<T> {
+    Err(Error::Unsupported(what, line))
+}
 
 /// Deepest nesting the fast path follows before handing the file to the general parser.
 const MAX_DEPTH: usize = 120;
 
-/// Parses every document of `text`, or says it cannot.
-pub fn parse(text: &str) -> R<Vec<ParsedDoc>> {
-    let mut p = Parser::new(text);
+/// Where an object of a document starts: the document itself or an item of its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ItemPos {
+    /// Byte offset of the item's first line (the `- ` line for a list item).
+    pub offset: usize,
+    pub span: Span,
+}
+
+/// One document deserialized as `T`, with the positions of its list items.
+pub struct Doc<T> {
+    pub value: T,
+    pub offset: usize,
+    pub span: Span,
+    pub items: Vec<ItemPos>,
+}
+
+/// Parses every document of `text` into a generic tree, or says it cannot.
+pub fn parse(text: &str) -> Result<Vec<ParsedDoc>, Unsupported> {
+    let docs = documents::<Value>(text).map_err(|e| match e {
+        Error::Unsupported(what, line) => Unsupported(what, line),
+        Error::Shape(_) => Unsupported("shape", 0),
+    })?;
+    Ok(docs
+        .into_iter()
+        .map(|d| ParsedDoc {
+            value: d.value,
+            span: d.span,
+            item_spans: d.items.iter().map(|i| i.span).collect(),
+        })
+        .collect())
+}
+
+/// Deserializes every document of `text` as `T`, reading every line (so that the whole
+/// file is known to be fast-path YAML), and remembers where each list item starts.
+pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
+    let mut p = Parser::new(text, 0, 1);
     let mut docs = Vec::new();
     loop {
         p.skip_blank();
@@ -32,7 +106,7 @@ pub fn parse(text: &str) -> R<Vec<ParsedDoc>> {
         let content = line.content;
         if content == "---" || content.starts_with("--- ") {
             if content.len() > 3 && !content[3..].trim().is_empty() {
-                return Err(Unsupported("content after ---", line.no));
+                return unsupported("content after ---", line.no);
             }
             p.advance();
             continue;
@@ -42,30 +116,49 @@ pub fn parse(text: &str) -> R<Vec<ParsedDoc>> {
             continue;
         }
         if content.starts_with('%') {
-            return Err(Unsupported("directive", line.no));
+            return unsupported("directive", line.no);
         }
         if line.indent != 0 {
-            return Err(Unsupported("indented document", line.no));
+            return unsupported("indented document", line.no);
         }
         let start = line.no;
+        let offset = p.pos;
         p.item_spans = None;
         p.depth = 0;
-        let value = p.node(0, true)?;
+        let value = T::deserialize(De {
+            p: &mut p,
+            at: At::Node { top: true },
+        })?;
         let end = p.last_content_line.max(start);
-        docs.push(ParsedDoc {
+        docs.push(Doc {
             value,
+            offset,
             span: Span { start, end },
-            item_spans: p.item_spans.take().unwrap_or_default(),
+            items: p.item_spans.take().unwrap_or_default(),
         });
         // After a document, only a separator may follow at column 0.
         p.skip_blank();
         if let Some(l) = p.peek()
             && !(l.content == "---" || l.content.starts_with("--- ") || l.content == "...")
         {
-            return Err(Unsupported("unexpected content after document", l.no));
+            return unsupported("unexpected content after document", l.no);
         }
     }
     Ok(docs)
+}
+
+/// Deserializes the one object at `pos` of a text that [`documents`] accepted: a whole
+/// document (`item == false`) or a `- ` list item. Fields `T` does not name are skipped
+/// by indentation without being parsed.
+pub fn object_at<'a, T: Deserialize<'a>>(text: &'a str, pos: ItemPos, item: bool) -> R<T> {
+    let mut p = Parser::new(text, pos.offset, pos.span.start);
+    p.skip_ignored = true;
+    let at = if item {
+        At::SeqItem
+    } else {
+        At::Node { top: false }
+    };
+    T::deserialize(De { p: &mut p, at })
 }
 
 #[derive(Clone, Copy)]
@@ -86,20 +179,62 @@ struct Parser<'a> {
     last_content_line: u32,
     depth: usize,
     /// Spans of the current document's objects list, once known.
-    item_spans: Option<Vec<Span>>,
+    item_spans: Option<Vec<ItemPos>>,
+    /// Skip values the target type ignores by indentation instead of parsing them
+    /// (only for text already checked by [`documents`]).
+    skip_ignored: bool,
     /// The line starting at `.0`, so each line is scanned once however often it is peeked.
     cache: Option<(usize, Line<'a>)>,
 }
 
+/// What the cursor is at, before its shape is known.
+enum At<'a> {
+    /// A block node whose first line is at the cursor.
+    Node {
+        top: bool,
+    },
+    /// The value of a `key:` whose line was consumed; `rest` is what followed the colon.
+    AfterKey {
+        indent: usize,
+        rest: &'a str,
+        line: u32,
+        objects_list: bool,
+    },
+    /// A `- …` entry whose line is at the cursor.
+    SeqItem,
+    Known(Shape<'a>),
+}
+
+/// A node once its first lines are read.
+enum Shape<'a> {
+    Null,
+    Map {
+        indent: usize,
+        first: Option<(Cow<'a, str>, &'a str, u32)>,
+        top: bool,
+    },
+    Seq {
+        indent: usize,
+        tracked: bool,
+    },
+    EmptyMap,
+    EmptySeq,
+    /// A one-line plain scalar, typed by the YAML core schema when read.
+    Plain(&'a str),
+    /// A quoted, folded or block scalar: always a string.
+    Text(Cow<'a, str>),
+}
+
 impl<'a> Parser<'a> {
-    fn new(src: &'a str) -> Self {
+    fn new(src: &'a str, pos: usize, line_no: u32) -> Self {
         Parser {
             src,
-            pos: 0,
-            line_no: 1,
+            pos,
+            line_no,
             last_content_line: 0,
             depth: 0,
             item_spans: None,
+            skip_ignored: false,
             cache: None,
         }
     }
@@ -160,99 +295,104 @@ impl<'a> Parser<'a> {
     /// The next content line, after blank and comment lines.
     fn peek(&mut self) -> Option<Line<'a>> {
         self.skip_blank();
-        let l = self.raw()?;
-        Some(l)
+        self.raw()
     }
 
-    /// A block node whose first line is at the cursor with indentation `indent`.
-    fn node(&mut self, indent: usize, top: bool) -> R<Value> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(Unsupported("deep nesting", self.line_no));
-        }
-        let line = self
-            .peek()
-            .ok_or(Unsupported("unexpected end", self.line_no))?;
-        check_line(&line)?;
-        let v = if is_seq_entry(line.content) {
-            self.sequence(line.indent, top)?
-        } else if split_key(line.content, line.no)?.is_some() {
-            self.mapping(line.indent, top)?
-        } else {
-            // A scalar document or a scalar on its own line.
-            self.advance();
-            self.scalar(line.content, indent, line.no)?
-        };
-        self.depth -= 1;
-        Ok(v)
-    }
-
-    /// Entries of a block mapping whose keys sit at `indent`.
-    fn mapping(&mut self, indent: usize, top: bool) -> R<Value> {
-        let mut map = Map::new();
-        while let Some(line) = self.peek() {
-            if line.indent != indent || is_seq_entry(line.content) || is_doc_marker(&line) {
-                if line.indent > indent {
-                    return Err(Unsupported("unexpected indentation", line.no));
+    /// Reads the first lines of the node at `at`, leaving the cursor at its entries.
+    fn shape(&mut self, at: At<'a>) -> R<Shape<'a>> {
+        match at {
+            At::Known(s) => Ok(s),
+            At::Node { top } => {
+                let Some(line) = self.peek() else {
+                    return unsupported("unexpected end", self.line_no);
+                };
+                check_line(&line)?;
+                if is_seq_entry(line.content) {
+                    Ok(Shape::Seq {
+                        indent: line.indent,
+                        tracked: top,
+                    })
+                } else if split_key(line.content, line.no)?.is_some() {
+                    Ok(Shape::Map {
+                        indent: line.indent,
+                        first: None,
+                        top,
+                    })
+                } else {
+                    // A scalar document or a scalar on its own line.
+                    self.advance();
+                    self.scalar(line.content, line.indent, line.no)
                 }
-                break;
             }
-            check_line(&line)?;
-            let Some((key, rest)) = split_key(line.content, line.no)? else {
-                return Err(Unsupported("expected a key", line.no));
-            };
-            self.advance();
-            let value = self.value_after_key(
+            At::AfterKey {
                 indent,
                 rest,
-                line.no,
-                top && key == "items",
-                key == "managedFields",
-            )?;
-            if let Some(v) = value {
-                map.insert(key, v);
+                line,
+                objects_list,
+            } => {
+                if !rest.is_empty() {
+                    return self.inline_value(rest, indent, line);
+                }
+                // Value on the following lines: more indented, or a sequence at the same column.
+                let Some(next) = self.peek() else {
+                    return Ok(Shape::Null);
+                };
+                let seq = is_seq_entry(next.content);
+                if !(next.indent > indent || (next.indent == indent && seq)) {
+                    return Ok(Shape::Null);
+                }
+                if objects_list && seq {
+                    return Ok(Shape::Seq {
+                        indent: next.indent,
+                        tracked: true,
+                    });
+                }
+                self.shape(At::Node { top: false })
+            }
+            At::SeqItem => {
+                let Some(line) = self.peek() else {
+                    return unsupported("unexpected end", self.line_no);
+                };
+                check_line(&line)?;
+                let after = line.content[1..].trim_start_matches(' ');
+                let col = line.indent + (line.content.len() - after.len());
+                if after.is_empty() {
+                    self.advance();
+                    return match self.peek() {
+                        Some(next) if next.indent > line.indent => {
+                            self.shape(At::Node { top: false })
+                        }
+                        _ => Ok(Shape::Null),
+                    };
+                }
+                if is_seq_entry(after) {
+                    return unsupported("nested inline sequence", line.no);
+                }
+                if let Some((key, rest)) = split_key(after, line.no)? {
+                    // `- key: value` opens a mapping whose keys sit at `col`.
+                    self.advance();
+                    return Ok(Shape::Map {
+                        indent: col,
+                        first: Some((key, rest, line.no)),
+                        top: false,
+                    });
+                }
+                self.advance();
+                self.inline_value(after, line.indent, line.no)
             }
         }
-        Ok(Value::Object(map))
     }
 
-    /// The value of `key:` whose key line was just consumed; `None` when dropped.
-    fn value_after_key(
-        &mut self,
-        indent: usize,
-        rest: &'a str,
-        line_no: u32,
-        objects_list: bool,
-        drop: bool,
-    ) -> R<Option<Value>> {
-        if !rest.is_empty() {
-            if drop {
-                self.skip_continuation(indent);
-                return Ok(None);
-            }
-            return self.inline_value(rest, indent, line_no).map(Some);
-        }
-        // Value on the following lines: more indented, or a sequence at the same column.
-        let Some(next) = self.peek() else {
-            return Ok(Some(Value::Null));
-        };
-        let nested = next.indent > indent || (next.indent == indent && is_seq_entry(next.content));
-        if !nested {
-            return Ok(Some(Value::Null));
-        }
-        if drop {
+    /// Skips the value of a `key:` without parsing it (text checked before).
+    fn skip_after_key(&mut self, indent: usize, rest: &str) {
+        if rest.is_empty() {
             self.skip_block(indent);
-            return Ok(None);
+        } else {
+            self.skip_continuation(indent);
         }
-        if objects_list && is_seq_entry(next.content) {
-            self.item_spans = Some(Vec::new());
-            let v = self.sequence_tracked(next.indent)?;
-            return Ok(Some(v));
-        }
-        self.node(next.indent, false).map(Some)
     }
 
-    /// Skips the lines of a dropped block value (`managedFields:`).
+    /// Skips the lines of a block value (`managedFields:`).
     fn skip_block(&mut self, indent: usize) {
         while let Some(l) = self.peek() {
             if l.indent > indent || (l.indent == indent && is_seq_entry(l.content)) {
@@ -263,7 +403,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips continuation lines of a dropped inline value.
+    /// Skips continuation lines of an inline value.
     fn skip_continuation(&mut self, indent: usize) {
         while let Some(l) = self.peek() {
             if l.indent > indent {
@@ -274,99 +414,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn sequence(&mut self, indent: usize, top: bool) -> R<Value> {
-        if top {
-            self.item_spans = Some(Vec::new());
-            return self.sequence_tracked(indent);
-        }
-        let mut items = Vec::new();
-        while let Some(line) = self.peek() {
-            if line.indent != indent || !is_seq_entry(line.content) {
-                if line.indent > indent {
-                    return Err(Unsupported("unexpected indentation", line.no));
-                }
-                break;
-            }
-            items.push(self.seq_item(line)?);
-        }
-        Ok(Value::Array(items))
-    }
-
-    /// A sequence whose items are the document's objects: remembers each item's lines.
-    fn sequence_tracked(&mut self, indent: usize) -> R<Value> {
-        let mut items = Vec::new();
-        let mut spans = Vec::new();
-        while let Some(line) = self.peek() {
-            if line.indent != indent || !is_seq_entry(line.content) {
-                if line.indent > indent {
-                    return Err(Unsupported("unexpected indentation", line.no));
-                }
-                break;
-            }
-            let v = self.seq_item(line)?;
-            spans.push(Span {
-                start: line.no,
-                end: self.last_content_line.max(line.no),
-            });
-            items.push(v);
-        }
-        self.item_spans = Some(spans);
-        Ok(Value::Array(items))
-    }
-
-    /// One `- …` entry at the cursor.
-    fn seq_item(&mut self, line: Line<'a>) -> R<Value> {
-        check_line(&line)?;
-        let after = line.content[1..].trim_start_matches(' ');
-        let col = line.indent + (line.content.len() - after.len());
-        if after.is_empty() {
-            self.advance();
-            let Some(next) = self.peek() else {
-                return Ok(Value::Null);
-            };
-            if next.indent > line.indent {
-                return self.node(next.indent, false);
-            }
-            return Ok(Value::Null);
-        }
-        if is_seq_entry(after) {
-            return Err(Unsupported("nested inline sequence", line.no));
-        }
-        if let Some((key, rest)) = split_key(after, line.no)? {
-            // `- key: value` opens a mapping whose keys sit at `col`.
-            self.advance();
-            let mut map = Map::new();
-            if let Some(v) =
-                self.value_after_key(col, rest, line.no, false, key == "managedFields")?
-            {
-                map.insert(key, v);
-            }
-            self.depth += 1;
-            if self.depth > MAX_DEPTH {
-                return Err(Unsupported("deep nesting", line.no));
-            }
-            let more = self.mapping(col, false)?;
-            self.depth -= 1;
-            if let Value::Object(m) = more {
-                for (k, v) in m {
-                    map.insert(k, v);
-                }
-            }
-            return Ok(Value::Object(map));
-        }
-        self.advance();
-        self.inline_value(after, line.indent, line.no)
-    }
-
     /// A value written after `key: ` or `- `: a scalar (maybe continued on more
     /// indented lines), `{}`, `[]`, or a block scalar header.
-    fn inline_value(&mut self, text: &'a str, parent_indent: usize, line_no: u32) -> R<Value> {
+    fn inline_value(&mut self, text: &'a str, parent_indent: usize, line_no: u32) -> R<Shape<'a>> {
         match text.as_bytes()[0] {
-            b'|' | b'>' => self.block_scalar(text, parent_indent, line_no),
+            b'|' | b'>' => Ok(Shape::Text(Cow::Owned(self.block_scalar(
+                text,
+                parent_indent,
+                line_no,
+            )?))),
             b'{' | b'[' => match text {
-                "{}" => Ok(Value::Object(Map::new())),
-                "[]" => Ok(Value::Array(Vec::new())),
-                _ => Err(Unsupported("flow collection", line_no)),
+                "{}" => Ok(Shape::EmptyMap),
+                "[]" => Ok(Shape::EmptySeq),
+                _ => unsupported("flow collection", line_no),
             },
             _ => self.scalar(text, parent_indent, line_no),
         }
@@ -374,19 +434,16 @@ impl<'a> Parser<'a> {
 
     /// A plain or quoted scalar starting with `first`, folding continuation lines
     /// indented deeper than `parent_indent`.
-    fn scalar(&mut self, first: &'a str, parent_indent: usize, line_no: u32) -> R<Value> {
+    fn scalar(&mut self, first: &'a str, parent_indent: usize, line_no: u32) -> R<Shape<'a>> {
         let quote = first.as_bytes()[0];
         if matches!(quote, b'&' | b'*' | b'!' | b'?' | b'%' | b'@' | b'`') {
-            return Err(Unsupported(
-                "anchor, alias, tag or reserved indicator",
-                line_no,
-            ));
+            return unsupported("anchor, alias, tag or reserved indicator", line_no);
         }
         if quote == b'"' || quote == b'\'' {
-            return self.quoted(first, parent_indent, line_no);
+            return self.quoted(first, parent_indent, line_no).map(Shape::Text);
         }
         if first.contains(" #") || first.contains('\t') {
-            return Err(Unsupported("comment or tab in plain scalar", line_no));
+            return unsupported("comment or tab in plain scalar", line_no);
         }
         let mut text: Option<String> = None;
         let mut pending_breaks = 0usize;
@@ -401,7 +458,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             if l.content.contains(": ") || l.content.ends_with(':') || l.content.contains(" #") {
-                return Err(Unsupported("ambiguous plain continuation", l.no));
+                return unsupported("ambiguous plain continuation", l.no);
             }
             let s = text.get_or_insert_with(|| first.trim_end().to_string());
             if pending_breaks == 0 {
@@ -420,8 +477,8 @@ impl<'a> Parser<'a> {
             self.rewind_blank(pending_breaks);
         }
         Ok(match text {
-            None => plain_scalar(first.trim_end()),
-            Some(s) => Value::String(s),
+            None => Shape::Plain(first.trim_end()),
+            Some(s) => Shape::Text(Cow::Owned(s)),
         })
     }
 
@@ -435,8 +492,17 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn quoted(&mut self, first: &'a str, parent_indent: usize, line_no: u32) -> R<Value> {
+    fn quoted(&mut self, first: &'a str, parent_indent: usize, line_no: u32) -> R<Cow<'a, str>> {
         let q = first.as_bytes()[0];
+        // Most quoted scalars close on their line with nothing to unescape: borrow them.
+        let body = &first[1..];
+        if let Some(i) = body.find(|c| c == q as char || (q == b'"' && c == '\\'))
+            && body.as_bytes()[i] == q
+            && !(q == b'\'' && body.as_bytes().get(i + 1) == Some(&b'\''))
+            && body[i + 1..].trim().is_empty()
+        {
+            return Ok(Cow::Borrowed(&body[..i]));
+        }
         let mut out = String::new();
         // Current chunk of text to scan, starting after the opening quote.
         let mut chunk: &str = &first[1..];
@@ -470,7 +536,7 @@ impl<'a> Parser<'a> {
                         break;
                     }
                     let (ch, used) =
-                        unescape(&chunk[i + 1..]).ok_or(Unsupported("escape", line_no))?;
+                        unescape(&chunk[i + 1..]).ok_or(Error::Unsupported("escape", line_no))?;
                     out.push_str(&ch);
                     i += 1 + used;
                     segment_start = i;
@@ -482,9 +548,9 @@ impl<'a> Parser<'a> {
                 out.push_str(&chunk[segment_start..end]);
                 let after = chunk[end + 1..].trim();
                 if !after.is_empty() {
-                    return Err(Unsupported("text after closing quote", line_no));
+                    return unsupported("text after closing quote", line_no);
                 }
-                return Ok(Value::String(out.replace('\u{0}', "")));
+                return Ok(Cow::Owned(out.replace('\u{0}', "")));
             }
             // Multi-line quoted scalar: fold line breaks.
             let joined_without_space = out.ends_with('\u{0}');
@@ -496,7 +562,7 @@ impl<'a> Parser<'a> {
             let mut breaks = 0;
             let next = loop {
                 let Some(l) = self.raw() else {
-                    return Err(Unsupported("unterminated quoted scalar", line_no));
+                    return unsupported("unterminated quoted scalar", line_no);
                 };
                 if l.content.is_empty() {
                     breaks += 1;
@@ -505,7 +571,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 if l.indent <= parent_indent {
-                    return Err(Unsupported("quoted scalar continuation not indented", l.no));
+                    return unsupported("quoted scalar continuation not indented", l.no);
                 }
                 break l;
             };
@@ -524,7 +590,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `|`, `|-`, `|+`, `>`, `>-`, `>+` with an optional indentation digit.
-    fn block_scalar(&mut self, header: &'a str, parent_indent: usize, line_no: u32) -> R<Value> {
+    fn block_scalar(&mut self, header: &'a str, parent_indent: usize, line_no: u32) -> R<String> {
         let literal = header.starts_with('|');
         let mut chomp = 'c';
         let mut explicit: Option<usize> = None;
@@ -532,7 +598,7 @@ impl<'a> Parser<'a> {
             match ch {
                 '-' | '+' => chomp = ch,
                 '1'..='9' => explicit = Some(ch as usize - '0' as usize),
-                _ => return Err(Unsupported("block scalar header", line_no)),
+                _ => return unsupported("block scalar header", line_no),
             }
         }
         let mut lines: Vec<&str> = Vec::new();
@@ -552,7 +618,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             if body.contains('\t') && l.indent < bi {
-                return Err(Unsupported("tab in block scalar", l.no));
+                return unsupported("tab in block scalar", l.no);
             }
             lines.push(&body[bi..]);
             self.last_content_line = l.no;
@@ -617,12 +683,249 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok(Value::String(s))
+        Ok(s)
+    }
+}
+
+/// Deserializer for the node at the cursor.
+struct De<'p, 'a> {
+    p: &'p mut Parser<'a>,
+    at: At<'a>,
+}
+
+impl<'a> De<'_, 'a> {
+    fn enter(&mut self, line: u32) -> R<()> {
+        self.p.depth += 1;
+        if self.p.depth > MAX_DEPTH {
+            return unsupported("deep nesting", line);
+        }
+        Ok(())
+    }
+}
+
+impl<'de> Deserializer<'de> for De<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> R<V::Value> {
+        let at = std::mem::replace(&mut self.at, At::Known(Shape::Null));
+        match self.p.shape(at)? {
+            Shape::Null => visitor.visit_unit(),
+            Shape::EmptyMap => visitor.visit_map(de::value::MapDeserializer::<
+                std::iter::Empty<(&str, &str)>,
+                Error,
+            >::new(std::iter::empty())),
+            Shape::EmptySeq => visitor.visit_seq(de::value::SeqDeserializer::<
+                std::iter::Empty<&str>,
+                Error,
+            >::new(std::iter::empty())),
+            Shape::Plain(s) => match resolve_plain(s) {
+                Plain::Null => visitor.visit_unit(),
+                Plain::Bool(b) => visitor.visit_bool(b),
+                Plain::I64(n) => visitor.visit_i64(n),
+                Plain::U64(n) => visitor.visit_u64(n),
+                Plain::F64(f) => visitor.visit_f64(f),
+                Plain::Str(s) => visitor.visit_borrowed_str(s),
+            },
+            Shape::Text(Cow::Borrowed(s)) => visitor.visit_borrowed_str(s),
+            Shape::Text(Cow::Owned(s)) => visitor.visit_string(s),
+            Shape::Map { indent, first, top } => {
+                let line = self.p.line_no;
+                self.enter(line)?;
+                let v = visitor.visit_map(MapAcc {
+                    p: &mut *self.p,
+                    indent,
+                    first,
+                    top,
+                    pending: None,
+                })?;
+                self.p.depth -= 1;
+                Ok(v)
+            }
+            Shape::Seq { indent, tracked } => {
+                let line = self.p.line_no;
+                self.enter(line)?;
+                let v = if tracked {
+                    let mut acc = SeqAcc {
+                        p: &mut *self.p,
+                        indent,
+                        spans: Some(Vec::new()),
+                    };
+                    let v = visitor.visit_seq(&mut acc)?;
+                    let spans = acc.spans.take();
+                    self.p.item_spans = spans;
+                    v
+                } else {
+                    visitor.visit_seq(&mut SeqAcc {
+                        p: &mut *self.p,
+                        indent,
+                        spans: None,
+                    })?
+                };
+                self.p.depth -= 1;
+                Ok(v)
+            }
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(mut self, visitor: V) -> R<V::Value> {
+        let at = std::mem::replace(&mut self.at, At::Known(Shape::Null));
+        match self.p.shape(at)? {
+            Shape::Null => visitor.visit_none(),
+            Shape::Plain(s) if matches!(resolve_plain(s), Plain::Null) => visitor.visit_none(),
+            shape => visitor.visit_some(De {
+                p: self.p,
+                at: At::Known(shape),
+            }),
+        }
+    }
+
+    /// Values the target does not name: skipped by indentation when the text is known good.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        if self.p.skip_ignored
+            && let At::AfterKey { indent, rest, .. } = self.at
+        {
+            self.p.skip_after_key(indent, rest);
+            return visitor.visit_unit();
+        }
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> R<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        mut self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> R<V::Value> {
+        let at = std::mem::replace(&mut self.at, At::Known(Shape::Null));
+        match self.p.shape(at)? {
+            Shape::Plain(s) => visitor.visit_enum(s.into_deserializer()),
+            Shape::Text(s) => visitor.visit_enum(s.into_owned().into_deserializer()),
+            _ => Err(de::Error::custom("expected a string for an enum")),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// Entries of a block mapping whose keys sit at `indent`.
+struct MapAcc<'p, 'a> {
+    p: &'p mut Parser<'a>,
+    indent: usize,
+    /// The entry on a `- key: value` line, already read.
+    first: Option<(Cow<'a, str>, &'a str, u32)>,
+    top: bool,
+    /// The current key's rest of line, line number and whether it is a List's `items`.
+    pending: Option<(&'a str, u32, bool)>,
+}
+
+impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
+        loop {
+            let (key, rest, line_no) = match self.first.take() {
+                Some(entry) => entry,
+                None => {
+                    let Some(line) = self.p.peek() else {
+                        return Ok(None);
+                    };
+                    if line.indent != self.indent
+                        || is_seq_entry(line.content)
+                        || is_doc_marker(&line)
+                    {
+                        if line.indent > self.indent {
+                            return unsupported("unexpected indentation", line.no);
+                        }
+                        return Ok(None);
+                    }
+                    check_line(&line)?;
+                    let Some((key, rest)) = split_key(line.content, line.no)? else {
+                        return unsupported("expected a key", line.no);
+                    };
+                    self.p.advance();
+                    (key, rest, line.no)
+                }
+            };
+            if key == "managedFields" {
+                // Bookkeeping of who wrote which field: large, and never evidence.
+                self.p.skip_after_key(self.indent, rest);
+                continue;
+            }
+            self.pending = Some((rest, line_no, self.top && key == "items"));
+            return seed
+                .deserialize(de::value::CowStrDeserializer::<Error>::new(key))
+                .map(Some);
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> R<V::Value> {
+        let (rest, line, objects_list) = self
+            .pending
+            .take()
+            .ok_or_else(|| Error::Shape("value without a key".into()))?;
+        seed.deserialize(De {
+            p: &mut *self.p,
+            at: At::AfterKey {
+                indent: self.indent,
+                rest,
+                line,
+                objects_list,
+            },
+        })
+    }
+}
+
+/// Entries `- …` of a block sequence at `indent`; `spans` collects a List's item spans.
+struct SeqAcc<'p, 'a> {
+    p: &'p mut Parser<'a>,
+    indent: usize,
+    spans: Option<Vec<ItemPos>>,
+}
+
+impl<'de> SeqAccess<'de> for &mut SeqAcc<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        let Some(line) = self.p.peek() else {
+            return Ok(None);
+        };
+        if line.indent != self.indent || !is_seq_entry(line.content) {
+            if line.indent > self.indent {
+                return unsupported("unexpected indentation", line.no);
+            }
+            return Ok(None);
+        }
+        let offset = self.p.pos;
+        let v = seed.deserialize(De {
+            p: &mut *self.p,
+            at: At::SeqItem,
+        })?;
+        if let Some(spans) = &mut self.spans {
+            spans.push(ItemPos {
+                offset,
+                span: Span {
+                    start: line.no,
+                    end: self.p.last_content_line.max(line.no),
+                },
+            });
+        }
+        Ok(Some(v))
     }
 }
 
 fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == needle)
+    memchr::memchr(needle, hay)
 }
 
 /// `---` or `...` at column 0 ends a document.
@@ -637,13 +940,13 @@ fn is_seq_entry(content: &str) -> bool {
 
 fn check_line(line: &Line) -> R<()> {
     if line.content.starts_with('\t') {
-        return Err(Unsupported("tab indentation", line.no));
+        return unsupported("tab indentation", line.no);
     }
     Ok(())
 }
 
 /// Splits `key: rest` / `key:`; `None` when the line is not a mapping entry.
-fn split_key(content: &str, line_no: u32) -> R<Option<(String, &str)>> {
+fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
     let b = content.as_bytes();
     match b[0] {
         b'"' | b'\'' => {
@@ -671,12 +974,12 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(String, &str)>> {
             if after == ":" || after.starts_with(": ") {
                 let raw = &content[1..i];
                 if q == b'"' && raw.contains('\\') {
-                    return Err(Unsupported("escaped key", line_no));
+                    return unsupported("escaped key", line_no);
                 }
-                let key = if q == b'\'' {
-                    raw.replace("''", "'")
+                let key = if q == b'\'' && raw.contains("''") {
+                    Cow::Owned(raw.replace("''", "'"))
                 } else {
-                    raw.to_string()
+                    Cow::Borrowed(raw)
                 };
                 return Ok(Some((key, after[1..].trim_start_matches(' '))));
             }
@@ -684,7 +987,7 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(String, &str)>> {
         }
         b'{' | b'[' | b'&' | b'*' | b'!' | b'?' | b'|' | b'>' | b'%' | b'@' | b'`' => {
             if b[0] == b'?' {
-                return Err(Unsupported("complex key", line_no));
+                return unsupported("complex key", line_no);
             }
             Ok(None)
         }
@@ -695,17 +998,17 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(String, &str)>> {
             let Some(i) = colon else { return Ok(None) };
             if i == 0 {
                 // `: value` is an empty (null) key: legal YAML, never kubectl's.
-                return Err(Unsupported("empty key", line_no));
+                return unsupported("empty key", line_no);
             }
             let key = &content[..i];
             if key.contains(" #") || key.ends_with(' ') {
-                return Err(Unsupported("odd key", line_no));
+                return unsupported("odd key", line_no);
             }
             let rest = content[i + 1..].trim_start_matches(' ');
             if rest.starts_with('#') {
-                return Err(Unsupported("trailing comment", line_no));
+                return unsupported("trailing comment", line_no);
             }
-            Ok(Some((key.to_string(), rest)))
+            Ok(Some((Cow::Borrowed(key), rest)))
         }
     }
 }

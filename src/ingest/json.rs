@@ -5,10 +5,14 @@
 //! offset in the file gives its line range. Then each piece is parsed into a `Value`.
 //! `managedFields` is removed after parsing. serde_json's recursion limit bounds nesting.
 
+use super::body::Body;
+use super::header::{Header, ItemHeader};
+use super::objects::{Doc, Item, with_items};
 use super::parsed::{ParseError, ParsedDoc, Span};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::sync::Arc;
 
 #[derive(Deserialize)]
 struct ItemsProbe<'a> {
@@ -31,6 +35,63 @@ pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
             Ok(doc) => docs.push(doc),
             Err(e) => return (docs, Some(e)),
         }
+    }
+    (docs, None)
+}
+
+/// Reads the headers of every top-level JSON value of `text` (and of its `items`),
+/// leaving their content as text. On a syntax error the values read before it are
+/// returned with the error.
+pub fn scan(text: &Arc<str>) -> (Vec<Doc>, Option<ParseError>) {
+    let lines = LineIndex::new(text);
+    let mut docs = Vec::new();
+    let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+    for raw in stream {
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(e) => return (docs, Some(json_error(&e, text, &lines))),
+        };
+        let piece = raw.get();
+        let span = lines.span_of(text, piece);
+        let err_at = |e: serde_json::Error, piece: &str| {
+            let mut err = json_error(&e, piece, &LineIndex::new(piece));
+            let start = lines.span_of(text, piece).start;
+            err.line = err.line.map(|l| l + start - 1);
+            err
+        };
+        let header = match serde_json::from_str::<Header<&RawValue>>(piece) {
+            Ok(h) => h,
+            Err(e) => return (docs, Some(err_at(e, piece))),
+        };
+        let body_of = |piece: &str| {
+            let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+            Body::Json {
+                text: text.clone(),
+                start,
+                end: start + piece.len(),
+            }
+        };
+        let mut failed = None;
+        let header = with_items(header, |_, item: &RawValue| {
+            let piece = item.get();
+            let header = serde_json::from_str::<ItemHeader>(piece).unwrap_or_else(|e| {
+                failed.get_or_insert_with(|| err_at(e, piece));
+                ItemHeader::default()
+            });
+            Item {
+                header,
+                body: Some(body_of(piece)),
+                span: lines.span_of(text, piece),
+            }
+        });
+        if let Some(err) = failed {
+            return (docs, Some(err));
+        }
+        docs.push(Doc {
+            header,
+            body: body_of(piece),
+            span,
+        });
     }
     (docs, None)
 }

@@ -3,7 +3,9 @@
 //! Nothing here decides what is wrong with the cluster; it only says what the bundle
 //! holds, and reports every file it could not use as a [`Problem`].
 
+pub mod body;
 pub mod fast_yaml;
+pub mod header;
 pub mod json;
 pub mod layout;
 pub mod objects;
@@ -158,7 +160,7 @@ pub fn load(args: &[InputArg]) -> Result<Loaded, InputError> {
 /// What one file turned out to be.
 enum Outcome {
     Objects {
-        text: String,
+        text: Arc<str>,
         extracted: objects::Extracted,
         error: Option<parsed::ParseError>,
     },
@@ -261,9 +263,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
                         .into_iter()
                         .map(|raw| LoadedObject { raw, file }),
                 );
-                loaded
-                    .files
-                    .push(SourceFile::new(input, entry.path, text.into()));
+                loaded.files.push(SourceFile::new(input, entry.path, text));
             }
         }
     }
@@ -321,22 +321,22 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
     let lower = entry.path.to_ascii_lowercase();
     let trimmed = text.trim_start();
     let looks_json = trimmed.starts_with('{') || trimmed.starts_with('[');
-    let (docs, error) = if lower.ends_with(".json")
-        || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"))
-    {
-        json::parse(text)
-    } else if expects_objects || looks_yaml(trimmed) {
-        if looks_json {
-            // Flow-style YAML may still be valid JSON, which parses much faster.
-            match json::parse(text) {
-                (docs, None) => (docs, None),
-                _ => yaml::parse(text),
-            }
-        } else {
-            parse_yaml(text)
+    let is_json = lower.ends_with(".json")
+        || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"));
+    if !(is_json || expects_objects || looks_yaml(trimmed)) {
+        return Outcome::Skipped;
+    }
+    let text: Arc<str> = Arc::from(text);
+    let (docs, error) = if is_json {
+        json::scan(&text)
+    } else if looks_json {
+        // Flow-style YAML may still be valid JSON, which parses much faster.
+        match json::scan(&text) {
+            (docs, None) => (docs, None),
+            _ => general_yaml(&text),
         }
     } else {
-        return Outcome::Skipped;
+        scan_yaml(&text)
     };
     let extracted = objects::extract(&entry.path, docs);
     if !expects_objects && extracted.objects.is_empty() {
@@ -352,18 +352,60 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
         return Outcome::Skipped;
     }
     Outcome::Objects {
-        text: text.to_string(),
+        text,
         extracted,
         error,
     }
 }
 
-/// The fast path for kubectl-style YAML, else the general parser.
-pub fn parse_yaml(text: &str) -> (Vec<parsed::ParsedDoc>, Option<parsed::ParseError>) {
-    match fast_yaml::parse(text) {
-        Ok(docs) => (docs, None),
-        Err(_) => yaml::parse(text),
+/// Headers of kubectl-style YAML by the fast path, leaving content as text; anything
+/// else by the general parser.
+pub fn scan_yaml(text: &Arc<str>) -> (Vec<objects::Doc>, Option<parsed::ParseError>) {
+    use body::Body;
+    use header::{Header, ItemHeader};
+    let Ok(docs) = fast_yaml::documents::<Header<ItemHeader>>(text) else {
+        return general_yaml(text);
+    };
+    let mut out = Vec::with_capacity(docs.len());
+    for d in docs {
+        let n = d.value.items.as_ref().map_or(0, Vec::len);
+        if n != d.items.len() {
+            // Items the fast path could not place: let the general parser read the file.
+            return general_yaml(text);
+        }
+        let positions = d.items;
+        let header = objects::with_items(d.value, |i, h| objects::Item {
+            header: h,
+            body: Some(Body::Yaml {
+                text: text.clone(),
+                pos: positions[i],
+                item: true,
+            }),
+            span: positions[i].span,
+        });
+        out.push(objects::Doc {
+            header,
+            body: Body::Yaml {
+                text: text.clone(),
+                pos: fast_yaml::ItemPos {
+                    offset: d.offset,
+                    span: d.span,
+                },
+                item: false,
+            },
+            span: d.span,
+        });
     }
+    (out, None)
+}
+
+/// The general YAML parser: trees with positions, for YAML the fast path refuses.
+fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<parsed::ParseError>) {
+    let (docs, error) = yaml::parse(text);
+    (
+        docs.into_iter().map(objects::Doc::from_parsed).collect(),
+        error,
+    )
 }
 
 fn looks_yaml(text: &str) -> bool {

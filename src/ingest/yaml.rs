@@ -340,47 +340,69 @@ fn count_nodes(value: &Value) -> usize {
     }
 }
 
-/// Resolves a plain scalar by the YAML 1.2 core schema (what kubectl's output relies on).
-pub fn plain_scalar(s: &str) -> Value {
+/// A plain scalar typed by the YAML 1.2 core schema (what kubectl's output relies on).
+#[derive(Debug, PartialEq)]
+pub enum Plain<'a> {
+    Null,
+    Bool(bool),
+    I64(i64),
+    U64(u64),
+    F64(f64),
+    Str(&'a str),
+}
+
+/// Types a plain scalar by the YAML 1.2 core schema.
+pub fn resolve_plain(s: &str) -> Plain<'_> {
     match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
+        "" | "~" | "null" | "Null" | "NULL" => return Plain::Null,
+        "true" | "True" | "TRUE" => return Plain::Bool(true),
+        "false" | "False" | "FALSE" => return Plain::Bool(false),
         _ => {}
     }
-    let bytes = s.as_bytes();
-    let first = bytes[0];
+    let first = s.as_bytes()[0];
     if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
-        return Value::String(s.to_string());
+        return Plain::Str(s);
     }
     if let Some(hex) = s.strip_prefix("0x") {
         if let Ok(n) = u64::from_str_radix(hex, 16) {
-            return Value::Number(n.into());
+            return Plain::U64(n);
         }
     } else if let Some(oct) = s.strip_prefix("0o")
         && let Ok(n) = u64::from_str_radix(oct, 8)
     {
-        return Value::Number(n.into());
+        return Plain::U64(n);
     }
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         if let Ok(n) = s.parse::<i64>() {
-            return Value::Number(n.into());
+            return Plain::I64(n);
         }
         if let Ok(n) = digits.parse::<u64>()
             && !s.starts_with('-')
         {
-            return Value::Number(n.into());
+            return Plain::U64(n);
         }
-        return Value::String(s.to_string());
+        return Plain::Str(s);
     }
     if is_core_float(digits)
         && let Ok(f) = s.parse::<f64>()
-        && let Some(n) = Number::from_f64(f)
+        && f.is_finite()
     {
-        return Value::Number(n);
+        return Plain::F64(f);
     }
-    Value::String(s.to_string())
+    Plain::Str(s)
+}
+
+/// A plain scalar as a JSON value.
+pub fn plain_scalar(s: &str) -> Value {
+    match resolve_plain(s) {
+        Plain::Null => Value::Null,
+        Plain::Bool(b) => Value::Bool(b),
+        Plain::I64(n) => Value::Number(n.into()),
+        Plain::U64(n) => Value::Number(n.into()),
+        Plain::F64(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+        Plain::Str(s) => Value::String(s.to_string()),
+    }
 }
 
 /// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` without the sign.

@@ -56,7 +56,7 @@ impl Redactor {
         for o in &snap.objects {
             if o.kind == "Node" {
                 hostnames.insert(o.name.clone());
-                if let Some(Value::Array(addrs)) = o.value.pointer("/status/addresses") {
+                if let Some(Value::Array(addrs)) = o.value().pointer("/status/addresses") {
                     for a in addrs {
                         let t = a.get("type").and_then(Value::as_str).unwrap_or("");
                         if matches!(t, "Hostname" | "InternalDNS" | "ExternalDNS")
@@ -68,14 +68,14 @@ impl Redactor {
                 }
             }
             if o.kind == "Ingress" {
-                if let Some(Value::Array(rules)) = o.value.pointer("/spec/rules") {
+                if let Some(Value::Array(rules)) = o.value().pointer("/spec/rules") {
                     for r in rules {
                         if let Some(h) = r.get("host").and_then(Value::as_str) {
                             hostnames.insert(h.trim_start_matches("*.").to_string());
                         }
                     }
                 }
-                if let Some(Value::Array(tls)) = o.value.pointer("/spec/tls") {
+                if let Some(Value::Array(tls)) = o.value().pointer("/spec/tls") {
                     for t in tls {
                         if let Some(Value::Array(hosts)) = t.get("hosts") {
                             for h in hosts.iter().filter_map(Value::as_str) {
@@ -87,13 +87,13 @@ impl Redactor {
             }
             if o.kind == "Service"
                 && let Some(h) = o
-                    .value
+                    .value()
                     .pointer("/spec/externalName")
                     .and_then(Value::as_str)
             {
                 hostnames.insert(h.to_string());
             }
-            walk(&o.value, &mut registries, &mut labels);
+            walk(o.value(), &mut registries, &mut labels);
         }
         let mut hosts = HashMap::new();
         let mut n = 0;

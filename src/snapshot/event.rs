@@ -1,6 +1,7 @@
 //! Event view: one shape for `v1` Events and `events.k8s.io/v1` Events.
 
 use super::time::parse_timestamp;
+use serde::Deserialize;
 use serde_json::Value;
 
 /// The object an event is about.
@@ -28,52 +29,136 @@ pub struct Event {
     pub component: String,
 }
 
+/// The fields of either event shape, as written.
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Wire {
+    involved_object: Option<Subject>,
+    regarding: Option<Subject>,
+    reason: Option<Lenient>,
+    message: Option<Lenient>,
+    note: Option<Lenient>,
+    #[serde(rename = "type")]
+    type_: Option<Lenient>,
+    count: Option<Lenient>,
+    deprecated_count: Option<Lenient>,
+    series: Option<Series>,
+    event_time: Option<Lenient>,
+    first_timestamp: Option<Lenient>,
+    deprecated_first_timestamp: Option<Lenient>,
+    last_timestamp: Option<Lenient>,
+    deprecated_last_timestamp: Option<Lenient>,
+    source: Option<Source>,
+    reporting_component: Option<Lenient>,
+    reporting_controller: Option<Lenient>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Subject {
+    kind: Option<Lenient>,
+    namespace: Option<Lenient>,
+    name: Option<Lenient>,
+    uid: Option<Lenient>,
+    field_path: Option<Lenient>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Series {
+    count: Option<Lenient>,
+    last_observed_time: Option<Lenient>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct Source {
+    component: Option<Lenient>,
+}
+
+/// Any scalar; events from odd emitters put numbers where strings belong and back.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Lenient {
+    Str(String),
+    Int(i64),
+    Other(serde::de::IgnoredAny),
+}
+
+impl Lenient {
+    fn str(this: &Option<Lenient>) -> Option<String> {
+        match this {
+            Some(Lenient::Str(s)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+    fn int(this: &Option<Lenient>) -> Option<i64> {
+        match this {
+            Some(Lenient::Int(n)) => Some(*n),
+            _ => None,
+        }
+    }
+    fn time(this: &Option<Lenient>) -> Option<i64> {
+        Lenient::str(this).as_deref().and_then(parse_timestamp)
+    }
+}
+
+/// An Event object read straight from the bundle: `None` when it has no subject.
+pub struct EventDoc(pub Option<Event>);
+
+impl<'de> Deserialize<'de> for EventDoc {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(EventDoc(Event::from_wire(Wire::deserialize(d)?)))
+    }
+}
+
 impl Event {
     /// Reads either event shape; `None` when the object has no subject.
     pub fn from_value(v: &Value) -> Option<Event> {
-        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let subject = v.get("involvedObject").or_else(|| v.get("regarding"))?;
+        Event::from_wire(Wire::deserialize(v).ok()?)
+    }
+
+    fn from_wire(w: Wire) -> Option<Event> {
+        let subject = w.involved_object.or(w.regarding)?;
+        let s = Lenient::str;
         let regarding = Regarding {
-            kind: s(subject, "kind").unwrap_or_default(),
-            namespace: s(subject, "namespace"),
-            name: s(subject, "name").unwrap_or_default(),
-            uid: s(subject, "uid").filter(|u| !u.is_empty()),
-            field_path: s(subject, "fieldPath"),
+            kind: s(&subject.kind).unwrap_or_default(),
+            namespace: s(&subject.namespace),
+            name: s(&subject.name).unwrap_or_default(),
+            uid: s(&subject.uid).filter(|u| !u.is_empty()),
+            field_path: s(&subject.field_path),
         };
-        let time = |k: &str| v.get(k).and_then(Value::as_str).and_then(parse_timestamp);
-        let series = v.get("series");
-        let series_count = series.and_then(|s| s.get("count")).and_then(Value::as_i64);
-        let series_last = series
-            .and_then(|s| s.get("lastObservedTime"))
-            .and_then(Value::as_str)
-            .and_then(parse_timestamp);
-        let count = v
-            .get("count")
-            .or_else(|| v.get("deprecatedCount"))
-            .and_then(Value::as_i64)
+        let series_count = w.series.as_ref().and_then(|x| Lenient::int(&x.count));
+        let series_last = w
+            .series
+            .as_ref()
+            .and_then(|x| Lenient::time(&x.last_observed_time));
+        let count = Lenient::int(&w.count)
+            .or_else(|| Lenient::int(&w.deprecated_count))
             .or(series_count)
             .unwrap_or(1)
             .max(1);
-        let event_time = time("eventTime");
-        let first = time("firstTimestamp")
-            .or_else(|| time("deprecatedFirstTimestamp"))
+        let event_time = Lenient::time(&w.event_time);
+        let first = Lenient::time(&w.first_timestamp)
+            .or_else(|| Lenient::time(&w.deprecated_first_timestamp))
             .or(event_time);
-        let last = time("lastTimestamp")
-            .or_else(|| time("deprecatedLastTimestamp"))
+        let last = Lenient::time(&w.last_timestamp)
+            .or_else(|| Lenient::time(&w.deprecated_last_timestamp))
             .or(series_last)
             .or(event_time)
             .or(first);
-        let component = v
-            .get("source")
-            .and_then(|src| s(src, "component"))
-            .or_else(|| s(v, "reportingComponent"))
-            .or_else(|| s(v, "reportingController"))
+        let component = w
+            .source
+            .as_ref()
+            .and_then(|src| s(&src.component))
+            .or_else(|| s(&w.reporting_component))
+            .or_else(|| s(&w.reporting_controller))
             .unwrap_or_default();
         Some(Event {
             regarding,
-            reason: s(v, "reason").unwrap_or_default(),
-            message: s(v, "message").or_else(|| s(v, "note")).unwrap_or_default(),
-            type_: s(v, "type").unwrap_or_default(),
+            reason: s(&w.reason).unwrap_or_default(),
+            message: s(&w.message).or_else(|| s(&w.note)).unwrap_or_default(),
+            type_: s(&w.type_).unwrap_or_default(),
             count,
             first,
             last,

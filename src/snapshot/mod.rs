@@ -18,6 +18,8 @@ pub mod storage;
 pub mod time;
 pub mod workload;
 
+use crate::ingest::body::Body;
+use crate::ingest::header::Owner;
 use crate::ingest::parsed::Span;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
 use meta::ObjectRef;
@@ -45,12 +47,46 @@ pub struct Object {
     pub namespace: Option<String>,
     pub name: String,
     pub uid: Option<String>,
-    pub value: Value,
+    resource_version: Option<String>,
+    owners: Vec<Owner>,
+    /// Newest timestamp the object carries (events: last seen; others: creation).
+    time: Option<i64>,
+    /// Where the content is; read by views, and as a tree by [`Object::value`].
+    body: Body,
+    tree: OnceLock<Value>,
     /// The copy kept first; the others (must-gather writes pods twice) follow.
     pub sources: Vec<Source>,
 }
 
 impl Object {
+    /// The whole object as a tree, built on first use from the bundle's text and kept.
+    /// Views read objects without it: prefer them for kinds with many objects.
+    pub fn value(&self) -> &Value {
+        match &self.body {
+            Body::Tree(v) => v,
+            body => self
+                .tree
+                .get_or_init(|| body.to_value(&self.kind, &self.api_version)),
+        }
+    }
+
+    pub fn resource_version(&self) -> Option<&str> {
+        self.resource_version.as_deref()
+    }
+
+    /// `metadata.ownerReferences`, read at ingest.
+    pub fn owners(&self) -> &[Owner] {
+        &self.owners
+    }
+
+    /// Deserializes the fields `T` names, straight from the bundle's text.
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, String> {
+        match self.tree.get() {
+            Some(v) => T::deserialize(v).map_err(|e| e.to_string()),
+            None => self.body.deserialize(),
+        }
+    }
+
     pub fn reference(&self) -> ObjectRef {
         ObjectRef {
             api_version: self.api_version.clone(),
@@ -136,28 +172,24 @@ impl Snapshot {
         let mut seen: HashMap<Identity, usize> = HashMap::with_capacity(loaded_objects.len());
         for lo in loaded_objects {
             let raw = lo.raw;
-            let meta = raw.value.get("metadata");
-            let text = |k: &str| {
-                meta.and_then(|m| m.get(k))
-                    .and_then(Value::as_str)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-            };
-            let name = text("name").unwrap_or_default();
-            let namespace = text("namespace");
-            let uid = text("uid");
             let source = Source {
                 file: lo.file,
                 span: raw.span,
             };
-            let identity = match &uid {
+            let rv = |r: &Option<String>| r.as_deref().and_then(|s| s.parse::<u64>().ok());
+            let identity = match &raw.uid {
                 Some(u) => Identity::Uid(raw.kind.clone(), u.clone()),
-                None => Identity::Name(raw.kind.clone(), namespace.clone(), name.clone()),
+                None => Identity::Name(raw.kind.clone(), raw.namespace.clone(), raw.name.clone()),
             };
             if let Some(&i) = seen.get(&identity) {
-                let existing = &mut objects[i];
-                if existing.value != raw.value && newer(&raw.value, &existing.value) {
-                    existing.value = raw.value;
+                let existing: &mut Object = &mut objects[i];
+                // A strictly newer resourceVersion wins; equal copies only add a source.
+                if matches!((rv(&raw.resource_version), rv(&existing.resource_version)), (Some(a), Some(b)) if a > b)
+                {
+                    existing.body = raw.body;
+                    existing.resource_version = raw.resource_version;
+                    existing.owners = raw.owners;
+                    existing.time = raw.time;
                     existing.sources.insert(0, source);
                 } else {
                     existing.sources.push(source);
@@ -168,10 +200,14 @@ impl Snapshot {
             objects.push(Object {
                 api_version: raw.api_version,
                 kind: raw.kind,
-                namespace,
-                name,
-                uid,
-                value: raw.value,
+                namespace: raw.namespace,
+                name: raw.name,
+                uid: raw.uid,
+                resource_version: raw.resource_version,
+                owners: raw.owners,
+                time: raw.time,
+                body: raw.body,
+                tree: OnceLock::new(),
                 sources: vec![source],
             });
         }
@@ -190,12 +226,8 @@ impl Snapshot {
             if let Some(u) = &o.uid {
                 by_uid.insert(u.clone(), id);
             }
-            if let Some(Value::Array(owners)) = o.value.pointer("/metadata/ownerReferences") {
-                for owner in owners {
-                    if let Some(u) = owner.get("uid").and_then(Value::as_str) {
-                        children.entry(u.to_string()).or_default().push(id);
-                    }
-                }
+            for owner in &o.owners {
+                children.entry(owner.uid.clone()).or_default().push(id);
             }
         }
 
@@ -212,7 +244,7 @@ impl Snapshot {
                 }
             }
             let input = files[o.sources[0].file].input;
-            if let Some(t) = newest_time(o) {
+            if let Some(t) = o.time {
                 newest[input] = newest[input].max(Some(t));
             }
         }
@@ -277,7 +309,7 @@ impl Snapshot {
             .iter()
             .filter_map(|&id| {
                 self.object(id)
-                    .value
+                    .value()
                     .pointer("/status/nodeInfo/kubeletVersion")
                     .and_then(Value::as_str)
             })
@@ -341,7 +373,7 @@ impl Snapshot {
     pub fn deserialize_all<T: DeserializeOwned>(&self, kind: &str) -> Vec<(ObjectId, T)> {
         self.ids_of(kind)
             .iter()
-            .filter_map(|&id| T::deserialize(&self.object(id).value).ok().map(|v| (id, v)))
+            .filter_map(|&id| self.object(id).deserialize::<T>().ok().map(|v| (id, v)))
             .collect()
     }
 
@@ -353,7 +385,7 @@ impl Snapshot {
         cell.get_or_init(|| {
             self.ids_of(kind)
                 .par_iter()
-                .filter_map(|&id| match T::deserialize(&self.object(id).value) {
+                .filter_map(|&id| match self.object(id).deserialize::<T>() {
                     Ok(v) => Some((id, v)),
                     Err(e) => {
                         let o = self.object(id);
@@ -488,7 +520,10 @@ impl Snapshot {
         self.views.events.get_or_init(|| {
             self.ids_of("Event")
                 .iter()
-                .filter_map(|&id| event::Event::from_value(&self.object(id).value).map(|e| (id, e)))
+                .filter_map(|&id| {
+                    let e = self.object(id).deserialize::<event::EventDoc>().ok()?.0?;
+                    Some((id, e))
+                })
                 .collect()
         })
     }
@@ -548,33 +583,22 @@ impl Snapshot {
         let mut current = self.object(id);
         let mut result = None;
         for _ in 0..8 {
-            let owners = current
-                .value
-                .pointer("/metadata/ownerReferences")
-                .and_then(Value::as_array);
-            let Some(owner) = owners.and_then(|owners| {
-                owners
-                    .iter()
-                    .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))
-                    .or_else(|| owners.first())
-            }) else {
+            let owners = current.owners();
+            let Some(owner) = owners
+                .iter()
+                .find(|o| o.controller)
+                .or_else(|| owners.first())
+            else {
                 break;
             };
-            let s = |k: &str| {
-                owner
-                    .get(k)
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string()
-            };
             let oref = ObjectRef {
-                api_version: s("apiVersion"),
-                kind: s("kind"),
+                api_version: owner.api_version.clone(),
+                kind: owner.kind.clone(),
                 namespace: current.namespace.clone(),
-                name: s("name"),
+                name: owner.name.clone(),
             };
             let found = self
-                .by_uid(&s("uid"))
+                .by_uid(&owner.uid)
                 .or_else(|| self.find(&oref.kind, oref.namespace.as_deref(), &oref.name));
             result = Some((oref, found));
             match found {
@@ -666,38 +690,6 @@ fn line_has_key(line: &str, seg: &str) -> bool {
 }
 
 /// Newer of two copies by numeric resourceVersion; non-numeric keeps the first seen.
-fn newer(candidate: &Value, existing: &Value) -> bool {
-    let rv = |v: &Value| {
-        v.pointer("/metadata/resourceVersion")
-            .and_then(Value::as_str)
-            .and_then(|s| s.parse::<u64>().ok())
-    };
-    matches!((rv(candidate), rv(existing)), (Some(a), Some(b)) if a > b)
-}
-
-/// The newest timestamp an object carries (events: last seen; others: creation).
-fn newest_time(o: &Object) -> Option<i64> {
-    let v = &o.value;
-    let get = |p: &str| {
-        v.pointer(p)
-            .and_then(Value::as_str)
-            .and_then(time::parse_timestamp)
-    };
-    if o.kind == "Event" {
-        return [
-            "/lastTimestamp",
-            "/eventTime",
-            "/series/lastObservedTime",
-            "/deprecatedLastTimestamp",
-            "/firstTimestamp",
-        ]
-        .iter()
-        .filter_map(|p| get(p))
-        .max();
-    }
-    get("/metadata/creationTimestamp")
-}
-
 /// `v1.31.2+k3s1` → (1, 31, 2) for ordering.
 fn version_key(v: &str) -> (u32, u32, u32) {
     let mut parts = v

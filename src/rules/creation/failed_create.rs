@@ -47,7 +47,7 @@ pub fn failure_text(snap: &Snapshot, id: ObjectId) -> Option<(String, Option<Obj
     }
     let o = snap.object(id);
     let conds = o
-        .value
+        .value()
         .pointer("/status/conditions")
         .and_then(Value::as_array)?;
     conds
@@ -674,7 +674,7 @@ fn webhook_evidence(snap: &Snapshot, name: &str, ev: &mut Vec<Evidence>) {
         for &id in snap.ids_of(kind) {
             let Some(hooks) = snap
                 .object(id)
-                .value
+                .value()
                 .get("webhooks")
                 .and_then(Value::as_array)
             else {

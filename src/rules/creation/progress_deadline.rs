@@ -76,7 +76,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             .any(|&p| snap.object(p).namespace.as_deref() == ns);
         let newest = rss.iter().max_by_key(|&&rs| {
             snap.object(rs)
-                .value
+                .value()
                 .pointer("/metadata/annotations/deployment.kubernetes.io~1revision")
                 .and_then(Value::as_str)
                 .and_then(|r| r.parse::<i64>().ok())

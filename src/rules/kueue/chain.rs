@@ -312,7 +312,7 @@ impl Verdict {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
+pub enum Class {
     QueueLink,
     Namespace,
     NoFlavor,
@@ -348,7 +348,7 @@ pub struct KueueSays {
 }
 
 /// Classifies Kueue's words (both reason vocabularies, every message wording of §1.5).
-fn classify(reason: &str, message: &str) -> Class {
+pub fn classify(reason: &str, message: &str) -> Class {
     let m = message;
     let queue_words = [
         "doesn't exist",
@@ -446,10 +446,7 @@ fn content_key(snap: &Snapshot) -> u64 {
         for id in snap.ids_of(kind) {
             let o = snap.object(*id);
             (kind, &o.namespace, &o.name, &o.uid).hash(&mut h);
-            o.value
-                .pointer("/metadata/resourceVersion")
-                .and_then(Value::as_str)
-                .hash(&mut h);
+            o.resource_version().hash(&mut h);
             let src = o.sources[0];
             (src.file, src.span.start, src.span.end).hash(&mut h);
         }
@@ -489,7 +486,7 @@ pub fn workloads_with(snap: &Snapshot, words: &[&str]) -> Vec<ObjectId> {
 
 /// A live object carries a status or a creation time (manifests and examples do not).
 pub fn is_live(snap: &Snapshot, id: ObjectId) -> bool {
-    let v = &snap.object(id).value;
+    let v = &snap.object(id).value();
     v.pointer("/metadata/creationTimestamp").is_some()
         || v.get("status").is_some_and(|s| !s.is_null())
 }
@@ -591,7 +588,7 @@ impl<'a> Chain<'a> {
         }
         if snap
             .object(self.id)
-            .value
+            .value()
             .get("spec")
             .is_none_or(Value::is_null)
         {
@@ -650,7 +647,7 @@ impl<'a> Chain<'a> {
         let (cid, cq) = self.cq.expect("set above");
         if snap
             .object(cid)
-            .value
+            .value()
             .get("spec")
             .is_none_or(Value::is_null)
         {
@@ -1659,7 +1656,7 @@ impl<'a> Chain<'a> {
                 Some(oid) => {
                     let suspended = snap
                         .object(*oid)
-                        .value
+                        .value()
                         .pointer("/spec/suspend")
                         .and_then(Value::as_bool);
                     ev.push(ctx.field(
@@ -2065,7 +2062,7 @@ impl<'a> Chain<'a> {
             chain.push(json!({
                 "kind": kind, "namespace": self.namespace, "name": name,
                 "in_bundle": oid.is_some(),
-                "suspend": oid.and_then(|o| snap.object(o).value.pointer("/spec/suspend").and_then(Value::as_bool)),
+                "suspend": oid.and_then(|o| snap.object(o).value().pointer("/spec/suspend").and_then(Value::as_bool)),
             }));
         }
         chain.push(json!({

@@ -209,7 +209,7 @@ fn has_workload(snap: &Snapshot, id: ObjectId) -> bool {
             return true;
         }
         let owner_uid = o
-            .value
+            .value()
             .pointer("/metadata/ownerReferences/0/uid")
             .and_then(serde_json::Value::as_str);
         cur = owner_uid.and_then(|u| snap.by_uid(u));

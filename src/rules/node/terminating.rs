@@ -48,7 +48,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         let node = pod.spec.node_name.clone().filter(|n| !n.is_empty());
         let finalizers: Vec<String> = snap
             .object(*id)
-            .value
+            .value()
             .pointer("/metadata/finalizers")
             .and_then(Value::as_array)
             .map(|a| {

@@ -359,7 +359,7 @@ impl OpenShiftGates {
                     })
                     .unwrap_or_default()
             };
-            let v = &o.value;
+            let v = o.value();
             let mut put = |list: Option<&Value>, on: bool, where_: &str| {
                 for n in names(list) {
                     gates.insert(
@@ -472,7 +472,7 @@ impl KubeletIndex {
                 &mut nodes,
                 NodeKubelet {
                     node: o.name.clone(),
-                    settings: KubeletSettings::from_value(&o.value),
+                    settings: KubeletSettings::from_value(o.value()),
                     source: id,
                     kind: SourceKind::KubeletConfiguration,
                     others: Vec::new(),
@@ -487,7 +487,7 @@ impl KubeletIndex {
             .ids_of("MachineConfigPool")
             .iter()
             .map(|&id| {
-                let v = &snap.object(id).value;
+                let v = &snap.object(id).value();
                 let labels = v
                     .pointer("/metadata/labels")
                     .and_then(|l| serde_json::from_value(l.clone()).ok())
@@ -503,14 +503,14 @@ impl KubeletIndex {
         kcs.sort_by_key(|&id| {
             std::cmp::Reverse(
                 snap.object(id)
-                    .value
+                    .value()
                     .pointer("/metadata/creationTimestamp")
                     .and_then(Value::as_str)
                     .and_then(parse_timestamp),
             )
         });
         for id in kcs {
-            let v = &snap.object(id).value;
+            let v = &snap.object(id).value();
             let Some(cfg) = v.pointer("/spec/kubeletConfig") else {
                 continue;
             };
@@ -569,7 +569,7 @@ impl KubeletIndex {
 
         // 3. PerformanceProfile → nodeSelector.
         for &id in snap.ids_of("PerformanceProfile") {
-            let v = &snap.object(id).value;
+            let v = &snap.object(id).value();
             let selector: BTreeMap<String, String> = v
                 .pointer("/spec/nodeSelector")
                 .and_then(|s| serde_json::from_value(s.clone()).ok())

@@ -34,7 +34,7 @@ impl NodeTopology {
                 .copied()
                 .find(|&i| snap.object(i).name == node)
         })?;
-        let v = &snap.object(id).value;
+        let v = &snap.object(id).value();
         let qty = |r: &Value, k: &str, res: &str| -> Option<i128> {
             let q = match r.get(k)? {
                 Value::String(s) => Quantity::parse(s).ok()?,

@@ -64,7 +64,7 @@ pub fn pod_serves(pod: &Pod) -> bool {
 /// The pod's IP from its status (the view does not carry it).
 fn pod_ip(snap: &Snapshot, id: ObjectId) -> Option<&str> {
     snap.object(id)
-        .value
+        .value()
         .pointer("/status/podIP")
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())

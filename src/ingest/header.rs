@@ -1,0 +1,544 @@
+//! What ingest reads of each object: its identity, owners and timestamps.
+//!
+//! A [`Header`] deserializes from any format (the YAML fast path, serde_json, or a
+//! parsed tree) and accepts any shape without failing: fields it does not name are
+//! skipped, so reading the headers of a file costs one pass and no tree. The rest of an
+//! object is deserialized later, from its text, by whichever view needs it.
+
+use crate::snapshot::time::parse_timestamp;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// The YAML/JSON type of a node, for messages about documents that are not objects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NodeType {
+    #[default]
+    Null,
+    Boolean,
+    Number,
+    String,
+    List,
+    Mapping,
+}
+
+impl NodeType {
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeType::Null => "null",
+            NodeType::Boolean => "boolean",
+            NodeType::Number => "number",
+            NodeType::String => "string",
+            NodeType::List => "list",
+            NodeType::Mapping => "mapping",
+        }
+    }
+}
+
+/// Identity of one document or list item; `I` is what its list items are read as.
+#[derive(Debug)]
+pub struct Header<I> {
+    pub node: NodeType,
+    /// Top-level keys of a mapping.
+    pub keys: usize,
+    pub kind: Option<String>,
+    pub api_version: Option<String>,
+    pub has_metadata: bool,
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    pub uid: Option<String>,
+    pub resource_version: Option<String>,
+    pub owners: Vec<Owner>,
+    pub created: Option<i64>,
+    /// The newest of an Event's own timestamps (meaningful only when kind is Event).
+    pub event_time: Option<i64>,
+    /// A `kubeletconfig` key (kubelet `configz` output).
+    pub kubeletconfig: bool,
+    /// The elements of a sequence, or of the `items` list of a mapping.
+    pub items: Option<Vec<I>>,
+}
+
+impl<I> Default for Header<I> {
+    fn default() -> Self {
+        Header {
+            node: NodeType::Null,
+            keys: 0,
+            kind: None,
+            api_version: None,
+            has_metadata: false,
+            name: None,
+            namespace: None,
+            uid: None,
+            resource_version: None,
+            owners: Vec::new(),
+            created: None,
+            event_time: None,
+            kubeletconfig: false,
+            items: None,
+        }
+    }
+}
+
+/// A header whose list items are not looked at (an object inside a List).
+pub type ItemHeader = Header<IgnoredAny>;
+
+impl<'de, I: Deserialize<'de>> Deserialize<'de> for Header<I> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(HeaderVisitor(PhantomData))
+    }
+}
+
+struct HeaderVisitor<I>(PhantomData<I>);
+
+impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
+    type Value = Header<I>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML or JSON node")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Header::default())
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(Header::default())
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(typed(NodeType::Boolean))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(typed(NodeType::Number))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(typed(NodeType::Number))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(typed(NodeType::Number))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(typed(NodeType::String))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<I>()? {
+            items.push(item);
+        }
+        Ok(Header {
+            node: NodeType::List,
+            items: Some(items),
+            ..Header::default()
+        })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut h = typed(NodeType::Mapping);
+        let mut event_times: [Option<i64>; 4] = [None; 4];
+        while let Some(key) = map.next_key::<Key>()? {
+            h.keys += 1;
+            match key.0.as_ref() {
+                "kind" => h.kind = map.next_value::<Text>()?.0,
+                "apiVersion" => h.api_version = map.next_value::<Text>()?.0,
+                "metadata" => {
+                    h.has_metadata = true;
+                    let m = map.next_value::<Meta>()?;
+                    h.name = m.name;
+                    h.namespace = m.namespace;
+                    h.uid = m.uid;
+                    h.resource_version = m.resource_version;
+                    h.owners = m.owners;
+                    h.created = m.created;
+                }
+                "items" => h.items = map.next_value::<Items<I>>()?.0,
+                "kubeletconfig" => {
+                    h.kubeletconfig = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "lastTimestamp" => event_times[0] = map.next_value::<Time>()?.0,
+                "eventTime" => event_times[1] = map.next_value::<Time>()?.0,
+                "deprecatedLastTimestamp" => event_times[2] = map.next_value::<Time>()?.0,
+                "firstTimestamp" => event_times[3] = map.next_value::<Time>()?.0,
+                "series" => {
+                    h.event_time = h.event_time.max(map.next_value::<Series>()?.0);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        h.event_time = event_times.into_iter().fold(h.event_time, Option::max);
+        Ok(h)
+    }
+}
+
+fn typed<I>(node: NodeType) -> Header<I> {
+    Header {
+        node,
+        ..Header::default()
+    }
+}
+
+/// A mapping key, borrowed from the text when it can be.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(n.to_string())))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(n.to_string())))
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(b.to_string())))
+            }
+            fn visit_unit<E>(self) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed("")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Implements the visitor methods that accept any node and keep nothing of it.
+macro_rules! ignore_other_nodes {
+    ($value:ty) => {
+        fn visit_bool<E>(self, _: bool) -> Result<$value, E> {
+            Ok(Default::default())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<$value, E> {
+            Ok(Default::default())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<$value, E> {
+            Ok(Default::default())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<$value, E> {
+            Ok(Default::default())
+        }
+        fn visit_unit<E>(self) -> Result<$value, E> {
+            Ok(Default::default())
+        }
+        fn visit_none<E>(self) -> Result<$value, E> {
+            Ok(Default::default())
+        }
+    };
+}
+
+macro_rules! ignore_collections {
+    ($value:ty) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<$value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Default::default())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<$value, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(Default::default())
+        }
+    };
+}
+
+macro_rules! ignore_strings {
+    ($value:ty) => {
+        fn visit_str<E>(self, _: &str) -> Result<$value, E> {
+            Ok(Default::default())
+        }
+    };
+}
+
+/// A string value; any other node reads as `None`.
+#[derive(Default)]
+struct Text(Option<String>);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Text, E> {
+                Ok(Text(Some(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Text, E> {
+                Ok(Text(Some(s)))
+            }
+            ignore_other_nodes!(Text);
+            ignore_collections!(Text);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An RFC 3339 timestamp; anything else reads as `None`.
+#[derive(Default)]
+struct Time(Option<i64>);
+
+impl<'de> Deserialize<'de> for Time {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Time(
+            Text::deserialize(d)?.0.as_deref().and_then(parse_timestamp),
+        ))
+    }
+}
+
+/// `series.lastObservedTime` of an `events.k8s.io/v1` Event.
+#[derive(Default)]
+struct Series(Option<i64>);
+
+impl<'de> Deserialize<'de> for Series {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Series;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an event series")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Series, A::Error> {
+                let mut t = None;
+                while let Some(key) = map.next_key::<Key>()? {
+                    if key.0 == "lastObservedTime" {
+                        t = map.next_value::<Time>()?.0;
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Series(t))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Series, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Series(None))
+            }
+            ignore_other_nodes!(Series);
+            ignore_strings!(Series);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The part of `metadata` ingest reads.
+#[derive(Default)]
+struct Meta {
+    name: Option<String>,
+    namespace: Option<String>,
+    uid: Option<String>,
+    resource_version: Option<String>,
+    owners: Vec<Owner>,
+    created: Option<i64>,
+}
+
+impl<'de> Deserialize<'de> for Meta {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Meta;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("object metadata")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
+                let mut m = Meta::default();
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key.0.as_ref() {
+                        "name" => m.name = map.next_value::<Text>()?.0,
+                        "namespace" => m.namespace = map.next_value::<Text>()?.0,
+                        "uid" => m.uid = map.next_value::<Text>()?.0,
+                        "resourceVersion" => m.resource_version = map.next_value::<Text>()?.0,
+                        "creationTimestamp" => m.created = map.next_value::<Time>()?.0,
+                        "ownerReferences" => m.owners = map.next_value::<Owners>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(m)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Meta, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Meta::default())
+            }
+            ignore_other_nodes!(Meta);
+            ignore_strings!(Meta);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One of `metadata.ownerReferences`: what the controller chain follows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Owner {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub uid: String,
+    pub controller: bool,
+}
+
+/// `metadata.ownerReferences`; entries that are not mappings are left out.
+#[derive(Default)]
+struct Owners(Vec<Owner>);
+
+impl<'de> Deserialize<'de> for Owners {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Owners;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("owner references")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Owners, A::Error> {
+                let mut owners = Vec::new();
+                while let Some(o) = seq.next_element::<OwnerEntry>()? {
+                    owners.extend(o.0);
+                }
+                Ok(Owners(owners))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Owners, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Owners::default())
+            }
+            ignore_other_nodes!(Owners);
+            ignore_strings!(Owners);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Default)]
+struct OwnerEntry(Option<Owner>);
+
+impl<'de> Deserialize<'de> for OwnerEntry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OwnerEntry;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an owner reference")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OwnerEntry, A::Error> {
+                let mut o = Owner::default();
+                while let Some(key) = map.next_key::<Key>()? {
+                    let text = |t: Text| t.0.unwrap_or_default();
+                    match key.0.as_ref() {
+                        "apiVersion" => o.api_version = text(map.next_value()?),
+                        "kind" => o.kind = text(map.next_value()?),
+                        "name" => o.name = text(map.next_value()?),
+                        "uid" => o.uid = text(map.next_value()?),
+                        "controller" => o.controller = map.next_value::<Flag>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(OwnerEntry(Some(o)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OwnerEntry, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(OwnerEntry(None))
+            }
+            ignore_other_nodes!(OwnerEntry);
+            ignore_strings!(OwnerEntry);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `true` only for a boolean true.
+#[derive(Default)]
+struct Flag(bool);
+
+impl<'de> Deserialize<'de> for Flag {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Flag;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a boolean")
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Flag, E> {
+                Ok(Flag(b))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_unit<E>(self) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_none<E>(self) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            ignore_strings!(Flag);
+            ignore_collections!(Flag);
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `items:` when it is a sequence; any other node reads as `None`.
+struct Items<I>(Option<Vec<I>>);
+
+impl<'de, I: Deserialize<'de>> Deserialize<'de> for Items<I> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<I>(PhantomData<I>);
+        impl<'de, I: Deserialize<'de>> Visitor<'de> for V<I> {
+            type Value = Items<I>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of objects")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Items<I>, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<I>()? {
+                    items.push(item);
+                }
+                Ok(Items(Some(items)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Items<I>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Items(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Items<I>, E> {
+                Ok(Items(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Items<I>, E> {
+                Ok(Items(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Items<I>, E> {
+                Ok(Items(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Items<I>, E> {
+                Ok(Items(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Items<I>, E> {
+                Ok(Items(None))
+            }
+            fn visit_unit<E>(self) -> Result<Items<I>, E> {
+                Ok(Items(None))
+            }
+            fn visit_none<E>(self) -> Result<Items<I>, E> {
+                Ok(Items(None))
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
