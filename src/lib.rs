@@ -15,8 +15,21 @@ pub mod snapshot;
 pub fn analyze(
     inputs: &[ingest::InputArg],
 ) -> Result<(snapshot::Snapshot, Vec<rules::Finding>), ingest::InputError> {
+    let stats = std::env::var_os("KDIAG_STATS").is_some();
+    let t = std::time::Instant::now();
     let loaded = ingest::load(inputs)?;
+    let t_load = t.elapsed();
     let snapshot = snapshot::Snapshot::build(loaded);
+    let t_build = t.elapsed();
     let findings = rules::run_all(&snapshot);
+    if stats {
+        // Where the time of one run goes, for the benchmark and the README's table.
+        eprintln!(
+            "kdiag stats: ingest {:.3}s, store {:.3}s, rules {:.3}s",
+            t_load.as_secs_f64(),
+            (t_build - t_load).as_secs_f64(),
+            (t.elapsed() - t_build).as_secs_f64()
+        );
+    }
     Ok((snapshot, findings))
 }

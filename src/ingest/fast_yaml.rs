@@ -442,7 +442,7 @@ impl<'a> Parser<'a> {
         if quote == b'"' || quote == b'\'' {
             return self.quoted(first, parent_indent, line_no).map(Shape::Text);
         }
-        if first.contains(" #") || first.contains('\t') {
+        if find_pair(first, b' ', b'#').is_some() || memchr(b'\t', first.as_bytes()).is_some() {
             return unsupported("comment or tab in plain scalar", line_no);
         }
         let mut text: Option<String> = None;
@@ -457,7 +457,10 @@ impl<'a> Parser<'a> {
             if l.indent <= parent_indent || l.content.starts_with('#') {
                 break;
             }
-            if l.content.contains(": ") || l.content.ends_with(':') || l.content.contains(" #") {
+            if find_pair(l.content, b':', b' ').is_some()
+                || l.content.ends_with(':')
+                || find_pair(l.content, b' ', b'#').is_some()
+            {
                 return unsupported("ambiguous plain continuation", l.no);
             }
             let s = text.get_or_insert_with(|| first.trim_end().to_string());
@@ -928,6 +931,13 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
     memchr::memchr(needle, hay)
 }
 
+/// Offset of the first `a` followed by `b` (`": "`, `" #"`), found with memchr: the
+/// scan of every line's keys and scalars is the hot loop of ingest.
+fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
+    let bytes = s.as_bytes();
+    memchr::memchr_iter(a, bytes).find(|&i| bytes.get(i + 1) == Some(&b))
+}
+
 /// `---` or `...` at column 0 ends a document.
 fn is_doc_marker(line: &Line) -> bool {
     line.indent == 0
@@ -992,8 +1002,7 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
             Ok(None)
         }
         _ => {
-            let colon = content
-                .find(": ")
+            let colon = find_pair(content, b':', b' ')
                 .or_else(|| content.ends_with(':').then(|| content.len() - 1));
             let Some(i) = colon else { return Ok(None) };
             if i == 0 {
@@ -1001,7 +1010,7 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
                 return unsupported("empty key", line_no);
             }
             let key = &content[..i];
-            if key.contains(" #") || key.ends_with(' ') {
+            if find_pair(key, b' ', b'#').is_some() || key.ends_with(' ') {
                 return unsupported("odd key", line_no);
             }
             let rest = content[i + 1..].trim_start_matches(' ');

@@ -58,7 +58,7 @@ pub struct SourceFile {
     pub path: String,
     pub text: Arc<str>,
     /// Byte offset of each line start, built on first use (only files cited by findings).
-    line_starts: std::sync::OnceLock<Vec<usize>>,
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
@@ -73,22 +73,16 @@ impl SourceFile {
 
     /// The text of lines `start..=end` (1-based), without a final newline.
     pub fn lines(&self, start: u32, end: u32) -> &str {
+        // Offsets fit in u32: entries parsed as objects are far below 4 GiB.
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(
-                    self.text
-                        .bytes()
-                        .enumerate()
-                        .filter(|&(_, b)| b == b'\n')
-                        .map(|(i, _)| i + 1),
-                )
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i as u32 + 1))
                 .collect()
         });
         let at = |line: u32| {
             starts
                 .get(line.saturating_sub(1) as usize)
-                .copied()
-                .unwrap_or(self.text.len())
+                .map_or(self.text.len(), |&o| o as usize)
         };
         let from = at(start.max(1));
         let to = at(end.max(start).saturating_add(1)).max(from);

@@ -12,7 +12,8 @@ pub const MAX_NESTING: usize = 3;
 pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
 
 /// The entry size limit: [`MAX_ENTRY_BYTES`], or `KDIAG_MAX_ENTRY_BYTES` when set (tests
-/// use it to exercise the limit without gigabytes of data).
+/// use it to exercise the limit without gigabytes of data), at most 4 GiB − 1 so that
+/// line offsets fit in 32 bits.
 pub fn max_entry_bytes() -> u64 {
     static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *LIMIT.get_or_init(|| {
@@ -20,6 +21,7 @@ pub fn max_entry_bytes() -> u64 {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(MAX_ENTRY_BYTES)
+            .min(u64::from(u32::MAX))
     })
 }
 

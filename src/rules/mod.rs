@@ -22,6 +22,7 @@ use crate::snapshot::{ObjectId, Snapshot};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 /// The pipeline stage where a stuck thing stopped (DESIGN.md), in pipeline order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
@@ -162,10 +163,35 @@ impl Finding {
 }
 
 /// What a rule sees.
-pub struct Context<'a> {
+pub struct Context<'a, 'e> {
     pub snapshot: &'a Snapshot,
     /// Objects already explained by a specific rule (filled for fallback rules only).
-    pub explained: &'a HashSet<ObjectId>,
+    pub explained: &'e HashSet<ObjectId>,
+    shared: &'a Shared<'a>,
+}
+
+/// Models several rules of an area read, built once per run by the first rule that asks
+/// (the others wait for it rather than build their own).
+#[derive(Default)]
+pub struct Shared<'a> {
+    traffic: OnceLock<traffic::model::Model<'a>>,
+    kueue_verdicts: OnceLock<Vec<(ObjectId, &'static str)>>,
+}
+
+impl<'a> Context<'a, '_> {
+    /// The Service / endpoint / Ingress model the traffic rules share.
+    pub fn traffic(&self) -> &traffic::model::Model<'a> {
+        self.shared
+            .traffic
+            .get_or_init(|| traffic::model::Model::new(self.snapshot))
+    }
+
+    /// The verdict word of every live Workload, for the Kueue rules.
+    pub fn kueue_verdicts(&self) -> &[(ObjectId, &'static str)] {
+        self.shared
+            .kueue_verdicts
+            .get_or_init(|| kueue::chain::verdicts(self.snapshot))
+    }
 }
 
 /// A rule's registry entry.
@@ -255,14 +281,28 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
             .iter()
             .any(|area| area.iter().any(|f| std::ptr::eq(*f, r)))
     };
+    let shared = Shared::default();
     let run = |selected: Vec<&RuleMeta>, explained: &HashSet<ObjectId>| -> Vec<Finding> {
         let ctx = Context {
             snapshot,
             explained,
+            shared: &shared,
         };
+        let stats = std::env::var_os("KDIAG_STATS").is_some();
         selected
             .par_iter()
-            .flat_map_iter(|r| (r.run)(&ctx))
+            .flat_map_iter(|r| {
+                let t = std::time::Instant::now();
+                let found = (r.run)(&ctx);
+                if stats {
+                    eprintln!(
+                        "kdiag stats: rule {} {:.3}s",
+                        r.id,
+                        t.elapsed().as_secs_f64()
+                    );
+                }
+                found
+            })
             .collect()
     };
     let empty = HashSet::new();

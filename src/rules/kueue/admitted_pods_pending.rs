@@ -32,7 +32,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     }
     let snap = ctx.snapshot;
-    let ids = chain::workloads_with(snap, &["admitted"]);
+    let ids = chain::workloads_with(ctx, &["admitted"]);
     if ids.is_empty() {
         return Vec::new();
     }

@@ -14,8 +14,6 @@ use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
 
 /// What is computed once per snapshot and shared by every chain.
 pub struct Ctx<'a> {
@@ -419,65 +417,21 @@ pub struct Chain<'a> {
 /// Holders kept per chain (the message names five, `details` all of these, with the total).
 const MAX_HOLDERS: usize = 10;
 
-/// Verdict of every live Workload, computed once per snapshot and shared by the rules
-/// (each rule then re-analyzes only the Workloads whose verdict it reports, so a stale
-/// entry could only hide a finding, never invent one).
-static VERDICTS: Mutex<Option<(u64, Verdicts)>> = Mutex::new(None);
-
-/// (Workload, verdict word) for every live Workload of a snapshot.
-pub type Verdicts = Arc<Vec<(ObjectId, &'static str)>>;
-
-/// Everything a verdict depends on: the snapshot's identity and the Kueue-side objects.
-fn content_key(snap: &Snapshot) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (snap as *const Snapshot as usize).hash(&mut h);
-    snap.objects.len().hash(&mut h);
-    snap.as_of.hash(&mut h);
-    for kind in [
-        "Workload",
-        "LocalQueue",
-        "ClusterQueue",
-        "ResourceFlavor",
-        "Cohort",
-        "AdmissionCheck",
-        "Namespace",
-        "LimitRange",
-    ] {
-        for id in snap.ids_of(kind) {
-            let o = snap.object(*id);
-            (kind, &o.namespace, &o.name, &o.uid).hash(&mut h);
-            o.resource_version().hash(&mut h);
-            let src = o.sources[0];
-            (src.file, src.span.start, src.span.end).hash(&mut h);
-        }
-    }
-    h.finish()
-}
-
-/// The verdict word (see [`verdict_word`]) of every live Workload, memoized per snapshot.
-pub fn verdicts(snap: &Snapshot) -> Verdicts {
-    let key = content_key(snap);
-    let mut memo = VERDICTS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((k, v)) = memo.as_ref()
-        && *k == key
-    {
-        return Arc::clone(v);
-    }
+/// (Workload, verdict word) for every live Workload of a snapshot. Computed once per
+/// run and shared by the Kueue rules ([`crate::rules::Context::kueue_verdicts`]); each
+/// rule then re-analyzes only the Workloads whose verdict it reports.
+pub fn verdicts(snap: &Snapshot) -> Vec<(ObjectId, &'static str)> {
     let ctx = Ctx::new(snap);
-    let v: Verdicts = Arc::new(
-        snap.workloads()
-            .iter()
-            .filter(|(id, _)| is_live(snap, *id))
-            .map(|(id, w)| (*id, verdict_word(&analyze(&ctx, *id, w).verdict)))
-            .collect(),
-    );
-    *memo = Some((key, Arc::clone(&v)));
-    v
+    snap.workloads()
+        .iter()
+        .filter(|(id, _)| is_live(snap, *id))
+        .map(|(id, w)| (*id, verdict_word(&analyze(&ctx, *id, w).verdict)))
+        .collect()
 }
 
 /// The live Workloads whose verdict is one of `words`.
-pub fn workloads_with(snap: &Snapshot, words: &[&str]) -> Vec<ObjectId> {
-    verdicts(snap)
+pub fn workloads_with(ctx: &crate::rules::Context, words: &[&str]) -> Vec<ObjectId> {
+    ctx.kueue_verdicts()
         .iter()
         .filter(|(_, w)| words.contains(w))
         .map(|(id, _)| *id)

@@ -53,7 +53,7 @@ pub(crate) fn report(
     if !snap.has_kind("Workload") {
         return Vec::new();
     }
-    let ids = chain::workloads_with(snap, words);
+    let ids = chain::workloads_with(ctx, words);
     if ids.is_empty() {
         return Vec::new();
     }

@@ -130,12 +130,13 @@ impl FitMessage {
     }
 
     /// Nodes the message says a reason of this kind excluded (PreFilter: all of them).
+    /// Saturates: the counts are the message's own numbers, which may be huge.
     pub fn count_of(&self, pred: impl Fn(&ReasonKind) -> bool) -> u32 {
         self.reasons
             .iter()
             .filter(|r| pred(&r.kind))
             .map(|r| r.count.unwrap_or(self.nodes))
-            .sum()
+            .fold(0, u32::saturating_add)
     }
 
     /// The resources named by `Insufficient …` entries.
@@ -554,6 +555,25 @@ mod tests {
         );
         assert!(m.truncated);
         assert!(FitMessage::parse("0/1 nodes are available: é, ü, 3 ö").is_some());
+    }
+
+    #[test]
+    fn count_of_saturates_instead_of_overflowing() {
+        // Fuzz crash: counts summing past u32::MAX wrapped (release) or panicked (debug).
+        let crash = include_str!("../../../fuzz/regressions/scheduler_message-count-overflow.txt");
+        let m = FitMessage::parse(crash).unwrap();
+        let counts: Vec<_> = m.reasons.iter().map(|r| r.count).collect();
+        assert_eq!(counts, [Some(2), Some(4053651056), Some(4053651056)]);
+        assert_eq!(m.count_of(|_| true), u32::MAX);
+        let m = FitMessage::parse(
+            "0/3 nodes are available: 4294967295 Insufficient cpu, 1 Insufficient cpu, 2 Too many pods.",
+        )
+        .unwrap();
+        assert_eq!(
+            m.count_of(|k| matches!(k, ReasonKind::Insufficient(_))),
+            u32::MAX
+        );
+        assert_eq!(m.count_of(|k| *k == ReasonKind::TooManyPods), 2);
     }
 
     #[test]

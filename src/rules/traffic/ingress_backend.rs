@@ -48,7 +48,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     if !snap.has_kind("Service") {
         return Vec::new();
     }
-    let model = Model::new(snap);
+    let model = ctx.traffic();
     // (ingress, service, cause) → the backends (places) that hit it.
     let mut groups: Groups = BTreeMap::new();
     for b in model.backends() {

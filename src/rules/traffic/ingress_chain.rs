@@ -1,7 +1,7 @@
 //! An Ingress whose backend Service has no ready endpoint: the whole chain in one finding.
 
 use super::ingress_backend::{backend_evidence, port_text};
-use super::model::{self, Backend, Cause, Chain, Model};
+use super::model::{self, Backend, Cause, Chain};
 use super::selector_no_match;
 use crate::declare_rule;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -30,7 +30,7 @@ declare_rule! {
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
-    let model = Model::new(snap);
+    let model = ctx.traffic();
     // (ingress, service, port index) → backends.
     let mut groups: BTreeMap<(ObjectId, ObjectId, usize), Vec<&Backend>> = BTreeMap::new();
     for b in model.backends() {

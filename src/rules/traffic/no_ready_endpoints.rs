@@ -1,6 +1,6 @@
 //! A Service whose selected pods are none Ready.
 
-use super::model::{self, Cause, Chain, EpSource, Model};
+use super::model::{self, Cause, Chain, EpSource};
 use crate::declare_rule;
 use crate::rules::evidence;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -30,7 +30,7 @@ declare_rule! {
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
-    let model = Model::new(snap);
+    let model = ctx.traffic();
     let mut out = Vec::new();
     for (id, svc) in model.live_services() {
         if svc.spec.selector().is_none() || svc.spec.is_external_name() {

@@ -1,6 +1,6 @@
 //! A Service port whose protocol differs from the container port it targets.
 
-use super::model::{self, Model, PodRef, Resolve};
+use super::model::{self, PodRef, Resolve};
 use crate::declare_rule;
 use crate::rules::evidence;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -28,7 +28,7 @@ declare_rule! {
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
-    let model = Model::new(snap);
+    let model = ctx.traffic();
     let mut out = Vec::new();
     for (id, svc) in model.live_services() {
         if svc.spec.selector().is_none() || svc.spec.is_external_name() || svc.spec.is_headless() {

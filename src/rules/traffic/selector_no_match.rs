@@ -29,7 +29,7 @@ declare_rule! {
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
-    let model = Model::new(snap);
+    let model = ctx.traffic();
     let mut out = Vec::new();
     for (id, svc) in model.live_services() {
         let Some(sel) = svc.spec.selector() else {
