@@ -80,7 +80,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     continue;
                 }
                 if let Err(mut why) = model::backend_port(svc, &b.service.port) {
-                    why.push_str(&container_port_hint(&model, svc, &b.service.port));
+                    why.push_str(&container_port_hint(model, svc, &b.service.port));
                     groups
                         .entry((b.ingress, b.service.name.clone(), "port-missing".into()))
                         .or_insert((

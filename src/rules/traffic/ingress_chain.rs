@@ -75,7 +75,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 "ok",
             );
         }
-        let clause = model::service_hops(&model, &mut chain, sid, svc, port, &h);
+        let clause = model::service_hops(model, &mut chain, sid, svc, port, &h);
         let (mut ev, chain) = chain.finish();
         let mut message = format!(
             "routes {} to Service {}{}, which has no ready endpoint: {clause}",
@@ -87,7 +87,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         if cause == Cause::SelectorNoMatch
             && let Some(sel) = svc.spec.selector()
         {
-            let (more, tail, _) = selector_no_match::explain(&model, sid, &ns, sel);
+            let (more, tail, _) = selector_no_match::explain(model, sid, &ns, sel);
             // The first item repeats the selector hop already in the chain.
             ev.extend(more.into_iter().skip(1));
             message.push_str(&tail);

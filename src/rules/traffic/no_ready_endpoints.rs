@@ -46,7 +46,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 continue;
             }
             let mut chain = Chain::default();
-            let clause = model::service_hops(&model, &mut chain, id, svc, None, &h);
+            let clause = model::service_hops(model, &mut chain, id, svc, None, &h);
             let view = model.endpoints_of(ns, &svc.metadata.name);
             let mut message = format!("no ready endpoint: {clause}");
             let recorded = view.ready_for(None);

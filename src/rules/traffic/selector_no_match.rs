@@ -42,7 +42,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             continue;
         }
         let ns = svc.metadata.namespace.as_deref().unwrap_or("");
-        let (ev, summary, idle) = explain(&model, id, ns, sel);
+        let (ev, summary, idle) = explain(model, id, ns, sel);
         let severity = if idle {
             Severity::Info
         } else {

@@ -44,7 +44,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         }
         for (i, sp) in svc.spec.ports.iter().enumerate() {
             let f = match sp.target() {
-                TargetPort::Name(name) => named(&model, id, svc, i, sp, &name, &selected),
+                TargetPort::Name(name) => named(model, id, svc, i, sp, &name, &selected),
                 TargetPort::Number(n) => numeric(snap, id, sp, n, &selected),
             };
             out.extend(f);
