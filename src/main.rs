@@ -378,10 +378,7 @@ pub fn write_stdout(text: &str) -> ExitCode {
 
 /// Peak resident set size from /proc (Linux), for the benchmark.
 fn peak_rss_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
+    kdiag::peak_rss_mib()
 }
 
 /// Parsing a bundle allocates millions of small strings and maps; mimalloc is markedly

@@ -232,3 +232,127 @@ fn first_diff(a: &serde_json::Value, b: &serde_json::Value, path: String) -> Opt
         }
     }
 }
+
+/// A few-MB must-gather (and its troubleshoot twin) from `examples/gen_bundle.rs`,
+/// removed when dropped.
+struct Generated(PathBuf);
+
+impl Drop for Generated {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+        let _ = std::fs::remove_file(self.twin());
+        let mut report = self.0.as_os_str().to_owned();
+        report.push(".gen.json");
+        let _ = std::fs::remove_file(PathBuf::from(report));
+    }
+}
+
+impl Generated {
+    fn twin(&self) -> PathBuf {
+        let mut tgz = self.0.as_os_str().to_owned();
+        tgz.push(".troubleshoot.tar.gz");
+        PathBuf::from(tgz)
+    }
+}
+
+fn generated_bundle() -> Generated {
+    {
+        let exe = std::env::current_exe().expect("test binary path");
+        let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
+        let gen_bin = profile_dir.join("examples").join("gen_bundle");
+        if !gen_bin.is_file() {
+            // `cargo test` builds examples; a filtered run may not have.
+            let status = std::process::Command::new(env!("CARGO"))
+                .args(["build", "--example", "gen_bundle"])
+                .current_dir(root())
+                .status()
+                .expect("cargo build --example gen_bundle");
+            assert!(status.success());
+        }
+        let out = std::env::temp_dir().join(format!("kdiag-gen-{}", std::process::id()));
+        let status = std::process::Command::new(&gen_bin)
+            .arg(&out)
+            .args([
+                "--pods", "300", "--nodes", "12", "--events", "600", "--seed", "7",
+            ])
+            .arg("--troubleshoot-tgz")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("run gen_bundle");
+        assert!(status.success(), "gen_bundle failed");
+        Generated(out)
+    }
+}
+
+/// Views read straight from the text (YAML fields they ignore skipped by indentation,
+/// JSON by serde_json) must equal views read from the full tree of the same object, for
+/// every object of the generated bundle, its JSON twin and the sample bundles; and the fast path must give the general
+/// parser's documents on every YAML file of the generated bundle.
+#[test]
+fn views_from_text_match_views_from_trees() {
+    use kdiag::ingest::{InputArg, fast_yaml, load, yaml};
+    use kdiag::snapshot::{Snapshot, event, kueue, network, node, pod, workload};
+    use serde::de::DeserializeOwned;
+
+    fn same<T: DeserializeOwned + std::fmt::Debug>(snap: &Snapshot, kind: &str) -> usize {
+        let mut n = 0;
+        for &id in snap.ids_of(kind) {
+            let o = snap.object(id);
+            // From the text first: once the tree exists, views are read from it.
+            let from_text = format!("{:?}", o.deserialize::<T>());
+            let from_tree = format!("{:?}", T::deserialize(o.value()).map_err(|e| e.to_string()));
+            assert_eq!(from_text, from_tree, "{kind} {}", o.name);
+            n += 1;
+        }
+        n
+    }
+
+    let generated = generated_bundle();
+    let mut checked = 0;
+    // YAML (fast path), the same cluster as JSON (troubleshoot), and the hand-written
+    // samples (some through the general parser).
+    for input in [
+        generated.0.clone(),
+        generated.twin(),
+        root().join("sample-bundles"),
+    ] {
+        let snap = Snapshot::build(load(&[InputArg::Path(input.clone())]).expect("loads"));
+        checked += same::<pod::Pod>(&snap, "Pod");
+        checked += same::<node::Node>(&snap, "Node");
+        checked += same::<network::Service>(&snap, "Service");
+        checked += same::<network::EndpointSlice>(&snap, "EndpointSlice");
+        checked += same::<workload::Deployment>(&snap, "Deployment");
+        checked += same::<workload::ReplicaSet>(&snap, "ReplicaSet");
+        checked += same::<workload::Job>(&snap, "Job");
+        checked += same::<kueue::Workload>(&snap, "Workload");
+        checked += same::<kueue::ClusterQueue>(&snap, "ClusterQueue");
+        for &id in snap.ids_of("Event") {
+            let o = snap.object(id);
+            let from_text = format!("{:?}", o.deserialize::<event::EventDoc>().map(|e| e.0));
+            let from_tree = format!("{:?}", event::Event::from_value(o.value()));
+            assert_eq!(from_text, format!("Ok({from_tree})"), "Event {}", o.name);
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "only {checked} objects compared");
+
+    let mut files = 0;
+    for path in walk(&generated.0) {
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        let fast = fast_yaml::parse(&text).expect("generated YAML takes the fast path");
+        let (general, err) = yaml::parse(&text);
+        assert!(err.is_none(), "{}: {err:?}", path.display());
+        assert_eq!(fast.len(), general.len());
+        for (f, g) in fast.iter().zip(&general) {
+            if let Some(d) = first_diff(&f.value, &g.value, String::new()) {
+                panic!("{}: object at line {}: {d}", path.display(), g.span.start);
+            }
+        }
+        files += 1;
+    }
+    assert!(files > 20, "only {files} generated YAML files");
+}

@@ -72,6 +72,7 @@ pub struct ItemPos {
 }
 
 /// One document deserialized as `T`, with the positions of its list items.
+#[derive(Debug)]
 pub struct Doc<T> {
     pub value: T,
     pub offset: usize,
@@ -1124,6 +1125,31 @@ mod tests {
             let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
             assert_eq!(fast, general);
         }
+    }
+
+    /// What a view reads: a few fields, the rest skipped by indentation.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Probe {
+        name: String,
+        #[serde(default)]
+        ports: Vec<u16>,
+        tail: Option<String>,
+    }
+
+    #[test]
+    fn skipping_by_indentation_reads_what_a_full_parse_reads() {
+        let text = "items:\n- name: a\n  big: |\n    x: 1\n    - not: a list\n\n    tail: inside the block\n  q: 'multi\n    line: not a key'\n  nested:\n  - k: v\n    deeper:\n      tail: nope\n  plain: wraps\n    onto more lines\n  ports:\n  - 80\n  - 443\n  tail: end\n- name: b\n";
+        let docs = documents::<serde::de::IgnoredAny>(text).expect("fast path");
+        let items = &docs[0].items;
+        assert_eq!(items.len(), 2);
+        let skipped: Probe = object_at(text, items[0], true).unwrap();
+        let full: Value = documents::<Value>(text).unwrap().remove(0).value["items"][0].clone();
+        let from_tree = Probe::deserialize(&full).unwrap();
+        assert_eq!(skipped, from_tree);
+        assert_eq!(skipped.ports, [80, 443]);
+        assert_eq!(skipped.tail.as_deref(), Some("end"));
+        let b: Probe = object_at(text, items[1], true).unwrap();
+        assert_eq!((b.name.as_str(), b.tail), ("b", None));
     }
 
     #[test]

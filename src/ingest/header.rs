@@ -542,3 +542,59 @@ impl<'de, I: Deserialize<'de>> Deserialize<'de> for Items<I> {
         d.deserialize_any(V(PhantomData))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::fast_yaml;
+
+    const YAML: &str = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Event\n  lastTimestamp: \"2026-11-20T09:00:00Z\"\n  metadata:\n    creationTimestamp: \"2026-11-20T08:00:00Z\"\n    name: e1\n    namespace: demo\n    ownerReferences:\n    - apiVersion: apps/v1\n      controller: true\n      kind: ReplicaSet\n      name: rs\n      uid: u-rs\n    resourceVersion: \"42\"\n    uid: u-e1\n  series:\n    lastObservedTime: \"2026-11-20T10:00:00Z\"\n- just a string\nkind: List\nmetadata:\n  resourceVersion: \"\"\n";
+
+    fn check(h: &Header<ItemHeader>) {
+        assert_eq!(h.node, NodeType::Mapping);
+        assert_eq!(h.kind.as_deref(), Some("List"));
+        let items = h.items.as_ref().expect("items");
+        assert_eq!(items.len(), 2);
+        let e = &items[0];
+        assert_eq!(
+            (e.kind.as_deref(), e.name.as_deref(), e.namespace.as_deref()),
+            (Some("Event"), Some("e1"), Some("demo"))
+        );
+        assert_eq!(e.resource_version.as_deref(), Some("42"));
+        assert_eq!(e.owners.len(), 1);
+        assert!(e.owners[0].controller && e.owners[0].uid == "u-rs");
+        assert_eq!(e.created, parse_timestamp("2026-11-20T08:00:00Z"));
+        assert_eq!(e.event_time, parse_timestamp("2026-11-20T10:00:00Z"));
+        assert_eq!(items[1].node, NodeType::String);
+    }
+
+    #[test]
+    fn same_header_from_yaml_text_json_text_and_tree() {
+        let docs = fast_yaml::documents::<Header<ItemHeader>>(YAML).expect("fast path");
+        check(&docs[0].value);
+        let tree = crate::ingest::yaml::parse(YAML).0.remove(0).value;
+        check(&Header::<ItemHeader>::deserialize(&tree).unwrap());
+        let json = serde_json::to_string(&tree).unwrap();
+        check(&serde_json::from_str::<Header<ItemHeader>>(&json).unwrap());
+    }
+
+    #[test]
+    fn odd_shapes_read_as_absent_not_errors() {
+        let text = "kind: 3\nmetadata: just text\nitems:\n  a: 1\n";
+        let h = &fast_yaml::documents::<Header<ItemHeader>>(text).unwrap()[0].value;
+        assert_eq!((h.kind.as_deref(), h.name.as_deref()), (None, None));
+        assert!(h.has_metadata && h.items.is_none());
+        let text = "metadata:\n  name: [oops]\n  ownerReferences: 7\n";
+        let h = &fast_yaml::documents::<Header<ItemHeader>>(text).unwrap_err();
+        assert!(
+            matches!(h, fast_yaml::Error::Unsupported(..)),
+            "flow sequence"
+        );
+        let v =
+            serde_json::json!({"metadata": {"name": ["x"], "ownerReferences": [1, {"uid": 2}]}});
+        let h = Header::<ItemHeader>::deserialize(&v).unwrap();
+        assert_eq!(h.name, None);
+        assert_eq!(h.owners.len(), 1);
+        assert_eq!(h.owners[0].uid, "");
+    }
+}

@@ -13,6 +13,9 @@ pub struct ObjectMeta {
     pub uid: Option<String>,
     pub generate_name: Option<String>,
     pub labels: BTreeMap<String, String>,
+    /// Without `kubectl.kubernetes.io/last-applied-configuration`: a copy of the whole
+    /// object that no rule reads and that would double the memory of a view.
+    #[serde(deserialize_with = "annotations")]
     pub annotations: BTreeMap<String, String>,
     pub owner_references: Vec<OwnerReference>,
     pub creation_timestamp: Option<String>,
@@ -141,4 +144,34 @@ where
     T: Default + Deserialize<'de>,
 {
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// An annotations map, leaving out the last-applied configuration; `null` is empty.
+fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    use serde::de::{IgnoredAny, MapAccess, Visitor};
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = BTreeMap<String, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of annotations")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if key == crate::ingest::objects::LAST_APPLIED {
+                    map.next_value::<IgnoredAny>()?;
+                } else {
+                    out.insert(key, map.next_value::<String>()?);
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(V)
 }
