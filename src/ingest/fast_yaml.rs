@@ -148,6 +148,24 @@ pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
     Ok(docs)
 }
 
+/// The newtype name a field type uses to receive the text of its `key: value` entry
+/// (see `snapshot::lazy`); other deserializers give it the value.
+pub const LAZY: &str = "$kdiag::lazy";
+
+/// The value of the single `key: value` entry in `entry` (as handed to a [`LAZY`] field).
+pub fn entry_value(entry: &str) -> Option<Value> {
+    let mut p = Parser::new(entry, 0, 1);
+    let v = Value::deserialize(De {
+        p: &mut p,
+        at: At::Node { top: false },
+    })
+    .ok()?;
+    match v {
+        Value::Object(map) => map.into_iter().next().map(|(_, v)| v),
+        _ => None,
+    }
+}
+
 /// Deserializes the one object at `pos` of a text that [`documents`] accepted: a whole
 /// document (`item == false`) or a `- ` list item. Fields `T` does not name are skipped
 /// by indentation without being parsed.
@@ -194,12 +212,14 @@ enum At<'a> {
     Node {
         top: bool,
     },
-    /// The value of a `key:` whose line was consumed; `rest` is what followed the colon.
+    /// The value of a `key:` whose line was consumed; `rest` is what followed the colon,
+    /// `key_at` the byte offset of the key.
     AfterKey {
         indent: usize,
         rest: &'a str,
         line: u32,
         objects_list: bool,
+        key_at: usize,
     },
     /// A `- …` entry whose line is at the cursor.
     SeqItem,
@@ -330,6 +350,7 @@ impl<'a> Parser<'a> {
                 rest,
                 line,
                 objects_list,
+                ..
             } => {
                 if !rest.is_empty() {
                     return self.inline_value(rest, indent, line);
@@ -794,11 +815,29 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
         self.deserialize_any(visitor)
     }
 
+    /// [`LAZY`] asks for the text of a `key: value` entry instead of its value, so a view
+    /// can keep a field it rarely reads as text and parse it when asked.
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> R<V::Value> {
+        if name == LAZY
+            && self.p.skip_ignored
+            && let At::AfterKey {
+                indent,
+                rest,
+                key_at,
+                ..
+            } = self.at
+            && key_at != usize::MAX
+        {
+            self.p.skip_after_key(indent, rest);
+            let end = self.p.pos.max(key_at);
+            let mut entry = " ".repeat(indent);
+            entry.push_str(&self.p.src[key_at..end]);
+            return visitor.visit_string(entry);
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -829,8 +868,9 @@ struct MapAcc<'p, 'a> {
     /// The entry on a `- key: value` line, already read.
     first: Option<(Cow<'a, str>, &'a str, u32)>,
     top: bool,
-    /// The current key's rest of line, line number and whether it is a List's `items`.
-    pending: Option<(&'a str, u32, bool)>,
+    /// The current key's rest of line, line number, whether it is a List's `items`, and
+    /// the key's byte offset.
+    pending: Option<(&'a str, u32, bool, usize)>,
 }
 
 impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
@@ -866,7 +906,11 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
                 self.p.skip_after_key(self.indent, rest);
                 continue;
             }
-            self.pending = Some((rest, line_no, self.top && key == "items"));
+            let key_at = match &key {
+                Cow::Borrowed(k) => k.as_ptr() as usize - self.p.src.as_ptr() as usize,
+                Cow::Owned(_) => usize::MAX,
+            };
+            self.pending = Some((rest, line_no, self.top && key == "items", key_at));
             return seed
                 .deserialize(de::value::CowStrDeserializer::<Error>::new(key))
                 .map(Some);
@@ -874,7 +918,7 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> R<V::Value> {
-        let (rest, line, objects_list) = self
+        let (rest, line, objects_list, key_at) = self
             .pending
             .take()
             .ok_or_else(|| Error::Shape("value without a key".into()))?;
@@ -885,6 +929,7 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
                 rest,
                 line,
                 objects_list,
+                key_at,
             },
         })
     }

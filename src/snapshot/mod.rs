@@ -6,6 +6,7 @@
 pub mod core;
 pub mod event;
 pub mod kueue;
+pub mod lazy;
 pub mod logs;
 pub mod meta;
 pub mod network;

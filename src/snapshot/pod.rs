@@ -1,5 +1,6 @@
 //! Pod view: what scheduling, kubelet and readiness rules read.
 
+use super::lazy::Lazy;
 use super::meta::{Condition, LabelSelector, ObjectMeta, ResourceList, condition, null_default};
 use serde::Deserialize;
 use serde_json::Value;
@@ -34,7 +35,7 @@ pub struct PodSpec {
     pub node_selector: BTreeMap<String, String>,
     #[serde(deserialize_with = "null_default")]
     pub tolerations: Vec<Toleration>,
-    pub affinity: Option<Value>,
+    pub affinity: Lazy<Option<Value>>,
     /// Pod-level `spec.resources` (PodLevelResources).
     pub resources: Option<Resources>,
     pub overhead: ResourceList,
@@ -44,8 +45,7 @@ pub struct PodSpec {
     pub service_account_name: Option<String>,
     #[serde(deserialize_with = "null_default")]
     pub image_pull_secrets: Vec<NamedItem>,
-    #[serde(deserialize_with = "null_default")]
-    pub volumes: Vec<Value>,
+    pub volumes: Lazy<Vec<Value>>,
     pub readiness_gates: Vec<ReadinessGate>,
     pub restart_policy: Option<String>,
     pub os: Option<NamedItem>,
@@ -53,7 +53,7 @@ pub struct PodSpec {
     pub preemption_policy: Option<String>,
     pub host_network: bool,
     pub termination_grace_period_seconds: Option<i64>,
-    pub topology_spread_constraints: Vec<Value>,
+    pub topology_spread_constraints: Lazy<Vec<Value>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -92,15 +92,15 @@ pub struct Container {
     pub image: Option<String>,
     pub resources: Resources,
     pub ports: Vec<ContainerPort>,
-    pub readiness_probe: Option<Value>,
-    pub liveness_probe: Option<Value>,
-    pub startup_probe: Option<Value>,
+    pub readiness_probe: Lazy<Option<Value>>,
+    pub liveness_probe: Lazy<Option<Value>>,
+    pub startup_probe: Lazy<Option<Value>>,
     /// `Always` on an init container makes it a sidecar.
     pub restart_policy: Option<String>,
     /// `env[]` entries (`valueFrom.configMapKeyRef` / `secretKeyRef` are read by rules).
-    pub env: Vec<Value>,
+    pub env: Lazy<Vec<Value>>,
     /// `envFrom[]` entries (`configMapRef` / `secretRef`).
-    pub env_from: Vec<Value>,
+    pub env_from: Lazy<Vec<Value>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -64,7 +64,7 @@ fn ineligible(spec: &PodSpec, tolerations: &[Toleration], node: &Node) -> Option
     {
         return Some(format!("lacks label {k}={v}"));
     }
-    if let Some(terms) = required_node_terms(spec.affinity.as_ref())
+    if let Some(terms) = required_node_terms(spec.affinity.get().as_ref())
         && !node_matches_terms(&node.metadata, terms)
     {
         return Some("is outside the required node affinity".into());
@@ -83,7 +83,7 @@ fn target_node(p: &Pod) -> Option<String> {
     if let Some(n) = p.spec.node_name.as_deref().filter(|n| !n.is_empty()) {
         return Some(n.to_string());
     }
-    let terms = required_node_terms(p.spec.affinity.as_ref())?;
+    let terms = required_node_terms(p.spec.affinity.get().as_ref())?;
     terms.iter().find_map(|t| {
         t.get("matchFields")?.as_array()?.iter().find_map(|f| {
             (f.get("key").and_then(Value::as_str) == Some("metadata.name"))

@@ -208,10 +208,7 @@ fn has_workload(snap: &Snapshot, id: ObjectId) -> bool {
         {
             return true;
         }
-        let owner_uid = o
-            .value()
-            .pointer("/metadata/ownerReferences/0/uid")
-            .and_then(serde_json::Value::as_str);
+        let owner_uid = o.owners().first().map(|owner| owner.uid.as_str());
         cur = owner_uid.and_then(|u| snap.by_uid(u));
     }
     false

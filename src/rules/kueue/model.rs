@@ -256,7 +256,7 @@ pub fn flavor_mismatch(rf: &ResourceFlavor, spec: &PodSpec) -> Option<String> {
             ));
         }
     }
-    if let Some(terms) = required_terms(spec.affinity.as_ref()) {
+    if let Some(terms) = required_terms(spec.affinity.get().as_ref()) {
         let mut any = false;
         let mut last_failed = String::new();
         for term in &terms {

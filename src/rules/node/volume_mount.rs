@@ -135,10 +135,11 @@ fn run(ctx: &Context) -> Vec<Finding> {
 fn pod_volume<'a>(snap: &Snapshot, ns: &str, pod: &'a Pod, name: &str) -> Option<&'a Value> {
     pod.spec
         .volumes
+        .get()
         .iter()
         .find(|v| v.get("name").and_then(Value::as_str) == Some(name))
         .or_else(|| {
-            pod.spec.volumes.iter().find(|v| {
+            pod.spec.volumes.get().iter().find(|v| {
                 v.pointer("/persistentVolumeClaim/claimName")
                     .and_then(Value::as_str)
                     .and_then(|c| snap.find("PersistentVolumeClaim", Some(ns), c))

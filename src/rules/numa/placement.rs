@@ -12,7 +12,7 @@ pub fn candidate_nodes(snap: &Snapshot, spec: &PodSpec) -> Vec<String> {
     if let Some(n) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
         return vec![n.to_string()];
     }
-    let terms = required_node_terms(spec.affinity.as_ref());
+    let terms = required_node_terms(spec.affinity.get().as_ref());
     snap.nodes()
         .iter()
         .filter(|(_, node)| {

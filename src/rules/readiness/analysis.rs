@@ -198,9 +198,9 @@ impl ProbeKind {
 
     pub fn of(self, c: &Container) -> Option<Probe> {
         let v = match self {
-            ProbeKind::Readiness => c.readiness_probe.as_ref(),
-            ProbeKind::Startup => c.startup_probe.as_ref(),
-            ProbeKind::Liveness => c.liveness_probe.as_ref(),
+            ProbeKind::Readiness => c.readiness_probe.get().as_ref(),
+            ProbeKind::Startup => c.startup_probe.get().as_ref(),
+            ProbeKind::Liveness => c.liveness_probe.get().as_ref(),
         };
         v.filter(|v| v.is_object()).map(Probe::parse)
     }
@@ -259,7 +259,7 @@ pub fn classify(pod: &Pod) -> Option<NotReady> {
         let Some(c) = pod.spec.containers.iter().find(|c| c.name == cs.name) else {
             continue;
         };
-        let kind = if cs.started == Some(false) && c.startup_probe.is_some() {
+        let kind = if cs.started == Some(false) && c.startup_probe.get().is_some() {
             ProbeKind::Startup
         } else {
             ProbeKind::Readiness

@@ -47,7 +47,7 @@ pub fn container_refs(c: &Container) -> Vec<Ref> {
     let mut out = Vec::new();
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
     let opt = |v: &Value| v.get("optional").and_then(Value::as_bool).unwrap_or(false);
-    for e in &c.env {
+    for e in c.env.get() {
         let var = s(e, "name").unwrap_or_default();
         for (field, kind) in [("configMapKeyRef", "ConfigMap"), ("secretKeyRef", "Secret")] {
             if let Some(r) = e.get("valueFrom").and_then(|v| v.get(field)) {
@@ -61,7 +61,7 @@ pub fn container_refs(c: &Container) -> Vec<Ref> {
             }
         }
     }
-    for e in &c.env_from {
+    for e in c.env_from.get() {
         for (field, kind) in [("configMapRef", "ConfigMap"), ("secretRef", "Secret")] {
             if let Some(r) = e.get(field) {
                 out.push(Ref {

@@ -47,6 +47,50 @@ pub struct NodeUsage {
     pub requested: Units,
     pub pods: Vec<ObjectId>,
     pub host_ports: BTreeSet<(i64, String)>,
+    by_priority: std::sync::OnceLock<ByPriority>,
+}
+
+/// A node's pods ordered by priority with running totals, so "what would evicting every
+/// pod below priority P free here" is one binary search. The preemption check asks it
+/// for every pending pod and every node; summing pods each time made it quadratic.
+#[derive(Default, Clone)]
+pub struct ByPriority {
+    /// (priority, pod), ascending.
+    pub pods: Vec<(i64, ObjectId)>,
+    /// `freed[i]`: what the first `i` pods of `pods` request (`freed[0]` is empty).
+    pub freed: Vec<Units>,
+}
+
+impl ByPriority {
+    /// How many pods have a priority below `prio`: they are `pods[..n]` and free `freed[n]`.
+    pub fn below(&self, prio: i64) -> usize {
+        self.pods.partition_point(|(p, _)| *p < prio)
+    }
+}
+
+impl NodeUsage {
+    pub fn by_priority(&self, snap: &Snapshot) -> &ByPriority {
+        self.by_priority.get_or_init(|| {
+            let mut pods: Vec<(i64, ObjectId)> = self
+                .pods
+                .iter()
+                .filter_map(|id| snap.pod(*id).map(|p| (priority_of(snap, p), *id)))
+                .collect();
+            pods.sort();
+            let mut freed = Vec::with_capacity(pods.len() + 1);
+            let mut sum = Units::new();
+            freed.push(sum.clone());
+            for (_, id) in &pods {
+                if let Some(p) = snap.pod(*id) {
+                    for (k, v) in pod_units(&p.spec) {
+                        *sum.entry(k).or_default() += v;
+                    }
+                }
+                freed.push(sum.clone());
+            }
+            ByPriority { pods, freed }
+        })
+    }
 }
 
 impl Usage {
@@ -65,7 +109,7 @@ impl Usage {
             }
             nu.pods.push(*id);
             nu.host_ports.extend(host_ports(&p.spec));
-            let terms = affinity_terms(p.spec.affinity.as_ref(), "podAntiAffinity");
+            let terms = affinity_terms(p.spec.affinity.get().as_ref(), "podAntiAffinity");
             if !terms.is_empty() {
                 u.anti.push((*id, node.to_string(), terms));
             }
@@ -223,7 +267,7 @@ pub fn evaluate<'a>(
                     key: k.clone(),
                     want: v.clone(),
                 });
-            } else if let Some(terms) = required_node_terms(pod.spec.affinity.as_ref())
+            } else if let Some(terms) = required_node_terms(pod.spec.affinity.get().as_ref())
                 && !node_matches_terms(&node.metadata, terms)
             {
                 ex.push(Exclusion::NodeAffinity);
@@ -470,8 +514,8 @@ impl InterPod {
                 }
             }
         }
-        let own_anti = affinity_terms(pod.spec.affinity.as_ref(), "podAntiAffinity");
-        let own_aff = affinity_terms(pod.spec.affinity.as_ref(), "podAffinity");
+        let own_anti = affinity_terms(pod.spec.affinity.get().as_ref(), "podAntiAffinity");
+        let own_aff = affinity_terms(pod.spec.affinity.get().as_ref(), "podAffinity");
         let mut avoid = Vec::new();
         let mut need = Vec::new();
         if !own_anti.is_empty() || !own_aff.is_empty() {
@@ -576,6 +620,7 @@ fn pv_node_affinities(snap: &Snapshot, ns: &str, spec: &PodSpec) -> Vec<(String,
 /// Names of the PVCs the pod's volumes use (ephemeral volumes: `<pod>-<volume>`).
 pub fn claim_names(spec: &PodSpec) -> Vec<String> {
     spec.volumes
+        .get()
         .iter()
         .filter_map(|v| {
             v.pointer("/persistentVolumeClaim/claimName")

@@ -759,38 +759,30 @@ fn preemption(
     let mut any_lower = false;
     let mut helps: Vec<(String, Vec<String>)> = Vec::new();
     for f in capacity {
-        let victims: Vec<(ObjectId, &Pod)> = f
-            .usage
-            .pods
-            .iter()
-            .filter_map(|id| snap.pod(*id).map(|p| (*id, p)))
-            .filter(|(_, p)| priority_of(snap, p) < prio)
-            .collect();
-        if victims.is_empty() {
+        let by_priority = f.usage.by_priority(snap);
+        let n = by_priority.below(prio);
+        if n == 0 {
             continue;
         }
         any_lower = true;
-        let mut freed: BTreeMap<String, i128> = BTreeMap::new();
-        for (_, p) in &victims {
-            for (k, v) in fit::pod_units(&p.spec) {
-                *freed.entry(k).or_default() += v;
-            }
-        }
-        let enough = need.iter().all(|(r, n)| {
+        let freed = &by_priority.freed[n];
+        let enough = need.iter().all(|(r, want)| {
             let (free, _) = f.free.get(r).copied().unwrap_or((0, 0));
-            *n <= free + freed.get(r).copied().unwrap_or(0)
+            *want <= free + freed.get(r).copied().unwrap_or(0)
         }) && f.exclusions.iter().all(|x| match x {
-            Exclusion::TooManyPods { used, allocatable } => {
-                used - (victims.len() as i128) < *allocatable
-            }
+            Exclusion::TooManyPods { used, allocatable } => used - (n as i128) < *allocatable,
             _ => true,
         });
         if enough {
+            // Named in the node's pod order, as the bundle lists them.
+            let mut victims: Vec<ObjectId> =
+                by_priority.pods[..n].iter().map(|(_, id)| *id).collect();
+            victims.sort();
             helps.push((
                 f.name.to_string(),
                 victims
                     .iter()
-                    .map(|(id, _)| snap.object(*id).name.clone())
+                    .map(|id| snap.object(*id).name.clone())
                     .collect(),
             ));
         }

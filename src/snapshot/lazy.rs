@@ -1,0 +1,92 @@
+//! A view field kept as its bundle text and parsed on first use.
+//!
+//! Probes, env, volumes and affinity are free-form trees that most pods never have
+//! read: building them for every pod was most of a pod view's allocations. From the YAML
+//! fast path a [`Lazy`] keeps the entry's text (a copy of a few hundred bytes); from
+//! JSON or a tree it holds the value at once. Either way `get` gives the same value, and
+//! `null` or a value of the wrong shape reads as the default, as `null_default` does.
+
+use crate::ingest::fast_yaml::{LAZY, entry_value};
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, Deserializer, Visitor};
+use serde_json::Value;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+pub struct Lazy<T> {
+    /// The `key: value` entry as written, when the value is not parsed yet.
+    text: Option<Box<str>>,
+    value: OnceLock<T>,
+}
+
+impl<T: DeserializeOwned + Default> Lazy<T> {
+    pub fn get(&self) -> &T {
+        self.value.get_or_init(|| {
+            self.text
+                .as_deref()
+                .and_then(entry_value)
+                .map(convert)
+                .unwrap_or_default()
+        })
+    }
+}
+
+fn convert<T: DeserializeOwned + Default>(v: Value) -> T {
+    if v.is_null() {
+        return T::default();
+    }
+    T::deserialize(v).unwrap_or_default()
+}
+
+impl<T> Default for Lazy<T> {
+    fn default() -> Self {
+        Lazy {
+            text: None,
+            value: OnceLock::new(),
+        }
+    }
+}
+
+impl<T: Clone> Clone for Lazy<T> {
+    fn clone(&self) -> Self {
+        Lazy {
+            text: self.text.clone(),
+            value: self.value.clone(),
+        }
+    }
+}
+
+impl<T: DeserializeOwned + Default + fmt::Debug> fmt::Debug for Lazy<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: DeserializeOwned + Default> Visitor<'de> for V<T> {
+            type Value = Lazy<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any value")
+            }
+            /// The YAML fast path hands over the entry's text.
+            fn visit_string<E>(self, entry: String) -> Result<Lazy<T>, E> {
+                Ok(Lazy {
+                    text: Some(entry.into_boxed_str()),
+                    value: OnceLock::new(),
+                })
+            }
+            /// Any other deserializer: read the value now.
+            fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<T>, D::Error> {
+                let v = Value::deserialize(d)?;
+                Ok(Lazy {
+                    text: None,
+                    value: OnceLock::from(convert::<T>(v)),
+                })
+            }
+        }
+        d.deserialize_newtype_struct(LAZY, V(PhantomData))
+    }
+}
