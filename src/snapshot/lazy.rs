@@ -78,6 +78,9 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
                     value: OnceLock::new(),
                 })
             }
+            fn visit_str<E>(self, entry: &str) -> Result<Lazy<T>, E> {
+                self.visit_string(entry.to_string())
+            }
             /// Any other deserializer: read the value now.
             fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<T>, D::Error> {
                 let v = Value::deserialize(d)?;
