@@ -79,7 +79,10 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
                 })
             }
             fn visit_str<E>(self, entry: &str) -> Result<Lazy<T>, E> {
-                self.visit_string(entry.to_string())
+                Ok(Lazy {
+                    text: Some(entry.into()),
+                    value: OnceLock::new(),
+                })
             }
             /// Any other deserializer: read the value now.
             fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<T>, D::Error> {
