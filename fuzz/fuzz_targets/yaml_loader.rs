@@ -1,14 +1,22 @@
-//! The YAML/JSON loader: never panics, and whenever the YAML fast path accepts input
-//! the general parser also accepts, both give the same documents.
+//! The YAML/JSON loader: never panics; whenever the YAML fast path accepts input the
+//! general parser also accepts, both give the same documents; the header scan accepts
+//! exactly what the fast path accepts; and a view read from the text (unnamed fields
+//! skipped by indentation, lazy fields kept as text) equals the view read from the tree.
 #![no_main]
 
-use kdiag::ingest::{fast_yaml, json, objects, yaml};
+use kdiag::ingest::header::{Header, ItemHeader};
+use kdiag::ingest::objects::{self, Doc};
+use kdiag::ingest::{fast_yaml, json, yaml};
+use kdiag::snapshot::pod::Pod;
 use libfuzzer_sys::fuzz_target;
+use serde::Deserialize;
+use std::sync::Arc;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let (general, err) = yaml::parse(text);
-    if let Ok(fast) = fast_yaml::parse(text) {
+    let fast = fast_yaml::parse(text);
+    if let Ok(fast) = &fast {
         if err.is_none() {
             assert_eq!(fast.len(), general.len(), "document count differs");
             for (f, g) in fast.iter().zip(&general) {
@@ -16,7 +24,27 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let _ = objects::extract("fuzz/namespaces/ns/core/pods.yaml", general);
-    let (docs, _) = json::parse(text);
+    let headers = fast_yaml::documents::<Header<ItemHeader>>(text);
+    assert_eq!(headers.is_ok(), fast.is_ok(), "header scan and fast path disagree");
+    if let (Ok(headers), Ok(trees)) = (&headers, &fast) {
+        for (h, t) in headers.iter().zip(trees) {
+            let objects: Vec<_> = std::iter::once((h.offset, h.span, false, &t.value))
+                .chain(h.items.iter().zip(t.value.get("items").and_then(|i| i.as_array()).into_iter().flatten()).map(|(p, v)| (p.offset, p.span, true, v)))
+                .collect();
+            for (offset, span, item, tree) in objects {
+                let pos = fast_yaml::ItemPos { offset, span };
+                let from_text = fast_yaml::object_at::<Pod>(text, pos, item).map_err(|_| ());
+                let from_tree = Pod::deserialize(tree).map_err(|_| ());
+                if let (Ok(a), Ok(b)) = (&from_text, &from_tree) {
+                    assert_eq!(format!("{a:?}"), format!("{b:?}"), "view from text differs");
+                }
+            }
+        }
+    }
+    let docs: Vec<Doc> = general.into_iter().map(Doc::from_parsed).collect();
+    let _ = objects::extract("fuzz/namespaces/ns/core/pods.yaml", docs);
+    let arc: Arc<str> = Arc::from(text);
+    let _ = objects::extract("fuzz/a.yaml", kdiag::ingest::scan_yaml(&arc).0);
+    let (docs, _) = json::scan(&arc);
     let _ = objects::extract("fuzz.json", docs);
 });
