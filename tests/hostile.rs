@@ -82,19 +82,22 @@ fn problems(out: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The ratio limit applies above a floor (256 MiB by default; 16 MiB here so the test
+/// stays small): a 64 MiB member at 1000:1 is refused before it is inflated.
 #[test]
 fn zip_bomb_is_refused_without_inflating() {
     let dir = Scratch::new("bomb");
-    let zeros = vec![0u8; 200 << 20];
+    let zeros = vec![0u8; 64 << 20];
     let bytes = zip_of(&[("bomb.yaml", &zeros), ("pods.yaml", &pod_yaml())]);
-    assert!(bytes.len() < 2 << 20, "the bomb is small on disk");
+    assert!(bytes.len() < 1 << 20, "the bomb is small on disk");
     std::fs::write(dir.file("case.zip"), bytes).unwrap();
-    let out = json(&kdiag(&[
-        "analyze",
-        &dir.file("case.zip"),
-        "--format",
-        "json",
-    ]));
+    let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        .args(["analyze", &dir.file("case.zip"), "--format", "json"])
+        .env("KDIAG_BOMB_MIN_BYTES", (16u64 << 20).to_string())
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
+    let out: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let p = problems(&out);
     assert!(
         p.iter()
@@ -236,6 +239,32 @@ fn oversized_member_is_refused() {
             .any(|m| m.starts_with("huge.yaml") && m.contains("more than 8 MiB")),
         "{p:#?}"
     );
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1);
+}
+
+/// Logs are never refused for size (real ones pass 1 GB): a log far over the entry limit
+/// is read through and only its tail kept, with no problem.
+#[test]
+fn big_log_is_kept_as_a_tail_not_refused() {
+    let dir = Scratch::new("biglog");
+    let log: Vec<u8> = (0..400_000)
+        .flat_map(|i| format!("2026-11-20T09:00:00Z info request {i} served\n").into_bytes())
+        .collect();
+    assert!(log.len() > 16 << 20);
+    let bytes = zip_of(&[
+        ("namespaces/demo/pods/api-0/api/api/logs/current.log", &log),
+        ("pods.yaml", &pod_yaml()),
+    ]);
+    std::fs::write(dir.file("l.zip"), bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        .args(["analyze", &dir.file("l.zip"), "--format", "json"])
+        .env("KDIAG_MAX_ENTRY_BYTES", (8u64 << 20).to_string())
+        .env("KDIAG_LOG_TAIL_BYTES", (64u64 << 10).to_string())
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
+    let out: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(problems(&out).is_empty(), "{:#?}", problems(&out));
     assert_eq!(out["findings"].as_array().unwrap().len(), 1);
 }
 

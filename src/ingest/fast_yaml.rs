@@ -1056,7 +1056,7 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
                 return unsupported("empty key", line_no);
             }
             let key = &content[..i];
-            if find_pair(key, b' ', b'#').is_some() || key.ends_with(' ') {
+            if find_pair(key, b' ', b'#').is_some() || key.ends_with([' ', '\t']) {
                 return unsupported("odd key", line_no);
             }
             let rest = content[i + 1..].trim_start_matches(' ');
@@ -1195,6 +1195,20 @@ mod tests {
         assert_eq!(skipped.tail.as_deref(), Some("end"));
         let b: Probe = object_at(text, items[1], true).unwrap();
         assert_eq!((b.name.as_str(), b.tail), ("b", None));
+    }
+
+    /// Found by the yaml_loader fuzz target: `key\t: v` is the key `key` (trailing white
+    /// space is not part of a plain scalar); the fast path kept the tab.
+    #[test]
+    fn fuzz_regression_key_trailing_tab() {
+        assert!(parse("status:\n  allocatable\t:\n    cpu: 1\n").is_err());
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-key-trailing-tab.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
+            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
+            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
+            assert_eq!(fast, general);
+        }
     }
 
     #[test]

@@ -424,11 +424,20 @@ fn decode(bytes: &[u8]) -> Result<&str, String> {
     Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
 }
 
-/// Reads a log's text on demand.
-pub fn read_log(log: &LogSource) -> std::io::Result<String> {
-    let bytes = match &log.data {
-        EntryData::Bytes(b) => std::borrow::Cow::Borrowed(b.as_slice()),
-        EntryData::File(p) => std::borrow::Cow::Owned(std::fs::read(p)?),
+/// Reads a log's text on demand: the last [`source::log_tail_bytes`] of it, and the
+/// line number of its first line (lines before the tail are counted, not kept).
+pub fn read_log(log: &LogSource) -> std::io::Result<(String, usize)> {
+    let (bytes, skipped) = match &log.data {
+        EntryData::Bytes(b) => (std::borrow::Cow::Borrowed(b.as_slice()), 0),
+        EntryData::LogTail {
+            bytes,
+            skipped_lines,
+        } => (std::borrow::Cow::Borrowed(bytes.as_slice()), *skipped_lines),
+        EntryData::File(p) => {
+            let mut file = std::fs::File::open(p)?;
+            let (bytes, skipped) = source::read_tail(&mut file, source::log_tail_bytes())?;
+            (std::borrow::Cow::Owned(bytes), skipped)
+        }
     };
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), skipped + 1))
 }

@@ -29,6 +29,63 @@ pub fn max_entry_bytes() -> u64 {
 pub enum EntryData {
     Bytes(Vec<u8>),
     File(PathBuf),
+    /// The end of an archived log: its last [`log_tail_bytes`] bytes, from the start of a
+    /// line, after `skipped_lines` lines that were read through and dropped.
+    LogTail {
+        bytes: Vec<u8>,
+        skipped_lines: usize,
+    },
+}
+
+/// How much of a log is kept: its last 8 MiB by default, or `KDIAG_LOG_TAIL_BYTES`.
+/// Logs are read through, never refused for size: must-gathers hold 1 GB+ logs.
+pub const LOG_TAIL_BYTES: u64 = 8 << 20;
+
+pub fn log_tail_bytes() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("KDIAG_LOG_TAIL_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(LOG_TAIL_BYTES)
+            .max(1)
+    })
+}
+
+/// Container logs in every bundle layout end in `.log`; they are kept as a tail.
+pub fn is_log_name(path: &str) -> bool {
+    path.ends_with(".log")
+}
+
+/// Reads `reader` to its end keeping only the last `limit` bytes (cut at a line start);
+/// returns them and how many lines were dropped before them. Memory stays about 2×limit.
+pub fn read_tail<R: Read>(reader: &mut R, limit: u64) -> std::io::Result<(Vec<u8>, usize)> {
+    let limit = limit as usize;
+    let mut buf: Vec<u8> = Vec::with_capacity(limit.min(1 << 20) * 2);
+    let mut skipped = 0usize;
+    let mut chunk = vec![0u8; 256 << 10];
+    loop {
+        let n = reader.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if buf.len() > limit.saturating_mul(2).max(chunk.len()) {
+            drop_head(&mut buf, limit, &mut skipped);
+        }
+    }
+    if buf.len() > limit {
+        drop_head(&mut buf, limit, &mut skipped);
+    }
+    Ok((buf, skipped))
+}
+
+/// Drops all but about the last `keep` bytes of `buf`, at a line boundary.
+fn drop_head(buf: &mut Vec<u8>, keep: usize, skipped: &mut usize) {
+    let cut = buf.len() - keep;
+    let cut = memchr::memchr(b'\n', &buf[cut..]).map_or(buf.len(), |i| cut + i + 1);
+    *skipped += memchr::memchr_iter(b'\n', &buf[..cut]).count();
+    buf.drain(..cut);
 }
 
 pub struct Entry {
@@ -41,7 +98,9 @@ impl Entry {
     /// The entry's bytes, reading the file now for folder inputs.
     pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
         match &self.data {
-            EntryData::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
+            EntryData::Bytes(b) | EntryData::LogTail { bytes: b, .. } => {
+                Ok(std::borrow::Cow::Borrowed(b))
+            }
             EntryData::File(p) => read_bounded(p).map(std::borrow::Cow::Owned),
         }
     }
@@ -310,8 +369,19 @@ enum Member {
 }
 
 /// Members that declare more than this and compress better than [`BOMB_RATIO`]:1 are
-/// refused before inflating (text bundles compress about 10-30:1; bombs 1000:1).
-const BOMB_MIN_BYTES: u64 = 64 << 20;
+/// refused before inflating (text bundles compress about 10-50:1; bombs 1000:1). The
+/// floor is `KDIAG_BOMB_MIN_BYTES` when set, so tests trip it with small inputs.
+const BOMB_MIN_BYTES: u64 = 256 << 20;
+
+fn bomb_min_bytes() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("KDIAG_BOMB_MIN_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(BOMB_MIN_BYTES)
+    })
+}
 const BOMB_RATIO: u64 = 200;
 
 fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> Result<(), String> {
@@ -344,7 +414,7 @@ fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> 
             let path = format!("{prefix}{name}");
             let size = file.size();
             let packed = file.compressed_size().max(1);
-            if size > BOMB_MIN_BYTES && size / packed > BOMB_RATIO {
+            if size > bomb_min_bytes() && size / packed > BOMB_RATIO {
                 return Err(SourceProblem {
                     path,
                     message: format!(
@@ -353,14 +423,21 @@ fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> 
                     ),
                 });
             }
-            let data = read_limited(&mut file, size).map_err(|message| SourceProblem {
+            let data = if is_log_name(&path) {
+                read_tail(&mut file, log_tail_bytes())
+                    .map(|(bytes, skipped_lines)| EntryData::LogTail {
+                        bytes,
+                        skipped_lines,
+                    })
+                    .map_err(|e| format!("cannot read archive member: {e}"))
+            } else {
+                read_limited(&mut file, size).map(EntryData::Bytes)
+            }
+            .map_err(|message| SourceProblem {
                 path: path.clone(),
                 message,
             })?;
-            Ok(Member::File(Entry {
-                path,
-                data: EntryData::Bytes(data),
-            }))
+            Ok(Member::File(Entry { path, data }))
         })
         .collect();
     for m in members {
@@ -410,8 +487,18 @@ fn expand_tar<R: Read>(
         };
         let path = format!("{prefix}{name}");
         let size = entry.header().size().unwrap_or(0);
-        match read_limited(&mut entry, size) {
-            Ok(data) => push_entry(path, EntryData::Bytes(data), depth, out),
+        let data = if is_log_name(&path) {
+            read_tail(&mut entry, log_tail_bytes())
+                .map(|(bytes, skipped_lines)| EntryData::LogTail {
+                    bytes,
+                    skipped_lines,
+                })
+                .map_err(|e| format!("cannot read archive member: {e}"))
+        } else {
+            read_limited(&mut entry, size).map(EntryData::Bytes)
+        };
+        match data {
+            Ok(data) => push_entry(path, data, depth, out),
             Err(message) => out.problems.push(SourceProblem { path, message }),
         }
     }
@@ -480,6 +567,22 @@ fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_tail_keeps_whole_last_lines_and_counts_the_rest() {
+        let log: String = (1..=50_000).map(|i| format!("line {i}\n")).collect();
+        let (tail, skipped) = read_tail(&mut log.as_bytes(), 1000).unwrap();
+        let tail = String::from_utf8(tail).unwrap();
+        assert!(tail.len() <= 1000 && tail.ends_with("line 50000\n"));
+        let first: usize = tail.lines().next().unwrap()[5..].parse().unwrap();
+        assert_eq!(
+            first,
+            skipped + 1,
+            "first kept line is numbered after the skipped ones"
+        );
+        let (all, none) = read_tail(&mut "a\nb\n".as_bytes(), 1000).unwrap();
+        assert_eq!((all.as_slice(), none), (&b"a\nb\n"[..], 0));
+    }
 
     #[test]
     fn member_names_are_checked() {

@@ -160,13 +160,13 @@ pub fn log_evidence(
     let Some(log) = pick else {
         return Vec::new();
     };
-    let Ok(text) = read_log(log) else {
+    let Ok((text, first_line)) = read_log(log) else {
         return Vec::new();
     };
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end()))
+        .map(|(i, l)| (i + first_line, l.trim_end()))
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     let errors: Vec<(usize, &str)> = lines
