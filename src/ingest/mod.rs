@@ -59,6 +59,9 @@ pub struct SourceFile {
     pub text: Arc<str>,
     /// Byte offset of each line start, built on first use (only files cited by findings).
     line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// Lines of Secret objects in this file (set by the snapshot): [`SourceFile::quote`]
+    /// masks their values.
+    pub secret_spans: Vec<parsed::Span>,
 }
 
 impl SourceFile {
@@ -68,7 +71,44 @@ impl SourceFile {
             path,
             text,
             line_starts: std::sync::OnceLock::new(),
+            secret_spans: Vec::new(),
         }
+    }
+
+    /// Lines `start..=end` for showing to a person: like [`SourceFile::lines`], but the
+    /// values under a Secret's `data` / `stringData` read `<redacted>`.
+    pub fn quote(&self, start: u32, end: u32) -> std::borrow::Cow<'_, str> {
+        let text = self.lines(start, end);
+        let overlapping: Vec<parsed::Span> = self
+            .secret_spans
+            .iter()
+            .filter(|s| s.start <= end.max(start) && s.end >= start)
+            .copied()
+            .collect();
+        if overlapping.is_empty() {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        let mut masked = std::collections::HashSet::new();
+        for span in overlapping {
+            masked.extend(secret_value_lines(
+                self.lines(span.start, span.end),
+                span.start,
+            ));
+        }
+        let out: Vec<String> = text
+            .split('\n')
+            .zip(start.max(1)..)
+            .map(|(line, no)| {
+                if !masked.contains(&no) {
+                    return line.to_string();
+                }
+                match line.find(": ").or_else(|| line.find(":")) {
+                    Some(i) => format!("{} <redacted>", &line[..=i]),
+                    None => "<redacted>".to_string(),
+                }
+            })
+            .collect();
+        std::borrow::Cow::Owned(out.join("\n"))
     }
 
     /// The text of lines `start..=end` (1-based), without a final newline.
@@ -90,6 +130,42 @@ impl SourceFile {
             .strip_suffix('\n')
             .unwrap_or(&self.text[from..to])
     }
+}
+
+/// Line numbers, within one Secret's text starting at line `first`, that hold values of
+/// its `data` or `stringData` (YAML or indented JSON; a one-line JSON object is all masked).
+fn secret_value_lines(text: &str, first: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut block: Option<usize> = None;
+    for (line, no) in text.split('\n').zip(first..) {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if let Some(b) = block {
+            if indent > b && !trimmed.is_empty() {
+                out.push(no);
+                continue;
+            }
+            block = None;
+        }
+        let key = trimmed.trim_start_matches("- ").trim_start_matches('"');
+        if key.starts_with("data") || key.starts_with("stringData") {
+            let after = key
+                .split_once(':')
+                .map(|(k, v)| (k.trim_end_matches('"'), v.trim()));
+            if let Some((k, v)) = after
+                && (k == "data" || k == "stringData")
+            {
+                if v.is_empty() || v == "{" {
+                    block = Some(indent);
+                } else if v != "{}" && v != "{}," {
+                    out.push(no);
+                }
+            }
+        } else if trimmed.contains("\"data\"") || trimmed.contains("\"stringData\"") {
+            out.push(no);
+        }
+    }
+    out
 }
 
 /// A file or object the bundle should have given us and did not.
@@ -440,4 +516,34 @@ pub fn read_log(log: &LogSource) -> std::io::Result<(String, usize)> {
         }
     };
     Ok((String::from_utf8_lossy(&bytes).into_owned(), skipped + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_secret_values_are_masked() {
+        let text = "- apiVersion: v1\n  data:\n    password: aHVudGVy\n    user: YWRtaW4=\n  kind: Secret\n  metadata:\n    name: db\n  stringData: {\"token\": \"t0p\"}\n- apiVersion: v1\n  data:\n    color: blue\n  kind: ConfigMap\n";
+        let mut f = SourceFile::new(0, "x.yaml".into(), Arc::from(text));
+        f.secret_spans.push(parsed::Span { start: 1, end: 8 });
+        let q = f.quote(1, 11);
+        assert!(
+            !q.contains("aHVudGVy") && !q.contains("YWRtaW4=") && !q.contains("t0p"),
+            "{q}"
+        );
+        assert!(
+            q.contains("    password: <redacted>") && q.contains("    name: db"),
+            "{q}"
+        );
+        assert!(q.contains("color: blue"), "ConfigMaps are not masked: {q}");
+        let json = "{\n  \"kind\": \"Secret\",\n  \"data\": {\n    \"k\": \"c2VjcmV0\"\n  },\n  \"metadata\": {\"name\": \"s\"}\n}\n";
+        let mut f = SourceFile::new(0, "x.json".into(), Arc::from(json));
+        f.secret_spans.push(parsed::Span { start: 1, end: 7 });
+        let q = f.quote(1, 7);
+        assert!(
+            !q.contains("c2VjcmV0") && q.contains("\"name\": \"s\""),
+            "{q}"
+        );
+    }
 }

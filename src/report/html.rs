@@ -284,7 +284,7 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
             .find(|s| s.input == input && &s.path == file)
     {
         let start = line.saturating_sub(CONTEXT).max(1);
-        let text = src.lines(start, line + CONTEXT);
+        let text = src.quote(start, line + CONTEXT);
         if !text.is_empty() {
             h.push_str("<pre class=\"snippet\">");
             for (k, l) in text.lines().enumerate() {

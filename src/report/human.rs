@@ -296,7 +296,8 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
         .iter()
         .find(|s| s.input == g.input && s.path == g.file)?;
     let start = g.first.saturating_sub(1).max(1);
-    let lines: Vec<&str> = src.lines(start, g.last + 1).lines().collect();
+    let quoted = src.quote(start, g.last + 1);
+    let lines: Vec<&str> = quoted.lines().collect();
     let text = lines.join("\n");
     let mut offsets = Vec::with_capacity(lines.len());
     let mut pos = 0;

@@ -212,6 +212,12 @@ impl Snapshot {
                 sources: vec![source],
             });
         }
+        let mut files = files;
+        for o in objects.iter().filter(|o| o.kind == "Secret") {
+            for src in &o.sources {
+                files[src.file].secret_spans.push(src.span);
+            }
+        }
         objects.sort_by(|a, b| {
             (&a.kind, &a.namespace, &a.name, &a.uid).cmp(&(&b.kind, &b.namespace, &b.name, &b.uid))
         });
