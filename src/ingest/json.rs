@@ -2,42 +2,16 @@
 //!
 //! serde_json gives no positions for nested values, so each top-level value (and each
 //! element of its `items` list) is first taken as a borrowed `RawValue`: its slice's
-//! offset in the file gives its line range. Then each piece is parsed into a `Value`.
-//! `managedFields` is removed after parsing. serde_json's recursion limit bounds nesting.
+//! offset in the file gives its line range and its body's byte range. Only a header is
+//! read of each piece; views deserialize from the range later. serde_json skips values
+//! without recursing, and its recursion limit bounds the trees a rule asks for.
 
 use super::body::Body;
 use super::header::{Header, ItemHeader};
 use super::objects::{Doc, Item, with_items};
-use super::parsed::{ParseError, ParsedDoc, Span};
-use serde::Deserialize;
-use serde_json::Value;
+use super::parsed::{ParseError, Span};
 use serde_json::value::RawValue;
 use std::sync::Arc;
-
-#[derive(Deserialize)]
-struct ItemsProbe<'a> {
-    #[serde(borrow, default)]
-    items: Option<Vec<&'a RawValue>>,
-}
-
-/// Parses every top-level JSON value of `text`. On a syntax error the values read
-/// before it are returned with the error.
-pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
-    let lines = LineIndex::new(text);
-    let mut docs = Vec::new();
-    let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
-    for raw in stream {
-        let raw = match raw {
-            Ok(raw) => raw,
-            Err(e) => return (docs, Some(json_error(&e, text, &lines))),
-        };
-        match parse_doc(raw, text, &lines) {
-            Ok(doc) => docs.push(doc),
-            Err(e) => return (docs, Some(e)),
-        }
-    }
-    (docs, None)
-}
 
 /// Reads the headers of every top-level JSON value of `text` (and of its `items`),
 /// leaving their content as text. On a syntax error the values read before it are
@@ -96,51 +70,6 @@ pub fn scan(text: &Arc<str>) -> (Vec<Doc>, Option<ParseError>) {
     (docs, None)
 }
 
-fn parse_doc(raw: &RawValue, text: &str, lines: &LineIndex) -> Result<ParsedDoc, ParseError> {
-    let piece = raw.get();
-    let span = lines.span_of(text, piece);
-    let mut item_spans = Vec::new();
-    let items: Option<Vec<&RawValue>> = if piece.starts_with('[') {
-        serde_json::from_str::<Vec<&RawValue>>(piece).ok()
-    } else if piece.starts_with('{') {
-        serde_json::from_str::<ItemsProbe>(piece)
-            .ok()
-            .and_then(|p| p.items)
-    } else {
-        None
-    };
-    if let Some(items) = items {
-        item_spans = items.iter().map(|i| lines.span_of(text, i.get())).collect();
-    }
-    let mut value: Value = serde_json::from_str(piece).map_err(|e| {
-        let mut err = json_error(&e, piece, &LineIndex::new(piece));
-        err.line = err.line.map(|l| l + span.start - 1);
-        err
-    })?;
-    strip_managed_fields(&mut value);
-    Ok(ParsedDoc {
-        value,
-        span,
-        item_spans,
-    })
-}
-
-/// Drops `metadata.managedFields` of an object and of the objects of its `items`.
-pub fn strip_managed_fields(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::Object(meta)) = map.get_mut("metadata") {
-                meta.remove("managedFields");
-            }
-            if let Some(Value::Array(items)) = map.get_mut("items") {
-                items.iter_mut().for_each(strip_managed_fields);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_managed_fields),
-        _ => {}
-    }
-}
-
 fn json_error(e: &serde_json::Error, _text: &str, _lines: &LineIndex) -> ParseError {
     let msg = e.to_string();
     // serde_json appends " at line L column C"; keep the message short and the line separate.
@@ -194,38 +123,53 @@ fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
 mod tests {
     use super::*;
 
+    fn run(text: &str) -> (Vec<Doc>, Option<ParseError>) {
+        scan(&Arc::from(text))
+    }
+
     #[test]
     fn stream_of_objects() {
-        let text = "{\"kind\":\"Pod\"}\n{\n  \"kind\": \"Node\"\n}\n";
-        let (docs, err) = parse(text);
+        let (docs, err) = run("{\"kind\":\"Pod\"}\n{\n  \"kind\": \"Node\"\n}\n");
         assert!(err.is_none());
         assert_eq!(docs.len(), 2);
         assert_eq!(docs[1].span, Span { start: 2, end: 4 });
+        assert_eq!(docs[1].header.kind.as_deref(), Some("Node"));
     }
 
     #[test]
     fn list_item_lines() {
         let text = "{\n  \"kind\": \"PodList\",\n  \"items\": [\n    {\n      \"metadata\": {\"name\": \"a\"}\n    },\n    {\n      \"metadata\": {\"name\": \"b\"}\n    }\n  ]\n}\n";
-        let (docs, err) = parse(text);
+        let (docs, err) = run(text);
         assert!(err.is_none());
+        let items = docs[0].header.items.as_ref().unwrap();
+        let spans: Vec<Span> = items.iter().map(|i| i.span).collect();
         assert_eq!(
-            docs[0].item_spans,
+            spans,
             vec![Span { start: 4, end: 6 }, Span { start: 7, end: 9 }]
         );
+        assert_eq!(items[1].header.name.as_deref(), Some("b"));
     }
 
     #[test]
     fn truncated_json_keeps_earlier_docs() {
-        let text = "{\"kind\":\"Pod\"}\n{\"kind\": \"No";
-        let (docs, err) = parse(text);
+        let (docs, err) = run("{\"kind\":\"Pod\"}\n{\"kind\": \"No");
         assert_eq!(docs.len(), 1);
         assert_eq!(err.unwrap().line, Some(2));
     }
 
     #[test]
-    fn deep_nesting_is_an_error_not_a_crash() {
+    fn deep_nesting_is_not_a_crash() {
+        // serde_json skips values without recursing; a tree of it would hit its limit.
         let text = format!("{}{}", "[".repeat(10000), "]".repeat(10000));
-        let (_, err) = parse(&text);
-        assert!(err.is_some());
+        let (docs, _) = run(&text);
+        assert!(docs.len() <= 1);
+        let text = format!("{{\"a\": {}{}}}", "[".repeat(10000), "]".repeat(10000));
+        let (docs, err) = run(&text);
+        if let (Some(d), None) = (docs.first(), err) {
+            assert!(
+                d.body.deserialize::<serde_json::Value>().is_err(),
+                "tree refused"
+            );
+        }
     }
 }

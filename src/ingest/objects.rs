@@ -450,12 +450,10 @@ mod tests {
 
     #[test]
     fn configz_attaches_to_node() {
-        let (docs, _) =
-            crate::ingest::json::parse("{\"kubeletconfig\": {\"cpuManagerPolicy\": \"static\"}}");
-        let out = extract(
-            "mg/nodes/node-a/configz.json",
-            docs.into_iter().map(Doc::from_parsed).collect(),
-        );
+        let text: std::sync::Arc<str> =
+            std::sync::Arc::from("{\"kubeletconfig\": {\"cpuManagerPolicy\": \"static\"}}");
+        let (docs, _) = crate::ingest::json::scan(&text);
+        let out = extract("mg/nodes/node-a/configz.json", docs);
         assert_eq!(out.objects[0].kind, "KubeletConfiguration");
         assert_eq!(out.objects[0].value()["metadata"]["name"], "node-a");
     }

@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// How deep archives inside archives are opened.
 pub const MAX_NESTING: usize = 3;
@@ -15,13 +16,17 @@ pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
 /// use it to exercise the limit without gigabytes of data), at most 4 GiB − 1 so that
 /// line offsets fit in 32 bits.
 pub fn max_entry_bytes() -> u64 {
-    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("KDIAG_MAX_ENTRY_BYTES")
+    static LIMIT: OnceLock<u64> = OnceLock::new();
+    env_limit(&LIMIT, "KDIAG_MAX_ENTRY_BYTES", MAX_ENTRY_BYTES).min(u64::from(u32::MAX))
+}
+
+/// A size limit from the environment variable `var`, else `default`; read once.
+fn env_limit(cell: &OnceLock<u64>, var: &str, default: u64) -> u64 {
+    *cell.get_or_init(|| {
+        std::env::var(var)
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(MAX_ENTRY_BYTES)
-            .min(u64::from(u32::MAX))
+            .unwrap_or(default)
     })
 }
 
@@ -42,14 +47,8 @@ pub enum EntryData {
 pub const LOG_TAIL_BYTES: u64 = 8 << 20;
 
 pub fn log_tail_bytes() -> u64 {
-    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("KDIAG_LOG_TAIL_BYTES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(LOG_TAIL_BYTES)
-            .max(1)
-    })
+    static LIMIT: OnceLock<u64> = OnceLock::new();
+    env_limit(&LIMIT, "KDIAG_LOG_TAIL_BYTES", LOG_TAIL_BYTES).max(1)
 }
 
 /// Container logs in every bundle layout end in `.log`; they are kept as a tail.
@@ -374,13 +373,8 @@ enum Member {
 const BOMB_MIN_BYTES: u64 = 256 << 20;
 
 fn bomb_min_bytes() -> u64 {
-    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("KDIAG_BOMB_MIN_BYTES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(BOMB_MIN_BYTES)
-    })
+    static LIMIT: OnceLock<u64> = OnceLock::new();
+    env_limit(&LIMIT, "KDIAG_BOMB_MIN_BYTES", BOMB_MIN_BYTES)
 }
 const BOMB_RATIO: u64 = 200;
 
