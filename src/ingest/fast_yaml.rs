@@ -1063,7 +1063,7 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
             if rest.starts_with('#') {
                 return unsupported("trailing comment", line_no);
             }
-            Ok(Some((Cow::Borrowed(key), rest)))
+            Ok(Some((super::yaml::plain_key(key), rest)))
         }
     }
 }
@@ -1195,6 +1195,20 @@ mod tests {
         assert_eq!(skipped.tail.as_deref(), Some("end"));
         let b: Probe = object_at(text, items[1], true).unwrap();
         assert_eq!((b.name.as_str(), b.tail), ("b", None));
+    }
+
+    /// Found by the yaml_loader fuzz target: a plain key is typed like any plain scalar
+    /// (`NULL:` is the key `null`, as the general parser and JSON have it).
+    #[test]
+    fn fuzz_regression_null_key() {
+        let docs = parse("NULL: a\n0x10: b\nTrue: c\nplain: d\n").unwrap();
+        let keys: Vec<&String> = docs[0].value.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["16", "null", "plain", "true"]);
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-null-key.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        let (general, err) = super::super::yaml::parse(text);
+        assert!(err.is_none());
+        assert_eq!(parse(text).unwrap()[0].value, general[0].value);
     }
 
     /// Found by the yaml_loader fuzz target: `key\t: v` is the key `key` (trailing white

@@ -134,11 +134,7 @@ impl Builder {
                 if let Some(Frame::Map { pending_key, .. }) = self.stack.last_mut()
                     && pending_key.is_none()
                 {
-                    let key = match value {
-                        Value::String(s) => s,
-                        Value::Null => "null".to_string(),
-                        other => other.to_string(),
-                    };
+                    let key = key_text(value);
                     if key == "managedFields" {
                         // Never needed by a rule and often half of the bytes: drop it.
                         self.skip_next = true;
@@ -391,6 +387,23 @@ pub fn resolve_plain(s: &str) -> Plain<'_> {
         return Plain::F64(f);
     }
     Plain::Str(s)
+}
+
+/// A scalar in key position as a JSON object key: `null`, `true`, numbers as JSON writes them.
+pub fn key_text(value: Value) -> String {
+    match value {
+        Value::String(s) => s,
+        Value::Null => "null".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A plain key as the general parser keys it (`NULL` → `null`, `0x10` → `16`).
+pub fn plain_key(s: &str) -> std::borrow::Cow<'_, str> {
+    match resolve_plain(s) {
+        Plain::Str(k) => std::borrow::Cow::Borrowed(k),
+        _ => std::borrow::Cow::Owned(key_text(plain_scalar(s))),
+    }
 }
 
 /// A plain scalar as a JSON value.
