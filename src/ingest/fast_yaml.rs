@@ -461,6 +461,10 @@ impl<'a> Parser<'a> {
         if matches!(quote, b'&' | b'*' | b'!' | b'?' | b'%' | b'@' | b'`') {
             return unsupported("anchor, alias, tag or reserved indicator", line_no);
         }
+        if quote == b'#' {
+            // `- # note`: a comment where a value would be (the value is null).
+            return unsupported("comment in place of a value", line_no);
+        }
         if quote == b'"' || quote == b'\'' {
             return self.quoted(first, parent_indent, line_no).map(Shape::Text);
         }
@@ -1195,6 +1199,20 @@ mod tests {
         assert_eq!(skipped.tail.as_deref(), Some("end"));
         let b: Probe = object_at(text, items[1], true).unwrap();
         assert_eq!((b.name.as_str(), b.tail), ("b", None));
+    }
+
+    /// Found by the yaml_loader fuzz target: in `- #text` the `#` starts a comment (the
+    /// item is null); the fast path read it as the string `#text`.
+    #[test]
+    fn fuzz_regression_dash_comment() {
+        assert!(parse("finalizers:\n- #kueue.x-k8s.io/resource-in-use\n").is_err());
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
+            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
+            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
+            assert_eq!(fast, general);
+        }
     }
 
     /// Found by the yaml_loader fuzz target: a plain key is typed like any plain scalar
