@@ -99,6 +99,12 @@ pub fn parse(text: &str) -> Result<Vec<ParsedDoc>, Unsupported> {
 /// Deserializes every document of `text` as `T`, reading every line (so that the whole
 /// file is known to be fast-path YAML), and remembers where each list item starts.
 pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
+    // A lone `\r` is a line break in YAML; lines here end at `\n` (or `\r\n`).
+    let bytes = text.as_bytes();
+    if let Some(i) = memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n')) {
+        let line = memchr::memchr_iter(b'\n', &bytes[..i]).count() as u32 + 1;
+        return unsupported("carriage return without a line feed", line);
+    }
     let mut p = Parser::new(text, 0, 1);
     let mut docs = Vec::new();
     loop {
@@ -1199,6 +1205,21 @@ mod tests {
         assert_eq!(skipped.tail.as_deref(), Some("end"));
         let b: Probe = object_at(text, items[1], true).unwrap();
         assert_eq!((b.name.as_str(), b.tail), ("b", None));
+    }
+
+    /// Found by the yaml_loader fuzz target: a lone `\r` breaks a line in YAML (the general
+    /// parser folds it to a space); the fast path kept it inside the scalar.
+    #[test]
+    fn fuzz_regression_bare_cr() {
+        assert!(parse("a: one\rtwo\n").is_err());
+        assert!(parse("a: one\r\nb: two\r\n").is_ok());
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-bare-cr.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
+            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
+            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
+            assert_eq!(fast, general);
+        }
     }
 
     /// Found by the yaml_loader fuzz target: in `- #text` the `#` starts a comment (the
