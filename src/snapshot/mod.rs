@@ -311,15 +311,11 @@ impl Snapshot {
         self.per_input_objects = per_input_objects;
     }
 
+    /// From the Node view the rules build anyway, so no Node needs a tree of its own.
     fn kubelet_version_hint(&self) -> Option<String> {
-        self.ids_of("Node")
+        self.nodes()
             .iter()
-            .filter_map(|&id| {
-                self.object(id)
-                    .value()
-                    .pointer("/status/nodeInfo/kubeletVersion")
-                    .and_then(Value::as_str)
-            })
+            .filter_map(|(_, n)| n.status.node_info.kubelet_version.as_deref())
             .max_by(|a, b| version_key(a).cmp(&version_key(b)))
             .map(str::to_string)
     }
