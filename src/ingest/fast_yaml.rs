@@ -116,6 +116,18 @@ pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
                 return unsupported("content after ---", line.no);
             }
             p.advance();
+            // `---` with no content before the next separator (or the end) is an empty
+            // document, as the general parser says: a null at the line where it ends.
+            p.skip_blank();
+            if p.raw().is_none_or(|l| is_doc_marker(&l)) {
+                let at = p.line_no;
+                docs.push(Doc {
+                    value: T::deserialize(serde::de::value::UnitDeserializer::new())?,
+                    offset: p.pos,
+                    span: Span { start: at, end: at },
+                    items: Vec::new(),
+                });
+            }
             continue;
         }
         if content == "..." {
@@ -146,7 +158,7 @@ pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
         // After a document, only a separator may follow at column 0.
         p.skip_blank();
         if let Some(l) = p.peek()
-            && !(l.content == "---" || l.content.starts_with("--- ") || l.content == "...")
+            && !is_doc_marker(&l)
         {
             return unsupported("unexpected content after document", l.no);
         }
@@ -1220,6 +1232,35 @@ mod tests {
             let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
             assert_eq!(fast, general);
         }
+    }
+
+    /// Found by the yaml_loader fuzz target: a `---` with nothing after it is an empty
+    /// (null) document to the general parser; the fast path counted no document.
+    #[test]
+    fn fuzz_regression_lone_separator() {
+        for text in [
+            "---\n",
+            "---",
+            "# c\n---\n",
+            "---\n---\n",
+            "a: 1\n---\n",
+            "---\na: 1\n---\n",
+            "...\n",
+            "---\n...\n",
+            "a: 1\n...\n---\n",
+            "a: 1\n...\n",
+            "---\n# c",
+            "--- \n",
+            "---\n  \n# x\n\n",
+            "a: 1\n---\n...\n",
+            "---\n...\n---\n",
+            "# only\n",
+            "",
+        ] {
+            same_as_general(text);
+        }
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-lone-separator.yaml");
+        same_as_general(std::str::from_utf8(crash).unwrap());
     }
 
     /// Found by the yaml_loader fuzz target: in `- #text` the `#` starts a comment (the
