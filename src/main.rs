@@ -383,5 +383,6 @@ fn peak_rss_mib() -> Option<u64> {
 
 /// Parsing a bundle allocates millions of small strings and maps; mimalloc is markedly
 /// faster than the system allocator at that.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

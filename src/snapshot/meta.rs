@@ -1,6 +1,7 @@
 //! Shared pieces of every typed view: metadata, conditions, quantities, references.
 
 use super::quantity::Quantity;
+pub use super::vecmap::VecMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
@@ -12,11 +13,11 @@ pub struct ObjectMeta {
     pub namespace: Option<String>,
     pub uid: Option<String>,
     pub generate_name: Option<String>,
-    pub labels: BTreeMap<String, String>,
+    pub labels: Labels,
     /// Without `kubectl.kubernetes.io/last-applied-configuration`: a copy of the whole
     /// object that no rule reads and that would double the memory of a view.
     #[serde(deserialize_with = "annotations")]
-    pub annotations: BTreeMap<String, String>,
+    pub annotations: Labels,
     pub owner_references: Vec<OwnerReference>,
     pub creation_timestamp: Option<String>,
     pub deletion_timestamp: Option<String>,
@@ -95,7 +96,28 @@ impl<'de> Deserialize<'de> for Qty {
 }
 
 /// `requests` / `limits` / `allocatable`: resource name → quantity.
-pub type ResourceList = BTreeMap<String, Qty>;
+pub type ResourceList = VecMap<Qty>;
+
+/// Labels, annotations, node selectors: string → string.
+pub type Labels = VecMap<String>;
+
+/// A map of label values by key, as selectors read it (views hold [`Labels`]; some
+/// rules build a `BTreeMap`).
+pub trait LabelLookup {
+    fn label(&self, key: &str) -> Option<&String>;
+}
+
+impl LabelLookup for Labels {
+    fn label(&self, key: &str) -> Option<&String> {
+        self.get(key)
+    }
+}
+
+impl LabelLookup for BTreeMap<String, String> {
+    fn label(&self, key: &str) -> Option<&String> {
+        self.get(key)
+    }
+}
 
 /// Reads a quantity from a resource list; absent or unparsable is zero.
 pub fn get_qty(list: &ResourceList, name: &str) -> Quantity {
@@ -120,12 +142,12 @@ pub struct SelectorRequirement {
 
 impl LabelSelector {
     /// Kubernetes semantics: every requirement must hold; an empty selector matches all.
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &impl LabelLookup) -> bool {
         self.match_labels
             .iter()
-            .all(|(k, v)| labels.get(k) == Some(v))
+            .all(|(k, v)| labels.label(k) == Some(v))
             && self.match_expressions.iter().all(|r| {
-                let val = labels.get(&r.key);
+                let val = labels.label(&r.key);
                 match r.operator.as_str() {
                     "In" => val.is_some_and(|v| r.values.contains(v)),
                     "NotIn" => val.is_none_or(|v| !r.values.contains(v)),
@@ -147,30 +169,30 @@ where
 }
 
 /// An annotations map, leaving out the last-applied configuration; `null` is empty.
-fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
     use serde::de::{IgnoredAny, MapAccess, Visitor};
     struct V;
     impl<'de> Visitor<'de> for V {
-        type Value = BTreeMap<String, String>;
+        type Value = Labels;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a map of annotations")
         }
         fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(BTreeMap::new())
+            Ok(Labels::new())
         }
         fn visit_none<E>(self) -> Result<Self::Value, E> {
-            Ok(BTreeMap::new())
+            Ok(Labels::new())
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = BTreeMap::new();
+            let mut out = Vec::new();
             while let Some(key) = map.next_key::<String>()? {
                 if key == crate::ingest::objects::LAST_APPLIED {
                     map.next_value::<IgnoredAny>()?;
                 } else {
-                    out.insert(key, map.next_value::<String>()?);
+                    out.push((key, map.next_value::<String>()?));
                 }
             }
-            Ok(out)
+            Ok(out.into_iter().collect())
         }
     }
     d.deserialize_any(V)

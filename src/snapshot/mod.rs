@@ -17,6 +17,7 @@ pub mod policy;
 pub mod quantity;
 pub mod storage;
 pub mod time;
+pub mod vecmap;
 pub mod workload;
 
 use crate::ingest::body::Body;

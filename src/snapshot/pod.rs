@@ -1,10 +1,11 @@
 //! Pod view: what scheduling, kubelet and readiness rules read.
 
 use super::lazy::Lazy;
-use super::meta::{Condition, LabelSelector, ObjectMeta, ResourceList, condition, null_default};
+use super::meta::{
+    Condition, LabelSelector, Labels, ObjectMeta, ResourceList, condition, null_default,
+};
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -32,7 +33,7 @@ pub struct PodSpec {
     pub init_containers: Vec<Container>,
     #[serde(deserialize_with = "null_default")]
     pub scheduling_gates: Vec<NamedItem>,
-    pub node_selector: BTreeMap<String, String>,
+    pub node_selector: Labels,
     #[serde(deserialize_with = "null_default")]
     pub tolerations: Vec<Toleration>,
     pub affinity: Lazy<Option<Value>>,
@@ -146,9 +147,10 @@ pub struct ContainerStatus {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ContainerState {
-    pub waiting: Option<StateDetail>,
-    pub running: Option<StateDetail>,
-    pub terminated: Option<StateDetail>,
+    // Boxed: at most one is set, and an unboxed detail is 128 bytes in every status.
+    pub waiting: Option<Box<StateDetail>>,
+    pub running: Option<Box<StateDetail>>,
+    pub terminated: Option<Box<StateDetail>>,
 }
 
 /// Fields of `waiting`, `running` and `terminated` merged (each uses a subset).
@@ -203,7 +205,7 @@ impl Pod {
 impl PodSpec {
     /// True when `selector` would match labels of a template with this spec (helper for
     /// controllers that select their pods).
-    pub fn selected_by(labels: &BTreeMap<String, String>, selector: &LabelSelector) -> bool {
+    pub fn selected_by(labels: &Labels, selector: &LabelSelector) -> bool {
         selector.matches(labels)
     }
 }

@@ -90,16 +90,16 @@ pub fn limit_defaults(snap: &Snapshot) -> HashMap<String, LimitDefaults> {
         let mut used = false;
         for item in lr.spec.limits.iter().filter(|i| i.type_ == "Container") {
             for (k, v) in &item.default {
-                d.default_limits.entry(k.clone()).or_insert_with(|| {
+                if !d.default_limits.contains_key(k) {
                     used = true;
-                    v.clone()
-                });
+                    d.default_limits.insert(k.clone(), v.clone());
+                }
             }
             for (k, v) in &item.default_request {
-                d.default_requests.entry(k.clone()).or_insert_with(|| {
+                if !d.default_requests.contains_key(k) {
                     used = true;
-                    v.clone()
-                });
+                    d.default_requests.insert(k.clone(), v.clone());
+                }
             }
         }
         if used {

@@ -26,7 +26,7 @@
 use crate::rules::Evidence;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::note;
-use crate::snapshot::meta::LabelSelector;
+use crate::snapshot::meta::{LabelSelector, Labels};
 use crate::snapshot::time::parse_timestamp;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -419,7 +419,7 @@ pub const SOURCE_KINDS: &[&str] = &[
 ];
 
 /// A node's name, labels, kubelet version and whether it runs Windows.
-type NodeMeta = (String, BTreeMap<String, String>, Option<String>, bool);
+type NodeMeta = (String, Labels, Option<String>, bool);
 
 impl KubeletIndex {
     pub fn build(snap: &Snapshot) -> KubeletIndex {

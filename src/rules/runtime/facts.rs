@@ -15,8 +15,8 @@ use crate::snapshot::{ObjectId, Snapshot};
 pub fn last_termination(cs: &ContainerStatus) -> Option<&StateDetail> {
     cs.state
         .terminated
-        .as_ref()
-        .or(cs.last_state.terminated.as_ref())
+        .as_deref()
+        .or(cs.last_state.terminated.as_deref())
 }
 
 /// Signal names for exit codes above 128.

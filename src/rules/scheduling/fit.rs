@@ -10,7 +10,7 @@
 //! Not recomputed: topology spread constraints, volume limits, DRA, scheduler profiles.
 
 use super::requests::{effective_requests, scheduler_units};
-use crate::snapshot::meta::{LabelSelector, ObjectMeta, get_qty};
+use crate::snapshot::meta::{LabelSelector, Labels, ObjectMeta, get_qty};
 use crate::snapshot::node::{Node, Taint};
 use crate::snapshot::pod::{Pod, PodSpec, Toleration};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -497,7 +497,7 @@ struct InterPod {
 
 impl InterPod {
     fn build(snap: &Snapshot, usage: &Usage, pod_id: ObjectId, pod: &Pod, ns: &str) -> InterPod {
-        let labels_of = |node: &str| -> Option<&BTreeMap<String, String>> {
+        let labels_of = |node: &str| -> Option<&Labels> {
             snap.node_named(node).map(|(_, n)| &n.metadata.labels)
         };
         let mut rejected_by = HashMap::new();
@@ -519,7 +519,7 @@ impl InterPod {
         let mut avoid = Vec::new();
         let mut need = Vec::new();
         if !own_anti.is_empty() || !own_aff.is_empty() {
-            let bound: Vec<(ObjectId, &Pod, &BTreeMap<String, String>)> = snap
+            let bound: Vec<(ObjectId, &Pod, &Labels)> = snap
                 .pods()
                 .iter()
                 .filter(|(id, p)| *id != pod_id && p.is_active())

@@ -9,7 +9,7 @@
 use crate::rules::evidence;
 use crate::rules::readiness::analysis;
 use crate::rules::{Evidence, Severity};
-use crate::snapshot::meta::ObjectRef;
+use crate::snapshot::meta::{LabelLookup, ObjectRef};
 use crate::snapshot::network::{
     EndpointSlice, Endpoints, Ingress, IngressServiceBackend, Service, ServiceBackendPort,
     ServicePort, TargetPort,
@@ -87,8 +87,8 @@ pub fn selector_text(sel: &BTreeMap<String, String>) -> String {
         .join(", ")
 }
 
-fn matches(sel: &BTreeMap<String, String>, labels: &BTreeMap<String, String>) -> bool {
-    sel.iter().all(|(k, v)| labels.get(k) == Some(v))
+fn matches(sel: &BTreeMap<String, String>, labels: &impl LabelLookup) -> bool {
+    sel.iter().all(|(k, v)| labels.label(k) == Some(v))
 }
 
 /// How a Service port's targetPort lands on one pod (`FindPort`: a name must match a
