@@ -352,6 +352,22 @@ fn views_from_text_match_views_from_trees() {
                 panic!("{}: object at line {}: {d}", path.display(), g.span.start);
             }
         }
+        // The text kept for the file (without managedFields) reads the same, line for line.
+        let (_, managed) = fast_yaml::scan::<serde::de::IgnoredAny>(&text).expect("fast path");
+        let (kept, _) = fast_yaml::compact(&text, &managed);
+        assert_eq!(kept.lines().count(), text.lines().count());
+        let (again, err) = yaml::parse(&kept);
+        assert!(err.is_none(), "{} kept: {err:?}", path.display());
+        for (a, g) in again.iter().zip(&general) {
+            assert_eq!(a.span, g.span);
+            if let Some(d) = first_diff(&a.value, &g.value, String::new()) {
+                panic!(
+                    "{} kept: object at line {}: {d}",
+                    path.display(),
+                    g.span.start
+                );
+            }
+        }
         files += 1;
     }
     assert!(files > 20, "only {files} generated YAML files");

@@ -1,7 +1,8 @@
 //! The YAML/JSON loader: never panics; whenever the YAML fast path accepts input the
 //! general parser also accepts, both give the same documents; the header scan accepts
 //! exactly what the fast path accepts; and a view read from the text (unnamed fields
-//! skipped by indentation, lazy fields kept as text) equals the view read from the tree.
+//! skipped by indentation, lazy fields kept as text) equals the view read from the tree;
+//! and the text kept without `managedFields` reads as the original does.
 #![no_main]
 
 use kdiag::ingest::header::{Header, ItemHeader};
@@ -24,6 +25,18 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
+    // The text kept without managedFields reads the same, with the same lines and offsets.
+    if let Ok((docs, managed)) = fast_yaml::scan::<serde_json::Value>(text) {
+        let (kept, shifts) = fast_yaml::compact(text, &managed);
+        let again = fast_yaml::documents::<serde_json::Value>(&kept).expect("kept text is fast-path YAML");
+        assert_eq!(docs.len(), again.len(), "kept text: document count differs");
+        for (a, b) in docs.iter().zip(&again) {
+            assert_eq!(a.value, b.value, "kept text: documents differ");
+            assert_eq!((a.span.start, shifts.map(a.offset)), (b.span.start, b.offset), "kept text: position differs");
+            let items = |d: &fast_yaml::Doc<serde_json::Value>| d.items.iter().map(|i| i.span.start).collect::<Vec<_>>();
+            assert_eq!(items(a), items(b), "kept text: items differ");
+        }
+    }
     let headers = fast_yaml::documents::<Header<ItemHeader>>(text);
     assert_eq!(headers.is_ok(), fast.is_ok(), "header scan and fast path disagree");
     if let (Ok(headers), Ok(trees)) = (&headers, &fast) {
@@ -44,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
     let docs: Vec<Doc> = general.into_iter().map(Doc::from_parsed).collect();
     let _ = objects::extract("fuzz/namespaces/ns/core/pods.yaml", docs);
     let arc: Arc<str> = Arc::from(text);
-    let _ = objects::extract("fuzz/a.yaml", kdiag::ingest::scan_yaml(&arc).0);
+    let _ = objects::extract("fuzz/a.yaml", kdiag::ingest::scan_yaml(text).1);
     let (docs, _) = json::scan(&arc);
     let _ = objects::extract("fuzz.json", docs);
 });

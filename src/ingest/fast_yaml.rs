@@ -99,6 +99,15 @@ pub fn parse(text: &str) -> Result<Vec<ParsedDoc>, Unsupported> {
 /// Deserializes every document of `text` as `T`, reading every line (so that the whole
 /// file is known to be fast-path YAML), and remembers where each list item starts.
 pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
+    Ok(scan::<T>(text)?.0)
+}
+
+/// Byte range of a skipped `managedFields` block.
+pub type Managed = std::ops::Range<usize>;
+
+/// [`documents`], and the byte ranges of the `managedFields` blocks it skipped (each
+/// from the start of a line to the start of the next content line, in order).
+pub fn scan<'a, T: Deserialize<'a>>(text: &'a str) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
     // A lone `\r` is a line break in YAML; lines here end at `\n` (or `\r\n`).
     let bytes = text.as_bytes();
     if let Some(i) = memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n')) {
@@ -112,7 +121,7 @@ pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
         let Some(line) = p.peek() else { break };
         let content = line.content;
         if content == "---" || content.starts_with("--- ") {
-            if content.len() > 3 && !content[3..].trim().is_empty() {
+            if content.len() > 3 && !content[3..].trim_matches(BLANK).is_empty() {
                 return unsupported("content after ---", line.no);
             }
             p.advance();
@@ -163,7 +172,46 @@ pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
             return unsupported("unexpected content after document", l.no);
         }
     }
-    Ok(docs)
+    Ok((docs, p.managed))
+}
+
+/// The text without the `managedFields` blocks that [`scan`] found: each block becomes a
+/// comment line saying so, followed by empty lines, so every other line keeps its number
+/// and the fast path reads the same objects from it. `managedFields` is often 40% of
+/// kubectl output and nothing reads it, but the text is kept for quoting and views.
+pub fn compact(text: &str, managed: &[Managed]) -> (String, Shifts) {
+    let removed: usize = managed.iter().map(|r| r.len()).sum();
+    let mut out = String::with_capacity(text.len() - removed + managed.len() * 64);
+    let mut shifts = Vec::with_capacity(managed.len());
+    let mut from = 0;
+    for r in managed {
+        out.push_str(&text[from..r.start]);
+        let block = &text[r.clone()];
+        let lines = memchr::memchr_iter(b'\n', block.as_bytes()).count();
+        let indent = block.len() - block.trim_start_matches(' ').len();
+        out.push_str(&block[..indent]);
+        out.push_str("# managedFields not kept by kdiag");
+        out.extend(std::iter::repeat_n('\n', lines));
+        from = r.end;
+        shifts.push((r.end, out.len()));
+    }
+    out.push_str(&text[from..]);
+    (out, Shifts(shifts))
+}
+
+/// Where the offsets of a text outside its `managedFields` blocks moved to in its
+/// [`compact`] form: (old offset, new offset) at the end of each block.
+#[derive(Default)]
+pub struct Shifts(Vec<(usize, usize)>);
+
+impl Shifts {
+    pub fn map(&self, offset: usize) -> usize {
+        let i = self.0.partition_point(|&(old, _)| old <= offset);
+        match i.checked_sub(1) {
+            Some(i) => self.0[i].1 + (offset - self.0[i].0),
+            None => offset,
+        }
+    }
 }
 
 /// The newtype name a field type uses to receive the text of its `key: value` entry
@@ -222,6 +270,9 @@ struct Parser<'a> {
     skip_ignored: bool,
     /// The line starting at `.0`, so each line is scanned once however often it is peeked.
     cache: Option<(usize, Line<'a>)>,
+    /// Byte ranges of the `managedFields:` blocks skipped, each from the start of its key
+    /// line (see [`compact`]).
+    managed: Vec<Managed>,
 }
 
 /// What the cursor is at, before its shape is known.
@@ -275,6 +326,7 @@ impl<'a> Parser<'a> {
             item_spans: None,
             skip_ignored: false,
             cache: None,
+            managed: Vec::new(),
         }
     }
 
@@ -507,7 +559,7 @@ impl<'a> Parser<'a> {
             {
                 return unsupported("ambiguous plain continuation", l.no);
             }
-            let s = text.get_or_insert_with(|| first.trim_end().to_string());
+            let s = text.get_or_insert_with(|| first.trim_end_matches(BLANK).to_string());
             if pending_breaks == 0 {
                 s.push(' ');
             } else {
@@ -516,7 +568,7 @@ impl<'a> Parser<'a> {
                 }
             }
             pending_breaks = 0;
-            s.push_str(l.content.trim_end());
+            s.push_str(l.content.trim_end_matches(BLANK));
             self.advance();
         }
         if pending_breaks > 0 {
@@ -524,7 +576,7 @@ impl<'a> Parser<'a> {
             self.rewind_blank(pending_breaks);
         }
         Ok(match text {
-            None => Shape::Plain(first.trim_end()),
+            None => Shape::Plain(first.trim_end_matches(BLANK)),
             Some(s) => Shape::Text(Cow::Owned(s)),
         })
     }
@@ -546,7 +598,7 @@ impl<'a> Parser<'a> {
         if let Some(i) = body.find(|c| c == q as char || (q == b'"' && c == '\\'))
             && body.as_bytes()[i] == q
             && !(q == b'\'' && body.as_bytes().get(i + 1) == Some(&b'\''))
-            && body[i + 1..].trim().is_empty()
+            && body[i + 1..].trim_matches(BLANK).is_empty()
         {
             return Ok(Cow::Borrowed(&body[..i]));
         }
@@ -593,7 +645,7 @@ impl<'a> Parser<'a> {
             }
             if let Some(end) = closed_at {
                 out.push_str(&chunk[segment_start..end]);
-                let after = chunk[end + 1..].trim();
+                let after = chunk[end + 1..].trim_matches(BLANK);
                 if !after.is_empty() {
                     return unsupported("text after closing quote", line_no);
                 }
@@ -604,7 +656,7 @@ impl<'a> Parser<'a> {
             if !joined_without_space {
                 let seg = &chunk[segment_start..];
                 // Line content starts after its indentation; only trailing blanks fold away.
-                out.push_str(seg.trim_end_matches([' ', '\t']));
+                out.push_str(seg.trim_end_matches(BLANK));
             }
             let mut breaks = 0;
             let next = loop {
@@ -900,6 +952,7 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
         loop {
+            let mut line_start = None;
             let (key, rest, line_no) = match self.first.take() {
                 Some(entry) => entry,
                 None => {
@@ -919,6 +972,7 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
                     let Some((key, rest)) = split_key(line.content, line.no)? else {
                         return unsupported("expected a key", line.no);
                     };
+                    line_start = Some(self.p.pos);
                     self.p.advance();
                     (key, rest, line.no)
                 }
@@ -926,6 +980,9 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
             if key == "managedFields" {
                 // Bookkeeping of who wrote which field: large, and never evidence.
                 self.p.skip_after_key(self.indent, rest);
+                if let Some(start) = line_start {
+                    self.p.managed.push(start..self.p.pos);
+                }
                 continue;
             }
             let key_at = match &key {
@@ -1005,6 +1062,10 @@ fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
     let bytes = s.as_bytes();
     memchr::memchr_iter(a, bytes).find(|&i| bytes.get(i + 1) == Some(&b))
 }
+
+/// White space in YAML: only space and tab (`str::trim` would also take `\u{b}`, `\u{85}`,
+/// no-break spaces… which YAML keeps in a scalar).
+const BLANK: [char; 2] = [' ', '\t'];
 
 /// `---` or `...` at column 0 ends a document.
 fn is_doc_marker(line: &Line) -> bool {
@@ -1260,6 +1321,56 @@ mod tests {
             same_as_general(text);
         }
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-lone-separator.yaml");
+        same_as_general(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// The kept text reads as the original does (managedFields are dropped either way),
+    /// line for line, and offsets outside the blocks move with it.
+    #[test]
+    fn compacted_text_reads_the_same() {
+        let text = "apiVersion: v1\nitems:\n- kind: Pod\n  metadata:\n    annotations:\n      keep: |+\n        x\n\n    managedFields:\n    - manager: a\n      fieldsV1:\n        f:x: {}\n\n    # c\n    name: a\n  status:\n    managedFields: []\n    phase: Running\n- managedFields:\n  - m: 1\n  kind: Pod\n  metadata:\n    name: b\nkind: List\n";
+        let (docs, managed) = scan::<Value>(text).unwrap();
+        assert_eq!(
+            managed.len(),
+            2,
+            "blocks on a line of their own: {managed:?}"
+        );
+        let (kept, shifts) = compact(text, &managed);
+        assert!(kept.len() < text.len());
+        assert_eq!(kept.lines().count(), text.lines().count());
+        let (again, _) = scan::<Value>(&kept).unwrap();
+        assert_eq!(docs.len(), again.len());
+        for (a, b) in docs.iter().zip(&again) {
+            assert_eq!(a.value, b.value);
+            assert_eq!(a.span, b.span);
+            assert_eq!(shifts.map(a.offset), b.offset);
+            for (x, y) in a.items.iter().zip(&b.items) {
+                assert_eq!(shifts.map(x.offset), y.offset);
+                assert_eq!(x.span, y.span);
+            }
+        }
+        let (general, err) = super::super::yaml::parse(&kept);
+        assert!(err.is_none());
+        assert_eq!(general[0].value, again[0].value);
+        assert!(kept.contains("    # managedFields not kept by kdiag\n"));
+    }
+
+    /// Found by the yaml_loader fuzz target: a trailing vertical tab is part of a YAML
+    /// scalar (only space and tab are white space); the fast path trimmed it.
+    #[test]
+    fn fuzz_regression_vertical_tab() {
+        for text in [
+            "a: b\u{b}\n",
+            "a: b\u{b}",
+            "a: 'b'\u{85}\n",
+            "a: b \u{a0}\n",
+            "a: b\n  c\u{b}\n",
+        ] {
+            if parse(text).is_ok() {
+                same_as_general(text);
+            }
+        }
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-vertical-tab.yaml");
         same_as_general(std::str::from_utf8(crash).unwrap());
     }
 

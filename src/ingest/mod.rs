@@ -396,17 +396,20 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
     if !(is_json || expects_objects || looks_yaml(trimmed)) {
         return Outcome::Skipped;
     }
-    let text: Arc<str> = Arc::from(text);
-    let (docs, error) = if is_json {
-        json::scan(&text)
+    let (text, docs, error) = if is_json {
+        let text: Arc<str> = Arc::from(text);
+        let (docs, error) = json::scan(&text);
+        (text, docs, error)
     } else if looks_json {
         // Flow-style YAML may still be valid JSON, which parses much faster.
-        match json::scan(&text) {
+        let text: Arc<str> = Arc::from(text);
+        let (docs, error) = match json::scan(&text) {
             (docs, None) => (docs, None),
             _ => general_yaml(&text),
-        }
+        };
+        (text, docs, error)
     } else {
-        scan_yaml(&text)
+        scan_yaml(text)
     };
     let extracted = objects::extract(&entry.path, docs);
     if !expects_objects && extracted.objects.is_empty() {
@@ -428,22 +431,39 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
     }
 }
 
-/// Headers of kubectl-style YAML by the fast path, leaving content as text; anything
-/// else by the general parser.
-pub fn scan_yaml(text: &Arc<str>) -> (Vec<objects::Doc>, Option<parsed::ParseError>) {
+/// Headers of kubectl-style YAML by the fast path, leaving content as text (kept without
+/// its `managedFields` blocks: see [`fast_yaml::compact`]); anything else by the general
+/// parser. Returns the text to keep for the file.
+pub fn scan_yaml(text: &str) -> (Arc<str>, Vec<objects::Doc>, Option<parsed::ParseError>) {
     use body::Body;
     use header::{Header, ItemHeader};
-    let Ok(docs) = fast_yaml::documents::<Header<ItemHeader>>(text) else {
-        return general_yaml(text);
+    let general = |text: &str| {
+        let (docs, error) = general_yaml(text);
+        (Arc::from(text), docs, error)
+    };
+    let Ok((docs, managed)) = fast_yaml::scan::<Header<ItemHeader>>(text) else {
+        return general(text);
+    };
+    if docs
+        .iter()
+        .any(|d| d.value.items.as_ref().map_or(0, Vec::len) != d.items.len())
+    {
+        // Items the fast path could not place: let the general parser read the file.
+        return general(text);
+    }
+    let (text, shifts): (Arc<str>, _) = if managed.is_empty() {
+        (Arc::from(text), fast_yaml::Shifts::default())
+    } else {
+        let (kept, shifts) = fast_yaml::compact(text, &managed);
+        (Arc::from(kept), shifts)
+    };
+    let moved = |p: fast_yaml::ItemPos| fast_yaml::ItemPos {
+        offset: shifts.map(p.offset),
+        span: p.span,
     };
     let mut out = Vec::with_capacity(docs.len());
     for d in docs {
-        let n = d.value.items.as_ref().map_or(0, Vec::len);
-        if n != d.items.len() {
-            // Items the fast path could not place: let the general parser read the file.
-            return general_yaml(text);
-        }
-        let positions = d.items;
+        let positions: Vec<_> = d.items.into_iter().map(moved).collect();
         let header = objects::with_items(d.value, |i, h| objects::Item {
             header: h,
             body: Some(Body::Yaml {
@@ -457,16 +477,16 @@ pub fn scan_yaml(text: &Arc<str>) -> (Vec<objects::Doc>, Option<parsed::ParseErr
             header,
             body: Body::Yaml {
                 text: text.clone(),
-                pos: fast_yaml::ItemPos {
+                pos: moved(fast_yaml::ItemPos {
                     offset: d.offset,
                     span: d.span,
-                },
+                }),
                 item: false,
             },
             span: d.span,
         });
     }
-    (out, None)
+    (text, out, None)
 }
 
 /// The general YAML parser: trees with positions, for YAML the fast path refuses.
