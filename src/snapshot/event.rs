@@ -77,12 +77,60 @@ struct Source {
 }
 
 /// Any scalar; events from odd emitters put numbers where strings belong and back.
-#[derive(Deserialize)]
-#[serde(untagged)]
+/// (A hand-written visitor: `#[serde(untagged)]` would buffer every field first.)
 enum Lenient {
     Str(String),
     Int(i64),
-    Other(serde::de::IgnoredAny),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Lenient {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Lenient;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Lenient, E> {
+                Ok(Lenient::Str(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Lenient, E> {
+                Ok(Lenient::Str(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Lenient, E> {
+                Ok(Lenient::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Lenient, E> {
+                Ok(i64::try_from(v).map_or(Lenient::Other, Lenient::Int))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Lenient, E> {
+                Ok(Lenient::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Lenient, E> {
+                Ok(Lenient::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Lenient, E> {
+                Ok(Lenient::Other)
+            }
+            fn visit_none<E>(self) -> Result<Lenient, E> {
+                Ok(Lenient::Other)
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Lenient, D::Error> {
+                Lenient::deserialize(d)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Lenient, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Lenient::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Lenient, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Lenient::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Lenient {
