@@ -8,7 +8,7 @@
 //! slices in JSON dumps).
 
 use super::meta::{
-    Condition, LabelSelector, ObjectMeta, Qty, ResourceList, condition, null_default,
+    Condition, LabelSelector, ObjectMeta, Qty, ResourceList, condition, null_default, null_vec,
 };
 use super::node::Taint;
 use super::pod::{PodTemplate, Toleration};
@@ -39,7 +39,7 @@ pub struct Workload {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct WorkloadSpec {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub pod_sets: Vec<PodSet>,
     pub queue_name: Option<String>,
     pub priority: Option<i64>,
@@ -85,15 +85,15 @@ impl PodSet {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct WorkloadStatus {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub conditions: Vec<Condition>,
     pub admission: Option<Admission>,
     pub requeue_state: Option<RequeueState>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub admission_checks: Vec<AdmissionCheckState>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub reclaimable_pods: Vec<ReclaimablePod>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub resource_requests: Vec<PodSetRequest>,
 }
 
@@ -101,7 +101,7 @@ pub struct WorkloadStatus {
 #[serde(default, rename_all = "camelCase")]
 pub struct Admission {
     pub cluster_queue: String,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub pod_set_assignments: Vec<PodSetAssignment>,
 }
 
@@ -243,14 +243,14 @@ pub struct LocalQueueSpec {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct QueueStatus {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub conditions: Vec<Condition>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub flavors_reservation: Vec<FlavorUsage>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub flavors_usage: Vec<FlavorUsage>,
     /// LocalQueue v1beta1 spelling of `flavorsUsage`.
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub flavor_usage: Vec<FlavorUsage>,
     pub pending_workloads: Option<i64>,
     pub reserving_workloads: Option<i64>,
@@ -261,7 +261,7 @@ pub struct QueueStatus {
 #[serde(default, rename_all = "camelCase")]
 pub struct FlavorUsage {
     pub name: String,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub resources: Vec<ResourceUsage>,
 }
 
@@ -311,11 +311,11 @@ pub struct ClusterQueueSpec {
     pub namespace_selector: Option<LabelSelector>,
     /// `StrictFIFO` or `BestEffortFIFO` (default).
     pub queueing_strategy: Option<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub resource_groups: Vec<ResourceGroup>,
     pub stop_policy: Option<String>,
     /// v1beta1 plain list.
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub admission_checks: Vec<String>,
     pub admission_checks_strategy: Option<AdmissionChecksStrategy>,
     pub preemption: Option<Preemption>,
@@ -325,7 +325,7 @@ pub struct ClusterQueueSpec {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct AdmissionChecksStrategy {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub admission_checks: Vec<AdmissionCheckStrategyRule>,
 }
 
@@ -333,7 +333,7 @@ pub struct AdmissionChecksStrategy {
 #[serde(default, rename_all = "camelCase")]
 pub struct AdmissionCheckStrategyRule {
     pub name: String,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub on_flavors: Vec<String>,
 }
 
@@ -348,9 +348,9 @@ pub struct Preemption {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ResourceGroup {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub covered_resources: Vec<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub flavors: Vec<FlavorQuotas>,
 }
 
@@ -358,7 +358,7 @@ pub struct ResourceGroup {
 #[serde(default, rename_all = "camelCase")]
 pub struct FlavorQuotas {
     pub name: String,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub resources: Vec<ResourceQuota>,
 }
 
@@ -438,9 +438,9 @@ pub struct ResourceFlavor {
 pub struct ResourceFlavorSpec {
     #[serde(deserialize_with = "null_default")]
     pub node_labels: BTreeMap<String, String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub node_taints: Vec<Taint>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub tolerations: Vec<Toleration>,
     pub topology_name: Option<String>,
 }
@@ -463,7 +463,7 @@ pub struct CohortSpec {
     pub parent: Option<String>,
     /// v1beta1 and later.
     pub parent_name: Option<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub resource_groups: Vec<ResourceGroup>,
 }
 
@@ -501,7 +501,7 @@ pub struct AdmissionCheckSpec {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct AdmissionCheckStatus {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub conditions: Vec<Condition>,
 }
 

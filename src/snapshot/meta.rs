@@ -168,6 +168,18 @@ where
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
+/// A list that may be `null`, sized to its items: view lists are read without a length
+/// up front, so a growing `Vec` would keep up to twice the room it needs in every view.
+pub fn null_vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let mut v = Option::<Vec<T>>::deserialize(d)?.unwrap_or_default();
+    v.shrink_to_fit();
+    Ok(v)
+}
+
 /// An annotations map, leaving out the last-applied configuration; `null` is empty.
 fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
     use serde::de::{IgnoredAny, MapAccess, Visitor};

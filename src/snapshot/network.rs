@@ -1,6 +1,6 @@
 //! Traffic views: Service, EndpointSlice, Endpoints, Ingress.
 
-use super::meta::{ObjectMeta, null_default};
+use super::meta::{ObjectMeta, null_default, null_vec};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ pub struct Service {
 pub struct ServiceSpec {
     /// `None`: no selector (endpoints managed by hand); `Some(empty)` as written.
     pub selector: Option<BTreeMap<String, String>>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub ports: Vec<ServicePort>,
     #[serde(rename = "type")]
     pub type_: Option<String>,
@@ -107,16 +107,16 @@ impl std::fmt::Display for TargetPort {
 pub struct EndpointSlice {
     pub metadata: ObjectMeta,
     pub address_type: Option<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub endpoints: Vec<Endpoint>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub ports: Vec<EndpointPort>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Endpoint {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub addresses: Vec<String>,
     pub conditions: EndpointConditions,
     pub target_ref: Option<TargetRef>,
@@ -181,18 +181,18 @@ impl EndpointSlice {
 #[serde(default, rename_all = "camelCase")]
 pub struct Endpoints {
     pub metadata: ObjectMeta,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub subsets: Vec<EndpointSubset>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct EndpointSubset {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub addresses: Vec<EndpointAddress>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub not_ready_addresses: Vec<EndpointAddress>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub ports: Vec<EndpointPort>,
 }
 
@@ -222,7 +222,7 @@ pub struct IngressStatus {
 #[serde(default)]
 pub struct LoadBalancerStatus {
     /// Addresses a controller published (`ip` / `hostname`).
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub ingress: Vec<Value>,
 }
 
@@ -247,7 +247,7 @@ impl Ingress {
 pub struct IngressSpec {
     pub ingress_class_name: Option<String>,
     pub default_backend: Option<IngressBackend>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub rules: Vec<IngressRule>,
 }
 
@@ -261,7 +261,7 @@ pub struct IngressRule {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct HttpRule {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub paths: Vec<IngressPath>,
 }
 

@@ -2,7 +2,7 @@
 
 use super::lazy::Lazy;
 use super::meta::{
-    Condition, LabelSelector, Labels, ObjectMeta, ResourceList, condition, null_default,
+    Condition, LabelSelector, Labels, ObjectMeta, ResourceList, condition, null_vec,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -27,14 +27,14 @@ pub struct PodTemplate {
 #[serde(default, rename_all = "camelCase")]
 pub struct PodSpec {
     pub node_name: Option<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub containers: Vec<Container>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub init_containers: Vec<Container>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub scheduling_gates: Vec<NamedItem>,
     pub node_selector: Labels,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub tolerations: Vec<Toleration>,
     pub affinity: Lazy<Option<Value>>,
     /// Pod-level `spec.resources` (PodLevelResources).
@@ -44,9 +44,10 @@ pub struct PodSpec {
     pub priority_class_name: Option<String>,
     pub scheduler_name: Option<String>,
     pub service_account_name: Option<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub image_pull_secrets: Vec<NamedItem>,
     pub volumes: Lazy<Vec<Value>>,
+    #[serde(deserialize_with = "null_vec")]
     pub readiness_gates: Vec<ReadinessGate>,
     pub restart_policy: Option<String>,
     pub os: Option<NamedItem>,
@@ -92,6 +93,7 @@ pub struct Container {
     pub name: String,
     pub image: Option<String>,
     pub resources: Resources,
+    #[serde(deserialize_with = "null_vec")]
     pub ports: Vec<ContainerPort>,
     pub readiness_probe: Lazy<Option<Value>>,
     pub liveness_probe: Lazy<Option<Value>>,
@@ -121,11 +123,11 @@ pub struct PodStatus {
     pub phase: Option<String>,
     pub reason: Option<String>,
     pub message: Option<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub conditions: Vec<Condition>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub container_statuses: Vec<ContainerStatus>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     pub init_container_statuses: Vec<ContainerStatus>,
     pub qos_class: Option<String>,
     pub start_time: Option<String>,

@@ -5,7 +5,7 @@
 use crate::snapshot::kueue::{
     ADMISSION_GATE, ClusterQueue, Cohort, QUEUE_NAME_LABEL, ResourceFlavor, ResourceGroup, Workload,
 };
-use crate::snapshot::meta::{ObjectMeta, ResourceList, null_default};
+use crate::snapshot::meta::{ObjectMeta, ResourceList, null_default, null_vec};
 use crate::snapshot::pod::{Container, PodSpec, Toleration};
 use crate::snapshot::quantity::Quantity;
 use crate::snapshot::{ObjectId, Snapshot};
@@ -61,7 +61,7 @@ struct LimitRangeView {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 struct LimitRangeSpec {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "null_vec")]
     limits: Vec<LimitRangeItem>,
 }
 
