@@ -32,9 +32,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(docs.len(), again.len(), "kept text: document count differs");
         for (a, b) in docs.iter().zip(&again) {
             assert_eq!(a.value, b.value, "kept text: documents differ");
-            assert_eq!((a.span.start, shifts.map(a.offset)), (b.span.start, b.offset), "kept text: position differs");
-            let items = |d: &fast_yaml::Doc<serde_json::Value>| d.items.iter().map(|i| i.span.start).collect::<Vec<_>>();
-            assert_eq!(items(a), items(b), "kept text: items differ");
+            assert_eq!((a.span, shifts.map(a.offset)), (b.span, b.offset), "kept text: position differs");
+            let moved: Vec<_> = a.items.iter().map(|i| (i.span, shifts.map(i.offset))).collect();
+            let items: Vec<_> = b.items.iter().map(|i| (i.span, i.offset)).collect();
+            assert_eq!(moved, items, "kept text: items differ");
         }
     }
     let headers = fast_yaml::documents::<Header<ItemHeader>>(text);

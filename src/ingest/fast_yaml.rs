@@ -980,7 +980,14 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
             if key == "managedFields" {
                 // Bookkeeping of who wrote which field: large, and never evidence.
                 self.p.skip_after_key(self.indent, rest);
-                if let Some(start) = line_start {
+                // Its text may go (see `compact`) when it has a line of its own and another
+                // key of the same map follows: the map stays a map (not `null`) and the
+                // object ends where it did.
+                if let Some(start) = line_start
+                    && self.p.peek().is_some_and(|l| {
+                        l.indent == self.indent && !is_seq_entry(l.content) && !is_doc_marker(&l)
+                    })
+                {
                     self.p.managed.push(start..self.p.pos);
                 }
                 continue;
@@ -1328,13 +1335,11 @@ mod tests {
     /// line for line, and offsets outside the blocks move with it.
     #[test]
     fn compacted_text_reads_the_same() {
-        let text = "apiVersion: v1\nitems:\n- kind: Pod\n  metadata:\n    annotations:\n      keep: |+\n        x\n\n    managedFields:\n    - manager: a\n      fieldsV1:\n        f:x: {}\n\n    # c\n    name: a\n  status:\n    managedFields: []\n    phase: Running\n- managedFields:\n  - m: 1\n  kind: Pod\n  metadata:\n    name: b\nkind: List\n";
+        let text = "apiVersion: v1\nitems:\n- kind: Pod\n  metadata:\n    annotations:\n      keep: |+\n        x\n\n    managedFields:\n    - manager: a\n      fieldsV1:\n        f:x: {}\n\n    # c\n    name: a\n  spec:\n    managedFields:\n      x: 1\n  status:\n    phase: Running\n    managedFields: []\n- managedFields:\n  - m: 1\n  kind: Pod\n  metadata:\n    name: b\nkind: List\n";
         let (docs, managed) = scan::<Value>(text).unwrap();
-        assert_eq!(
-            managed.len(),
-            2,
-            "blocks on a line of their own: {managed:?}"
-        );
+        // Only `metadata`'s: `spec`'s is its only key (`spec` must stay a map), `status`'s
+        // its last (the object must end where it did), and the last one follows `- `.
+        assert_eq!(managed.len(), 1, "blocks followed by a key: {managed:?}");
         let (kept, shifts) = compact(text, &managed);
         assert!(kept.len() < text.len());
         assert_eq!(kept.lines().count(), text.lines().count());
@@ -1353,6 +1358,19 @@ mod tests {
         assert!(err.is_none());
         assert_eq!(general[0].value, again[0].value);
         assert!(kept.contains("    # managedFields not kept by kdiag\n"));
+        assert_eq!(again[0].value["items"][0]["spec"], serde_json::json!({}));
+    }
+
+    /// Found by the yaml_loader fuzz target: a map whose only key is `managedFields` is
+    /// `{}`; with the block taken out of the kept text it read as `null`.
+    #[test]
+    fn fuzz_regression_only_managed_fields() {
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-only-managed-fields.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        let (docs, managed) = scan::<Value>(text).unwrap();
+        let (kept, _) = compact(text, &managed);
+        let again = documents::<Value>(&kept).unwrap();
+        assert_eq!(docs[0].value, again[0].value);
     }
 
     /// Found by the yaml_loader fuzz target: a trailing vertical tab is part of a YAML
