@@ -2,7 +2,7 @@
 //! general parser also accepts, both give the same documents; the header scan accepts
 //! exactly what the fast path accepts; and a view read from the text (unnamed fields
 //! skipped by indentation, lazy fields kept as text) equals the view read from the tree;
-//! and the text kept without `managedFields` reads as the original does.
+//! and the text kept without `managedFields` (YAML and JSON) reads as the original does.
 #![no_main]
 
 use kdiag::ingest::header::{Header, ItemHeader};
@@ -59,6 +59,27 @@ fuzz_target!(|data: &[u8]| {
     let _ = objects::extract("fuzz/namespaces/ns/core/pods.yaml", docs);
     let arc: Arc<str> = Arc::from(text);
     let _ = objects::extract("fuzz/a.yaml", kdiag::ingest::scan_yaml(text).1);
+    // JSON kept without managedFields: same lines, same values once managedFields are gone.
+    if let Some(kept) = json::without_managed_fields(text) {
+        assert_eq!(kept.lines().count(), text.lines().count(), "kept JSON: line count differs");
+        let stream = |t: &str| serde_json::Deserializer::from_str(t).into_iter::<serde_json::Value>().collect::<Result<Vec<_>, _>>();
+        if let Ok(mut before) = stream(text) {
+            let mut after = stream(&kept).expect("kept JSON parses");
+            before.iter_mut().chain(after.iter_mut()).for_each(strip_managed_fields);
+            assert_eq!(before, after, "kept JSON: values differ");
+        }
+    }
     let (docs, _) = json::scan(&arc);
     let _ = objects::extract("fuzz.json", docs);
 });
+
+fn strip_managed_fields(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.remove("managedFields");
+            m.values_mut().for_each(strip_managed_fields);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip_managed_fields),
+        _ => {}
+    }
+}

@@ -702,15 +702,31 @@ impl<'a> Parser<'a> {
         }
         let mut lines: Vec<&str> = Vec::new();
         let mut block_indent = explicit.map(|e| parent_indent + e);
+        // Spaces of the widest all-space line before the indentation is known.
+        let mut leading_spaces = 0;
         while let Some(l) = self.raw() {
             let body = &self.src[self.pos..l.next];
             let body = body.strip_suffix('\n').unwrap_or(body);
             let body = body.strip_suffix('\r').unwrap_or(body);
             if l.content.is_empty() {
-                lines.push("");
+                // An all-space line is empty up to the indentation; spaces past it are
+                // content.
+                match block_indent {
+                    Some(bi) if l.indent > bi => {
+                        lines.push(&body[bi..]);
+                        self.last_content_line = l.no;
+                    }
+                    _ => {
+                        leading_spaces = leading_spaces.max(l.indent);
+                        lines.push("");
+                    }
+                }
                 self.pos = l.next;
                 self.line_no += 1;
                 continue;
+            }
+            if block_indent.is_none() && leading_spaces > l.indent {
+                return unsupported("all-space line wider than the block's indentation", l.no);
             }
             let bi = *block_indent.get_or_insert(l.indent);
             if l.indent < bi || l.indent <= parent_indent {
@@ -1371,6 +1387,35 @@ mod tests {
         let (kept, _) = compact(text, &managed);
         let again = documents::<Value>(&kept).unwrap();
         assert_eq!(docs[0].value, again[0].value);
+    }
+
+    /// Found by the yaml_loader fuzz target: in a block scalar, an all-space line with more
+    /// spaces than the indentation keeps the extra spaces as content; the fast path read
+    /// it as an empty line.
+    #[test]
+    fn fuzz_regression_block_scalar_space_line() {
+        for text in [
+            "a: |-\n  x\n    \n",
+            "a: |-\n  x\n    ",
+            "a: |\n  x\n    \n  y\n",
+            "a: >\n  x\n     \n  y\n",
+            "a: |+\n  x\n   \n\nb: 1\n",
+            "a: |\n  \n  x\n",
+        ] {
+            same_as_general(text);
+        }
+        assert!(
+            parse("a: |\n      \n  x\n").is_err(),
+            "leading all-space line too wide"
+        );
+        let crash =
+            include_bytes!("../../fuzz/regressions/yaml_loader-block-scalar-space-line.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
+            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
+            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
+            assert_eq!(fast, general);
+        }
     }
 
     /// Found by the yaml_loader fuzz target: a trailing vertical tab is part of a YAML

@@ -70,6 +70,65 @@ pub fn scan(text: &Arc<str>) -> (Vec<Doc>, Option<ParseError>) {
     (docs, None)
 }
 
+/// The text without its `"managedFields": …,` members, each replaced by as many line
+/// breaks as it spanned (JSON white space), so every line keeps its number; `None` when
+/// there is none. A member is taken out only when another member follows it (its comma
+/// goes with it), so objects keep their shape and their last line. Like the YAML fast
+/// path, this drops the key wherever it appears; nothing reads it.
+pub fn without_managed_fields(text: &str) -> Option<String> {
+    const KEY: &str = "\"managedFields\"";
+    let bytes = text.as_bytes();
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for at in memchr::memmem::find_iter(bytes, KEY) {
+        if ranges.last().is_some_and(|r| at < r.end) {
+            continue; // inside a member already taken out
+        }
+        // A quote inside a string is escaped: an odd run of backslashes before it.
+        let backslashes = bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes % 2 == 1 {
+            continue;
+        }
+        let skip_ws = |mut i: usize| {
+            while bytes.get(i).is_some_and(|b| b" \t\r\n".contains(b)) {
+                i += 1;
+            }
+            i
+        };
+        let colon = skip_ws(at + KEY.len());
+        if bytes.get(colon) != Some(&b':') {
+            continue;
+        }
+        let mut de = serde_json::Deserializer::from_str(&text[colon + 1..]);
+        let Ok(value) = <&RawValue as serde::Deserialize>::deserialize(&mut de) else {
+            continue;
+        };
+        let value_end = value.get().as_ptr() as usize - text.as_ptr() as usize + value.get().len();
+        let comma = skip_ws(value_end);
+        if bytes.get(comma) != Some(&b',') {
+            continue;
+        }
+        ranges.push(at..comma + 1);
+    }
+    if ranges.is_empty() {
+        return None;
+    }
+    let removed: usize = ranges.iter().map(|r| r.len()).sum();
+    let mut out = String::with_capacity(text.len() - removed);
+    let mut from = 0;
+    for r in ranges {
+        out.push_str(&text[from..r.start]);
+        let breaks = memchr::memchr_iter(b'\n', &bytes[r.clone()]).count();
+        out.extend(std::iter::repeat_n('\n', breaks));
+        from = r.end;
+    }
+    out.push_str(&text[from..]);
+    Some(out)
+}
+
 fn json_error(e: &serde_json::Error, _text: &str, _lines: &LineIndex) -> ParseError {
     let msg = e.to_string();
     // serde_json appends " at line L column C"; keep the message short and the line separate.
@@ -112,11 +171,7 @@ impl LineIndex {
 }
 
 fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|&(_, &b)| b == b'\n')
-        .map(|(i, _)| i + 1)
+    memchr::memchr_iter(b'\n', bytes).map(|i| i + 1)
 }
 
 #[cfg(test)]
@@ -148,6 +203,58 @@ mod tests {
             vec![Span { start: 4, end: 6 }, Span { start: 7, end: 9 }]
         );
         assert_eq!(items[1].header.name.as_deref(), Some("b"));
+    }
+
+    /// Every `managedFields` key removed, at any depth (what the kept text must equal).
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("managedFields");
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn managed_fields_leave_the_kept_text_line_for_line() {
+        let text = "{\n  \"kind\": \"PodList\",\n  \"items\": [\n    {\n      \"metadata\": {\n        \"annotations\": {\"a\": \"{\\\"managedFields\\\": [1],\\\"x\\\": 2}\"},\n        \"managedFields\": [\n          {\"manager\": \"kubectl\", \"fieldsV1\": {\"f:x\": {}}}\n        ],\n        \"name\": \"a\"\n      },\n      \"status\": {\"phase\": \"Running\", \"managedFields\": []}\n    }\n  ]\n}\n";
+        let kept = without_managed_fields(text).expect("one member to take out");
+        assert_eq!(kept.lines().count(), text.lines().count());
+        assert!(kept.len() < text.len());
+        let mut want: serde_json::Value = serde_json::from_str(text).unwrap();
+        let got: serde_json::Value = serde_json::from_str(&kept).unwrap();
+        // The last member of `status` stays (no comma follows it); the one inside the
+        // annotation's string is text, not a key.
+        assert_eq!(
+            got["items"][0]["status"]["managedFields"],
+            serde_json::json!([])
+        );
+        assert!(
+            got["items"][0]["metadata"]["annotations"]["a"]
+                .as_str()
+                .unwrap()
+                .contains("managedFields")
+        );
+        assert!(got["items"][0]["metadata"].get("managedFields").is_none());
+        let mut got_stripped = got.clone();
+        strip(&mut want);
+        strip(&mut got_stripped);
+        assert_eq!(want, got_stripped);
+        let (a, _) = run(text);
+        let (b, _) = run(&kept);
+        let spans = |d: &Vec<Doc>| {
+            d[0].header
+                .items
+                .as_ref()
+                .unwrap()
+                .iter()
+                .map(|i| i.span)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(spans(&a), spans(&b));
+        assert_eq!(without_managed_fields("{\"managedFields\": 1}"), None);
     }
 
     #[test]

@@ -415,13 +415,20 @@ fn process(entry: &Entry, class: &FileClass) -> Outcome {
     if !(is_json || expects_objects || looks_yaml(trimmed)) {
         return Outcome::Skipped;
     }
+    // JSON is kept without managedFields (see `json::without_managed_fields`).
+    let json_text = |text: &str| -> Arc<str> {
+        match json::without_managed_fields(text) {
+            Some(kept) => Arc::from(kept),
+            None => Arc::from(text),
+        }
+    };
     let (text, docs, error) = if is_json {
-        let text: Arc<str> = Arc::from(text);
+        let text = json_text(text);
         let (docs, error) = json::scan(&text);
         (text, docs, error)
     } else if looks_json {
         // Flow-style YAML may still be valid JSON, which parses much faster.
-        let text: Arc<str> = Arc::from(text);
+        let text = json_text(text);
         let (docs, error) = match json::scan(&text) {
             (docs, None) => (docs, None),
             _ => general_yaml(&text),

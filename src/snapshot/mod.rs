@@ -387,7 +387,9 @@ impl Snapshot {
         kind: &str,
     ) -> &'a [(ObjectId, T)] {
         cell.get_or_init(|| {
-            self.ids_of(kind)
+            let started = std::time::Instant::now();
+            let view: Vec<(ObjectId, T)> = self
+                .ids_of(kind)
                 .par_iter()
                 .filter_map(|&id| match self.object(id).deserialize::<T>() {
                     Ok(v) => Some((id, v)),
@@ -407,7 +409,12 @@ impl Snapshot {
                         None
                     }
                 })
-                .collect()
+                .collect();
+            if std::env::var_os("KDIAG_STATS").is_some() {
+                let took = started.elapsed().as_secs_f64();
+                eprintln!("kdiag stats: view {kind} {took:.3}s");
+            }
+            view
         })
     }
 
