@@ -32,7 +32,7 @@ impl Body {
         match self {
             Body::Tree(v) => T::deserialize(v).map_err(|e| e.to_string()),
             Body::Yaml { text, pos, item } => {
-                fast_yaml::object_at::<T>(text, *pos, *item).map_err(|e| e.to_string())
+                fast_yaml::object_in::<T>(text, *pos, *item).map_err(|e| e.to_string())
             }
             Body::Json { text, start, end } => {
                 let mut de = serde_json::Deserializer::from_str(&text[*start..*end]);

@@ -218,8 +218,18 @@ impl Shifts {
 /// (see `snapshot::lazy`); other deserializers give it the value.
 pub const LAZY: &str = "$kdiag::lazy";
 
-/// The value of the single `key: value` entry in `entry` (as handed to a [`LAZY`] field).
+/// The value of the single `key: value` entry in `entry` (as handed to a [`LAZY`] field:
+/// its lines from the start of the key's line, which may be a list item's `- key:`).
 pub fn entry_value(entry: &str) -> Option<Value> {
+    let spaces = entry.len() - entry.trim_start_matches(' ').len();
+    let unlisted;
+    let entry = match entry[spaces..].strip_prefix("- ") {
+        Some(rest) => {
+            unlisted = format!("{}  {rest}", &entry[..spaces]);
+            unlisted.as_str()
+        }
+        None => entry,
+    };
     let mut p = Parser::new(entry, 0, 1);
     let v = Value::deserialize(De {
         p: &mut p,
@@ -230,6 +240,35 @@ pub fn entry_value(entry: &str) -> Option<Value> {
         Value::Object(map) => map.into_iter().next().map(|(_, v)| v),
         _ => None,
     }
+}
+
+thread_local! {
+    /// The file [`object_in`] is reading, so that a [`LAZY`] field can keep its place in
+    /// it instead of a copy of its text.
+    static SOURCE: std::cell::RefCell<Option<std::sync::Arc<str>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// [`object_at`] on a file kept in an `Arc`: a [`LAZY`] field handed a slice of it may
+/// keep the file and the slice's place (see [`source_of`]) instead of copying it.
+pub fn object_in<T: serde::de::DeserializeOwned>(
+    text: &std::sync::Arc<str>,
+    pos: ItemPos,
+    item: bool,
+) -> R<T> {
+    let before = SOURCE.replace(Some(text.clone()));
+    let out = object_at(text, pos, item);
+    SOURCE.set(before);
+    out
+}
+
+/// The file [`object_in`] is reading and the byte range of `slice` in it, when `slice`
+/// lies in that file.
+pub fn source_of(slice: &str) -> Option<(std::sync::Arc<str>, std::ops::Range<usize>)> {
+    SOURCE.with_borrow(|file| {
+        let file = file.as_ref()?;
+        let start = (slice.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
+        (start + slice.len() <= file.len()).then(|| (file.clone(), start..start + slice.len()))
+    })
 }
 
 /// Deserializes the one object at `pos` of a text that [`documents`] accepted: a whole
@@ -924,9 +963,8 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
         {
             self.p.skip_after_key(indent, rest);
             let end = self.p.pos.max(key_at);
-            let mut entry = " ".repeat(indent);
-            entry.push_str(&self.p.src[key_at..end]);
-            return visitor.visit_string(entry);
+            // From the start of the key's line (maybe `- key:`): see `entry_value`.
+            return visitor.visit_borrowed_str(&self.p.src[key_at - indent..end]);
         }
         visitor.visit_newtype_struct(self)
     }
@@ -1301,6 +1339,27 @@ mod tests {
         assert_eq!(skipped.tail.as_deref(), Some("end"));
         let b: Probe = object_at(text, items[1], true).unwrap();
         assert_eq!((b.name.as_str(), b.tail), ("b", None));
+    }
+
+    /// A lazy field keeps its place in the file (or a copy of its text) and reads, when
+    /// asked, what a full parse reads, also as the first key of a list item (`- env:`).
+    #[test]
+    fn lazy_fields_read_what_a_full_parse_reads() {
+        use crate::snapshot::pod::Pod;
+        let text = "kind: Pod\nspec:\n  containers:\n  - env:\n    - name: A\n      value: x\n    name: c\n    readinessProbe:\n      httpGet:\n        port: 80\n  - name: d\n    env: []\n  volumes:\n  - name: v\n    emptyDir: {}\n";
+        let doc = &documents::<serde::de::IgnoredAny>(text).unwrap()[0];
+        let pos = ItemPos {
+            offset: doc.offset,
+            span: doc.span,
+        };
+        let copied: Pod = object_at(text, pos, false).unwrap();
+        let shared: Pod = object_in(&std::sync::Arc::from(text), pos, false).unwrap();
+        let tree: Value = documents::<Value>(text).unwrap().remove(0).value;
+        let full = Pod::deserialize(&tree).unwrap();
+        assert_eq!(copied.spec.containers[0].env.get().len(), 1);
+        assert_eq!(shared.spec.volumes.get().len(), 1);
+        assert_eq!(format!("{copied:?}"), format!("{full:?}"));
+        assert_eq!(format!("{shared:?}"), format!("{full:?}"));
     }
 
     /// Found by the yaml_loader fuzz target: a lone `\r` breaks a line in YAML (the general

@@ -2,29 +2,62 @@
 //!
 //! Probes, env, volumes and affinity are free-form trees that most pods never have
 //! read: building them for every pod was most of a pod view's allocations. From the YAML
-//! fast path a [`Lazy`] keeps the entry's text (a copy of a few hundred bytes); from
-//! JSON or a tree it holds the value at once. Either way `get` gives the same value, and
+//! fast path a [`Lazy`] keeps the entry's place in the file's text (or, when the text is
+//! not kept, a copy of the entry); from JSON or a tree it holds the value at once. Either way `get` gives the same value, and
 //! `null` or a value of the wrong shape reads as the default, as `null_default` does.
 
-use crate::ingest::fast_yaml::{LAZY, entry_value};
+use crate::ingest::fast_yaml::{LAZY, entry_value, source_of};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, Deserializer, Visitor};
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 pub struct Lazy<T> {
     /// The `key: value` entry as written, when the value is not parsed yet.
-    text: Option<Box<str>>,
+    text: Text,
     value: OnceLock<T>,
+}
+
+#[derive(Clone)]
+enum Text {
+    None,
+    /// A copy of the entry.
+    Owned(Box<str>),
+    /// The entry's bytes in the file's text, which the snapshot keeps anyway.
+    Shared {
+        file: Arc<str>,
+        start: u32,
+        end: u32,
+    },
+}
+
+impl Text {
+    fn get(&self) -> Option<&str> {
+        match self {
+            Text::None => None,
+            Text::Owned(s) => Some(s),
+            Text::Shared { file, start, end } => file.get(*start as usize..*end as usize),
+        }
+    }
+
+    fn of(entry: &str) -> Text {
+        match source_of(entry) {
+            Some((file, range)) => match (u32::try_from(range.start), u32::try_from(range.end)) {
+                (Ok(start), Ok(end)) => Text::Shared { file, start, end },
+                _ => Text::Owned(entry.into()),
+            },
+            None => Text::Owned(entry.into()),
+        }
+    }
 }
 
 impl<T: DeserializeOwned + Default> Lazy<T> {
     pub fn get(&self) -> &T {
         self.value.get_or_init(|| {
             self.text
-                .as_deref()
+                .get()
                 .and_then(entry_value)
                 .map(convert)
                 .unwrap_or_default()
@@ -42,7 +75,7 @@ fn convert<T: DeserializeOwned + Default>(v: Value) -> T {
 impl<T> Default for Lazy<T> {
     fn default() -> Self {
         Lazy {
-            text: None,
+            text: Text::None,
             value: OnceLock::new(),
         }
     }
@@ -72,15 +105,15 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
                 f.write_str("any value")
             }
             /// The YAML fast path hands over the entry's text.
-            fn visit_string<E>(self, entry: String) -> Result<Lazy<T>, E> {
+            fn visit_borrowed_str<E>(self, entry: &'de str) -> Result<Lazy<T>, E> {
                 Ok(Lazy {
-                    text: Some(entry.into_boxed_str()),
+                    text: Text::of(entry),
                     value: OnceLock::new(),
                 })
             }
             fn visit_str<E>(self, entry: &str) -> Result<Lazy<T>, E> {
                 Ok(Lazy {
-                    text: Some(entry.into()),
+                    text: Text::Owned(entry.into()),
                     value: OnceLock::new(),
                 })
             }
@@ -88,7 +121,7 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
             fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<T>, D::Error> {
                 let v = Value::deserialize(d)?;
                 Ok(Lazy {
-                    text: None,
+                    text: Text::None,
                     value: OnceLock::from(convert::<T>(v)),
                 })
             }
