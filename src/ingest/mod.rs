@@ -293,7 +293,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
         .collect();
     let outcomes: Vec<Outcome> = collected
         .entries
-        .par_iter()
+        .par_iter_mut()
         .zip(classes.par_iter())
         .map(|(entry, class)| process(entry, class))
         .collect();
@@ -373,14 +373,15 @@ fn troubleshoot_folder_time(path: &str) -> Option<i64> {
     parse_timestamp(&stamp.replace('_', ":"))
 }
 
-fn process(entry: &Entry, class: &FileClass) -> Outcome {
+/// Reads one file (a log is only classified: its entry keeps its content for later).
+fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     let expects_objects = match class {
         FileClass::Skip => return Outcome::Skipped,
         FileClass::Log(_) => return Outcome::Log,
         FileClass::Objects => true,
         FileClass::MaybeObjects | FileClass::Timestamp | FileClass::ClusterVersion => false,
     };
-    let bytes = match entry.read() {
+    let bytes = match entry.take() {
         Ok(b) => b,
         Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
     };

@@ -95,6 +95,15 @@ pub struct Entry {
 
 impl Entry {
     /// The entry's bytes, reading the file now for folder inputs.
+    /// The content, moved out of the entry when it is held in memory (an archive member):
+    /// its bytes are freed as soon as the file is read, not when the whole bundle is.
+    pub fn take(&mut self) -> std::io::Result<Vec<u8>> {
+        match &mut self.data {
+            EntryData::Bytes(b) | EntryData::LogTail { bytes: b, .. } => Ok(std::mem::take(b)),
+            EntryData::File(p) => read_bounded(p),
+        }
+    }
+
     pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
         match &self.data {
             EntryData::Bytes(b) | EntryData::LogTail { bytes: b, .. } => {
