@@ -3,13 +3,15 @@
 //! Probes, env, volumes and affinity are free-form trees that most pods never have
 //! read: building them for every pod was most of a pod view's allocations. From the YAML
 //! fast path a [`Lazy`] keeps the entry's place in the file's text (or, when the text is
-//! not kept, a copy of the entry); from JSON or a tree it holds the value at once. Either way `get` gives the same value, and
+//! not kept, a copy of the entry); from JSON or a tree it keeps the value's JSON text.
+//! Either way `get` gives the same value, and
 //! `null` or a value of the wrong shape reads as the default, as `null_default` does.
 
 use crate::ingest::fast_yaml::{LAZY, entry_value, source_of};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, Deserializer, Visitor};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
@@ -31,6 +33,9 @@ enum Text {
         start: u32,
         end: u32,
     },
+    /// The value as JSON text (from JSON, or written out from a tree): a tree of it is
+    /// ten times its size.
+    Json(Box<RawValue>),
 }
 
 impl Text {
@@ -39,6 +44,14 @@ impl Text {
             Text::None => None,
             Text::Owned(s) => Some(s),
             Text::Shared { file, start, end } => file.get(*start as usize..*end as usize),
+            Text::Json(_) => None,
+        }
+    }
+
+    fn value(&self) -> Option<Value> {
+        match self {
+            Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
+            text => text.get().and_then(entry_value),
         }
     }
 
@@ -55,13 +68,8 @@ impl Text {
 
 impl<T: DeserializeOwned + Default> Lazy<T> {
     pub fn get(&self) -> &T {
-        self.value.get_or_init(|| {
-            self.text
-                .get()
-                .and_then(entry_value)
-                .map(convert)
-                .unwrap_or_default()
-        })
+        self.value
+            .get_or_init(|| self.text.value().map(convert).unwrap_or_default())
     }
 }
 
@@ -117,12 +125,11 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
                     value: OnceLock::new(),
                 })
             }
-            /// Any other deserializer: read the value now.
+            /// serde_json, or a tree: keep the value's JSON text.
             fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<T>, D::Error> {
-                let v = Value::deserialize(d)?;
                 Ok(Lazy {
-                    text: Text::None,
-                    value: OnceLock::from(convert::<T>(v)),
+                    text: Text::Json(Box::<RawValue>::deserialize(d)?),
+                    value: OnceLock::new(),
                 })
             }
         }
