@@ -275,6 +275,7 @@ pub fn registry() -> impl Iterator<Item = &'static RuleMeta> {
 /// first the areas in [`FIRST`], then the other specific rules (dropping findings that
 /// explain nothing new), then the fallback classifier, which skips explained objects.
 pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
+    snapshot.prepare_views();
     let rules: Vec<&RuleMeta> = registry().collect();
     let is_first = |r: &RuleMeta| {
         FIRST

@@ -526,11 +526,36 @@ impl Snapshot {
         Self::view_of(self.nodes(), id).map(|n| (id, n))
     }
 
+    /// Builds the views that most rules read, side by side, before the rules run. A rule
+    /// that needs a view another rule is building waits for it, blocked instead of helping
+    /// build it: with the views built inside the rules, one core sat idle.
+    pub fn prepare_views(&self) {
+        rayon::scope(|s| {
+            s.spawn(|_| {
+                self.pods();
+            });
+            s.spawn(|_| {
+                self.events();
+            });
+            s.spawn(|_| {
+                self.replica_sets();
+                self.deployments();
+                self.jobs();
+            });
+            s.spawn(|_| {
+                self.nodes();
+                self.services();
+                self.endpoint_slices();
+                self.workloads();
+            });
+        });
+    }
+
     /// Events of both API groups, normalized.
     pub fn events(&self) -> &[(ObjectId, event::Event)] {
         self.views.events.get_or_init(|| {
             self.ids_of("Event")
-                .iter()
+                .par_iter()
                 .filter_map(|&id| {
                     let e = self.object(id).deserialize::<event::EventDoc>().ok()?.0?;
                     Some((id, e))
