@@ -1270,6 +1270,15 @@ mod tests {
         }
     }
 
+    /// A fuzz finding's input: when both parsers accept it, they read the same documents.
+    fn agrees_when_both_accept(text: &str) {
+        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
+            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
+            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
+            assert_eq!(fast, general);
+        }
+    }
+
     #[test]
     fn kubectl_list() {
         same_as_general(
@@ -1310,12 +1319,7 @@ mod tests {
         let text = "data:\n    LOG_LEVE'L:yinfo\n  : info+    QUEUE_HOST: x\n";
         assert!(parse(text).is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-empty-key.yaml");
-        let text = std::str::from_utf8(crash).unwrap();
-        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
-            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
-            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
-            assert_eq!(fast, general);
-        }
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     /// What a view reads: a few fields, the rest skipped by indentation.
@@ -1371,12 +1375,7 @@ mod tests {
         assert!(parse("a: one\rtwo\n").is_err());
         assert!(parse("a: one\r\nb: two\r\n").is_ok());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-bare-cr.yaml");
-        let text = std::str::from_utf8(crash).unwrap();
-        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
-            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
-            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
-            assert_eq!(fast, general);
-        }
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     /// Found by the yaml_loader fuzz target: a `---` with nothing after it is an empty
@@ -1471,12 +1470,7 @@ mod tests {
         );
         let crash =
             include_bytes!("../../fuzz/regressions/yaml_loader-block-scalar-space-line.yaml");
-        let text = std::str::from_utf8(crash).unwrap();
-        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
-            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
-            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
-            assert_eq!(fast, general);
-        }
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     /// Found by the yaml_loader fuzz target: `\t#` starts a comment as ` #` does; the fast
@@ -1487,12 +1481,7 @@ mod tests {
         assert!(parse("a: one\n  two\t#c\n").is_err());
         same_as_general("a: 'b'\nc: d\n");
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-tab-comment.yaml");
-        let text = std::str::from_utf8(crash).unwrap();
-        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
-            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
-            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
-            assert_eq!(fast, general);
-        }
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     /// Found by the yaml_loader fuzz target: a trailing vertical tab is part of a YAML
@@ -1520,12 +1509,7 @@ mod tests {
     fn fuzz_regression_dash_comment() {
         assert!(parse("finalizers:\n- #kueue.x-k8s.io/resource-in-use\n").is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment.yaml");
-        let text = std::str::from_utf8(crash).unwrap();
-        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
-            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
-            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
-            assert_eq!(fast, general);
-        }
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     /// Found by the yaml_loader fuzz target: a plain key is typed like any plain scalar
@@ -1548,12 +1532,7 @@ mod tests {
     fn fuzz_regression_key_trailing_tab() {
         assert!(parse("status:\n  allocatable\t:\n    cpu: 1\n").is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-key-trailing-tab.yaml");
-        let text = std::str::from_utf8(crash).unwrap();
-        if let (Ok(fast), (general, None)) = (parse(text), super::super::yaml::parse(text)) {
-            let fast: Vec<_> = fast.into_iter().map(|d| d.value).collect();
-            let general: Vec<_> = general.into_iter().map(|d| d.value).collect();
-            assert_eq!(fast, general);
-        }
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     #[test]
