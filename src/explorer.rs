@@ -1429,11 +1429,14 @@ pub fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
 
 /// A List item or document as a top-level document; `None` when the text is JSON.
 fn dedent_yaml(text: &str) -> Option<String> {
+    // The empty lines that follow the comment ingest left for a managedFields block go too.
+    let mut in_gap = false;
     let lines: Vec<&str> = text
         .lines()
         .filter(|l| {
             let t = l.trim();
-            t != "---" && t != "..." && !t.starts_with('#')
+            in_gap = t == kdiag::ingest::fast_yaml::MANAGED_FIELDS_GAP || (in_gap && t.is_empty());
+            t != "---" && t != "..." && !t.starts_with('#') && !in_gap
         })
         .collect();
     let first = lines.iter().find(|l| !l.trim().is_empty())?;
@@ -2173,6 +2176,16 @@ mod tests {
             "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n"
         );
         assert_eq!(dedent_yaml("{\"kind\": \"Pod\"}"), None);
+        // The kept text (managedFields left as a comment and empty lines) reads the same;
+        // an empty line inside a block scalar stays.
+        let doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: kubelet\n    operation: Update\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n";
+        let (_, managed) = kdiag::ingest::fast_yaml::scan::<serde::de::IgnoredAny>(doc).unwrap();
+        let (kept, _) = kdiag::ingest::fast_yaml::compact(doc, &managed);
+        assert_ne!(kept.as_str(), doc);
+        assert_eq!(
+            dedent_yaml(&kept).unwrap(),
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n"
+        );
     }
 
     #[test]

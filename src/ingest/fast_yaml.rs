@@ -190,7 +190,7 @@ pub fn compact(text: &str, managed: &[Managed]) -> (String, Shifts) {
         let lines = memchr::memchr_iter(b'\n', block.as_bytes()).count();
         let indent = block.len() - block.trim_start_matches(' ').len();
         out.push_str(&block[..indent]);
-        out.push_str("# managedFields not kept by kdiag");
+        out.push_str(MANAGED_FIELDS_GAP);
         out.extend(std::iter::repeat_n('\n', lines));
         from = r.end;
         shifts.push((r.end, out.len()));
@@ -198,6 +198,10 @@ pub fn compact(text: &str, managed: &[Managed]) -> (String, Shifts) {
     out.push_str(&text[from..]);
     (out, Shifts(shifts))
 }
+
+/// The comment line that stands for a `managedFields` block in kept text; the block's
+/// other lines follow it, empty.
+pub const MANAGED_FIELDS_GAP: &str = "# managedFields not kept by kdiag";
 
 /// Where the offsets of a text outside its `managedFields` blocks moved to in its
 /// [`compact`] form: (old offset, new offset) at the end of each block.
