@@ -453,9 +453,13 @@ impl<'a> Parser<'a> {
                         top,
                     })
                 } else {
-                    // A scalar document or a scalar on its own line.
+                    // A scalar document or a scalar on its own line (`[]`, `{}`, quoted,
+                    // plain; a block scalar here is not kubectl's).
+                    if line.content.starts_with(['|', '>']) {
+                        return unsupported("block scalar on its own line", line.no);
+                    }
                     self.advance();
-                    self.scalar(line.content, line.indent, line.no)
+                    self.inline_value(line.content, line.indent, line.no)
                 }
             }
             At::AfterKey {
@@ -573,6 +577,10 @@ impl<'a> Parser<'a> {
         let quote = first.as_bytes()[0];
         if matches!(quote, b'&' | b'*' | b'!' | b'?' | b'%' | b'@' | b'`') {
             return unsupported("anchor, alias, tag or reserved indicator", line_no);
+        }
+        if matches!(quote, b'[' | b']' | b'{' | b'}' | b',') {
+            // Flow indicators: never the start of a plain scalar.
+            return unsupported("flow indicator", line_no);
         }
         if quote == b'#' {
             // `- # note`: a comment where a value would be (the value is null).
@@ -1498,6 +1506,27 @@ mod tests {
         assert!(parse("a : 1\n").is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-key-trailing-space.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: a document (or a value on its own line) of
+    /// `[]` is an empty list; the fast path read the string "[]".
+    #[test]
+    fn fuzz_regression_flow_document() {
+        for text in ["[]", "[]\n", "{}\n", "a:\n  []\n", "a:\n  {}\nb: 1\n"] {
+            same_as_general(text);
+        }
+        for text in [
+            "]\n",
+            "a:\n  [1]\n",
+            "a:\n  }x\n",
+            ", x\n",
+            "|\n  x\n",
+            "a:\n  >\n   x\n",
+        ] {
+            assert!(parse(text).is_err(), "{text:?}");
+        }
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-flow-document.yaml");
+        same_as_general(std::str::from_utf8(crash).unwrap());
     }
 
     /// Found by the yaml_loader fuzz target: a trailing vertical tab is part of a YAML
