@@ -1215,6 +1215,7 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
             let key = &content[..i];
             // ` #` and `\t#` start a comment; kubectl writes no tab in a key.
             if find_pair(key, b' ', b'#').is_some()
+                || key.starts_with('#')
                 || key.ends_with(' ')
                 || memchr(b'\t', key.as_bytes()).is_some()
             {
@@ -1527,6 +1528,15 @@ mod tests {
         }
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-flow-document.yaml");
         same_as_general(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: in `- #a: b` the `#` starts a comment (the item
+    /// is null); the fast path read a key `#a`.
+    #[test]
+    fn fuzz_regression_dash_comment_key() {
+        assert!(parse("items:\n- #a: b\n").is_err());
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment-key.yaml");
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     /// Found by the yaml_loader fuzz target: a trailing vertical tab is part of a YAML
