@@ -180,17 +180,26 @@ pub fn scan<'a, T: Deserialize<'a>>(text: &'a str) -> R<(Vec<Doc<T>>, Vec<Manage
 /// and the fast path reads the same objects from it. `managedFields` is often 40% of
 /// kubectl output and nothing reads it, but the text is kept for quoting and views.
 pub fn compact(text: &str, managed: &[Managed]) -> (String, Shifts) {
-    let removed: usize = managed.iter().map(|r| r.len()).sum();
-    let mut out = String::with_capacity(text.len() - removed + managed.len() * 64);
-    let mut shifts = Vec::with_capacity(managed.len());
+    blank_out(text, managed, MANAGED_FIELDS_GAP)
+}
+
+/// `text` with each range (sorted, disjoint) replaced by its line breaks, the first line
+/// starting with the range's indentation and `marker` when `marker` is not empty: every
+/// other line keeps its number. Shared by the YAML and JSON forms of kept text.
+pub fn blank_out(text: &str, ranges: &[Managed], marker: &str) -> (String, Shifts) {
+    let removed: usize = ranges.iter().map(|r| r.len()).sum();
+    let mut out = String::with_capacity(text.len() - removed + ranges.len() * 64);
+    let mut shifts = Vec::with_capacity(ranges.len());
     let mut from = 0;
-    for r in managed {
+    for r in ranges {
         out.push_str(&text[from..r.start]);
         let block = &text[r.clone()];
         let lines = memchr::memchr_iter(b'\n', block.as_bytes()).count();
-        let indent = block.len() - block.trim_start_matches(' ').len();
-        out.push_str(&block[..indent]);
-        out.push_str(MANAGED_FIELDS_GAP);
+        if !marker.is_empty() {
+            let indent = block.len() - block.trim_start_matches(' ').len();
+            out.push_str(&block[..indent]);
+            out.push_str(marker);
+        }
         out.extend(std::iter::repeat_n('\n', lines));
         from = r.end;
         shifts.push((r.end, out.len()));

@@ -116,17 +116,7 @@ pub fn without_managed_fields(text: &str) -> Option<String> {
     if ranges.is_empty() {
         return None;
     }
-    let removed: usize = ranges.iter().map(|r| r.len()).sum();
-    let mut out = String::with_capacity(text.len() - removed);
-    let mut from = 0;
-    for r in ranges {
-        out.push_str(&text[from..r.start]);
-        let breaks = memchr::memchr_iter(b'\n', &bytes[r.clone()]).count();
-        out.extend(std::iter::repeat_n('\n', breaks));
-        from = r.end;
-    }
-    out.push_str(&text[from..]);
-    Some(out)
+    Some(super::fast_yaml::blank_out(text, &ranges, "").0)
 }
 
 fn json_error(e: &serde_json::Error, _text: &str, _lines: &LineIndex) -> ParseError {
