@@ -502,7 +502,7 @@ impl<'a> Parser<'a> {
                     return unsupported("unexpected end", self.line_no);
                 };
                 check_line(&line)?;
-                let after = line.content[1..].trim_start_matches(' ');
+                let after = skip_spaces(&line.content[1..]);
                 let col = line.indent + (line.content.len() - after.len());
                 if after.is_empty() {
                     self.advance();
@@ -542,24 +542,41 @@ impl<'a> Parser<'a> {
 
     /// Skips the lines of a block value (`managedFields:`).
     fn skip_block(&mut self, indent: usize) {
-        while let Some(l) = self.peek() {
-            if l.indent > indent || (l.indent == indent && is_seq_entry(l.content)) {
-                self.advance();
-            } else {
-                break;
-            }
-        }
+        self.skip_lines(indent, true);
     }
 
     /// Skips continuation lines of an inline value.
     fn skip_continuation(&mut self, indent: usize) {
-        while let Some(l) = self.peek() {
-            if l.indent > indent {
-                self.advance();
-            } else {
-                break;
+        self.skip_lines(indent, false);
+    }
+
+    /// Skips blank and comment lines and lines indented deeper than `indent` (and `- `
+    /// entries at `indent` when `seq_at_indent`), stopping at the first other line: what
+    /// `peek` and `advance` would do line by line, on the bytes, as skipping is most of
+    /// the lines of a view.
+    fn skip_lines(&mut self, indent: usize, seq_at_indent: bool) {
+        let b = self.src.as_bytes();
+        let (mut pos, mut no, mut last) = (self.pos, self.line_no, self.last_content_line);
+        while pos < b.len() {
+            let end = memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
+            let spaces = b[pos..end].iter().take_while(|&&c| c == b' ').count();
+            let content = &b[pos + spaces..end];
+            let content = content.strip_suffix(b"\r").unwrap_or(content);
+            if !(content.is_empty() || content[0] == b'#') {
+                let entry = seq_at_indent
+                    && spaces == indent
+                    && (content == b"-" || content.starts_with(b"- "));
+                if spaces <= indent && !entry {
+                    break;
+                }
+                last = no;
             }
+            pos = (end + 1).min(b.len());
+            no += 1;
         }
+        self.pos = pos;
+        self.line_no = no;
+        self.last_content_line = last;
     }
 
     /// A value written after `key: ` or `- `: a scalar (maybe continued on more
@@ -598,7 +615,7 @@ impl<'a> Parser<'a> {
         if quote == b'"' || quote == b'\'' {
             return self.quoted(first, parent_indent, line_no).map(Shape::Text);
         }
-        if find_pair(first, b' ', b'#').is_some() || memchr(b'\t', first.as_bytes()).is_some() {
+        if comment_or_tab(first.as_bytes()) {
             return unsupported("comment or tab in plain scalar", line_no);
         }
         let mut text: Option<String> = None;
@@ -956,14 +973,22 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
     }
 
     /// Values the target does not name: skipped by indentation when the text is known good.
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+    fn deserialize_ignored_any<V: Visitor<'de>>(mut self, visitor: V) -> R<V::Value> {
         if self.p.skip_ignored
             && let At::AfterKey { indent, rest, .. } = self.at
         {
             self.p.skip_after_key(indent, rest);
             return visitor.visit_unit();
         }
-        self.deserialize_any(visitor)
+        // Checked, not read: a scalar's type does not matter.
+        let at = std::mem::replace(&mut self.at, At::Known(Shape::Null));
+        match self.p.shape(at)? {
+            shape @ (Shape::Map { .. } | Shape::Seq { .. }) => {
+                self.at = At::Known(shape);
+                self.deserialize_any(visitor)
+            }
+            _ => visitor.visit_unit(),
+        }
     }
 
     /// [`LAZY`] asks for the text of a `key: value` entry instead of its value, so a view
@@ -1142,8 +1167,34 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
 /// Offset of the first `a` followed by `b` (`": "`, `" #"`), found with memchr: the
 /// scan of every line's keys and scalars is the hot loop of ingest.
 fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
-    let bytes = s.as_bytes();
+    find_pair_bytes(s.as_bytes(), a, b)
+}
+
+fn find_pair_bytes(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
     memchr::memchr_iter(a, bytes).find(|&i| bytes.get(i + 1) == Some(&b))
+}
+
+/// `s` without its leading spaces (`trim_start_matches(' ')` costs more on the short
+/// strings of the hot loop).
+fn skip_spaces(s: &str) -> &str {
+    let n = s.bytes().take_while(|&c| c == b' ').count();
+    &s[n..]
+}
+
+/// Whether a plain scalar holds a tab or ` #` (a comment): a loop for the short values
+/// most lines hold, memchr for long ones.
+fn comment_or_tab(b: &[u8]) -> bool {
+    if b.len() > 48 {
+        return find_pair_bytes(b, b' ', b'#').is_some() || memchr(b'\t', b).is_some();
+    }
+    let mut after_space = false;
+    for &c in b {
+        if c == b'\t' || (c == b'#' && after_space) {
+            return true;
+        }
+        after_space = c == b' ';
+    }
+    false
 }
 
 /// White space in YAML: only space and tab (`str::trim` would also take `\u{b}`, `\u{85}`,
@@ -1203,7 +1254,7 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
                 } else {
                     Cow::Borrowed(raw)
                 };
-                return Ok(Some((key, after[1..].trim_start_matches(' '))));
+                return Ok(Some((key, skip_spaces(&after[1..]))));
             }
             Ok(None)
         }
@@ -1214,23 +1265,31 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
             Ok(None)
         }
         _ => {
-            let colon = find_pair(content, b':', b' ')
-                .or_else(|| content.ends_with(':').then(|| content.len() - 1));
+            // One pass to the first `: ` (or a final `:`), noting what the key holds.
+            let mut colon = None;
+            let mut odd = false;
+            for (i, &c) in b.iter().enumerate() {
+                match c {
+                    b':' if b.get(i + 1).is_none_or(|&n| n == b' ') => {
+                        colon = Some(i);
+                        break;
+                    }
+                    // ` #` and `\t#` start a comment; kubectl writes no tab in a key.
+                    b'\t' => odd = true,
+                    b'#' if i == 0 || b[i - 1] == b' ' => odd = true,
+                    _ => {}
+                }
+            }
             let Some(i) = colon else { return Ok(None) };
             if i == 0 {
                 // `: value` is an empty (null) key: legal YAML, never kubectl's.
                 return unsupported("empty key", line_no);
             }
             let key = &content[..i];
-            // ` #` and `\t#` start a comment; kubectl writes no tab in a key.
-            if find_pair(key, b' ', b'#').is_some()
-                || key.starts_with('#')
-                || key.ends_with(' ')
-                || memchr(b'\t', key.as_bytes()).is_some()
-            {
+            if odd || key.ends_with(' ') {
                 return unsupported("odd key", line_no);
             }
-            let rest = content[i + 1..].trim_start_matches(' ');
+            let rest = skip_spaces(&content[i + 1..]);
             if rest.starts_with('#') {
                 return unsupported("trailing comment", line_no);
             }

@@ -349,6 +349,13 @@ pub enum Plain<'a> {
 
 /// Types a plain scalar by the YAML 1.2 core schema.
 pub fn resolve_plain(s: &str) -> Plain<'_> {
+    // Most scalars and keys start with a letter that no null, bool or number starts with.
+    if let Some(&c) = s.as_bytes().first()
+        && c.is_ascii_alphabetic()
+        && !matches!(c, b'n' | b'N' | b't' | b'T' | b'f' | b'F')
+    {
+        return Plain::Str(s);
+    }
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Plain::Null,
         "true" | "True" | "TRUE" => return Plain::Bool(true),
