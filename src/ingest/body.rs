@@ -5,7 +5,6 @@ use super::fast_yaml::{self, ItemPos};
 use super::objects;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub enum Body {
@@ -14,13 +13,13 @@ pub enum Body {
     Tree(Value),
     /// Fast-path YAML that ingest has checked: a document, or a `- ` item of its list.
     Yaml {
-        text: Arc<str>,
+        text: super::KeptText,
         pos: ItemPos,
         item: bool,
     },
     /// A JSON value at `start..end` of the file.
     Json {
-        text: Arc<str>,
+        text: super::KeptText,
         start: usize,
         end: usize,
     },

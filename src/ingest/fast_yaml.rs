@@ -187,17 +187,39 @@ pub fn compact(text: &str, managed: &[Managed]) -> (String, Shifts) {
 /// starting with the range's indentation and `marker` when `marker` is not empty: every
 /// other line keeps its number. Shared by the YAML and JSON forms of kept text.
 pub fn blank_out(text: &str, ranges: &[Managed], marker: &str) -> (String, Shifts) {
+    // What stands for each range: its indentation (with a marker) and its line breaks.
+    let gaps: Vec<(usize, usize)> = ranges
+        .iter()
+        .map(|r| {
+            let block = &text[r.clone()];
+            let lines = memchr::memchr_iter(b'\n', block.as_bytes()).count();
+            let indent = if marker.is_empty() {
+                0
+            } else {
+                block.len() - skip_spaces(block).len()
+            };
+            (indent, lines)
+        })
+        .collect();
     let removed: usize = ranges.iter().map(|r| r.len()).sum();
-    let mut out = String::with_capacity(text.len() - removed + ranges.len() * 64);
+    let added: usize = gaps
+        .iter()
+        .map(|&(indent, lines)| indent + lines)
+        .sum::<usize>()
+        + if marker.is_empty() {
+            0
+        } else {
+            ranges.len() * marker.len()
+        };
+    // Exactly sized: the text is kept for the whole run.
+    let size = text.len() - removed + added;
+    let mut out = String::with_capacity(size);
     let mut shifts = Vec::with_capacity(ranges.len());
     let mut from = 0;
-    for r in ranges {
+    for (r, &(indent, lines)) in ranges.iter().zip(&gaps) {
         out.push_str(&text[from..r.start]);
-        let block = &text[r.clone()];
-        let lines = memchr::memchr_iter(b'\n', block.as_bytes()).count();
         if !marker.is_empty() {
-            let indent = block.len() - block.trim_start_matches(' ').len();
-            out.push_str(&block[..indent]);
+            out.push_str(&text[r.start..r.start + indent]);
             out.push_str(marker);
         }
         out.extend(std::iter::repeat_n('\n', lines));
@@ -205,6 +227,7 @@ pub fn blank_out(text: &str, ranges: &[Managed], marker: &str) -> (String, Shift
         shifts.push((r.end, out.len()));
     }
     out.push_str(&text[from..]);
+    debug_assert_eq!(out.len(), size);
     (out, Shifts(shifts))
 }
 
@@ -258,13 +281,13 @@ pub fn entry_value(entry: &str) -> Option<Value> {
 thread_local! {
     /// The file [`object_in`] is reading, so that a [`LAZY`] field can keep its place in
     /// it instead of a copy of its text.
-    static SOURCE: std::cell::RefCell<Option<std::sync::Arc<str>>> = const { std::cell::RefCell::new(None) };
+    static SOURCE: std::cell::RefCell<Option<super::KeptText>> = const { std::cell::RefCell::new(None) };
 }
 
 /// [`object_at`] on a file kept in an `Arc`: a [`LAZY`] field handed a slice of it may
 /// keep the file and the slice's place (see [`source_of`]) instead of copying it.
 pub fn object_in<T: serde::de::DeserializeOwned>(
-    text: &std::sync::Arc<str>,
+    text: &super::KeptText,
     pos: ItemPos,
     item: bool,
 ) -> R<T> {
@@ -276,7 +299,7 @@ pub fn object_in<T: serde::de::DeserializeOwned>(
 
 /// The file [`object_in`] is reading and the byte range of `slice` in it, when `slice`
 /// lies in that file.
-pub fn source_of(slice: &str) -> Option<(std::sync::Arc<str>, std::ops::Range<usize>)> {
+pub fn source_of(slice: &str) -> Option<(super::KeptText, std::ops::Range<usize>)> {
     SOURCE.with_borrow(|file| {
         let file = file.as_ref()?;
         let start = (slice.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
@@ -1443,7 +1466,7 @@ mod tests {
             span: doc.span,
         };
         let copied: Pod = object_at(text, pos, false).unwrap();
-        let shared: Pod = object_in(&std::sync::Arc::from(text), pos, false).unwrap();
+        let shared: Pod = object_in(&std::sync::Arc::new(text.to_string()), pos, false).unwrap();
         let tree: Value = documents::<Value>(text).unwrap().remove(0).value;
         let full = Pod::deserialize(&tree).unwrap();
         assert_eq!(copied.spec.containers[0].env.get().len(), 1);

@@ -11,12 +11,11 @@ use super::header::{Header, ItemHeader};
 use super::objects::{Doc, Item, with_items};
 use super::parsed::{ParseError, Span};
 use serde_json::value::RawValue;
-use std::sync::Arc;
 
 /// Reads the headers of every top-level JSON value of `text` (and of its `items`),
 /// leaving their content as text. On a syntax error the values read before it are
 /// returned with the error.
-pub fn scan(text: &Arc<str>) -> (Vec<Doc>, Option<ParseError>) {
+pub fn scan(text: &super::KeptText) -> (Vec<Doc>, Option<ParseError>) {
     let lines = LineIndex::new(text);
     let mut docs = Vec::new();
     let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
@@ -169,7 +168,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> (Vec<Doc>, Option<ParseError>) {
-        scan(&Arc::from(text))
+        scan(&std::sync::Arc::new(text.to_string()))
     }
 
     #[test]

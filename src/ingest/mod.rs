@@ -51,12 +51,17 @@ pub struct InputInfo {
     pub notes: Vec<String>,
 }
 
+/// A file's text as kept for views and quoting, shared by the bodies of its objects: an
+/// `Arc<String>` takes over the buffer the file was read into (or compacted into), where
+/// an `Arc<str>` would copy it.
+pub type KeptText = Arc<String>;
+
 /// A file that held objects; its text is kept so findings can quote and cite it.
 #[derive(Debug)]
 pub struct SourceFile {
     pub input: usize,
     pub path: String,
-    pub text: Arc<str>,
+    pub text: KeptText,
     /// Byte offset of every [`LINE_STRIDE`]th line start, built on first use (only files
     /// cited by findings).
     line_starts: std::sync::OnceLock<Vec<u32>>,
@@ -66,7 +71,7 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    pub fn new(input: usize, path: String, text: Arc<str>) -> Self {
+    pub fn new(input: usize, path: String, text: KeptText) -> Self {
         SourceFile {
             input,
             path,
@@ -249,7 +254,7 @@ pub fn load(args: &[InputArg]) -> Result<Loaded, InputError> {
 /// What one file turned out to be.
 enum Outcome {
     Objects {
-        text: Arc<str>,
+        text: KeptText,
         extracted: objects::Extracted,
         error: Option<parsed::ParseError>,
     },
@@ -385,7 +390,7 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
         Ok(b) => b,
         Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
     };
-    let text = match decode(&bytes) {
+    let text = match decode(bytes) {
         Ok(t) => t,
         Err(msg) if expects_objects => return Outcome::Problem(None, msg),
         Err(_) => return Outcome::Skipped,
@@ -396,7 +401,7 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
             return Outcome::Timestamp(t);
         }
         FileClass::ClusterVersion => {
-            let v: Option<String> = serde_json::from_str::<serde_json::Value>(text)
+            let v: Option<String> = serde_json::from_str::<serde_json::Value>(&text)
                 .ok()
                 .and_then(|v| {
                     v.get("string")
@@ -413,14 +418,15 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     let looks_json = trimmed.starts_with('{') || trimmed.starts_with('[');
     let is_json = lower.ends_with(".json")
         || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"));
-    if !(is_json || expects_objects || looks_yaml(trimmed)) {
+    let yaml_like = looks_yaml(trimmed);
+    if !(is_json || expects_objects || yaml_like) {
         return Outcome::Skipped;
     }
     // JSON is kept without managedFields (see `json::without_managed_fields`).
-    let json_text = |text: &str| -> Arc<str> {
-        match json::without_managed_fields(text) {
-            Some(kept) => Arc::from(kept),
-            None => Arc::from(text),
+    let json_text = |text: String| -> KeptText {
+        match json::without_managed_fields(&text) {
+            Some(kept) => Arc::new(kept),
+            None => Arc::new(text),
         }
     };
     let (text, docs, error) = if is_json {
@@ -461,14 +467,14 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
 /// Headers of kubectl-style YAML by the fast path, leaving content as text (kept without
 /// its `managedFields` blocks: see [`fast_yaml::compact`]); anything else by the general
 /// parser. Returns the text to keep for the file.
-pub fn scan_yaml(text: &str) -> (Arc<str>, Vec<objects::Doc>, Option<parsed::ParseError>) {
+pub fn scan_yaml(text: String) -> (KeptText, Vec<objects::Doc>, Option<parsed::ParseError>) {
     use body::Body;
     use header::{Header, ItemHeader};
-    let general = |text: &str| {
-        let (docs, error) = general_yaml(text);
-        (Arc::from(text), docs, error)
+    let general = |text: String| {
+        let (docs, error) = general_yaml(&text);
+        (Arc::new(text), docs, error)
     };
-    let Ok((docs, managed)) = fast_yaml::scan::<Header<ItemHeader>>(text) else {
+    let Ok((docs, managed)) = fast_yaml::scan::<Header<ItemHeader>>(&text) else {
         return general(text);
     };
     if docs
@@ -478,11 +484,11 @@ pub fn scan_yaml(text: &str) -> (Arc<str>, Vec<objects::Doc>, Option<parsed::Par
         // Items the fast path could not place: let the general parser read the file.
         return general(text);
     }
-    let (text, shifts): (Arc<str>, _) = if managed.is_empty() {
-        (Arc::from(text), fast_yaml::Shifts::default())
+    let (text, shifts): (KeptText, _) = if managed.is_empty() {
+        (Arc::new(text), fast_yaml::Shifts::default())
     } else {
-        let (kept, shifts) = fast_yaml::compact(text, &managed);
-        (Arc::from(kept), shifts)
+        let (kept, shifts) = fast_yaml::compact(&text, &managed);
+        (Arc::new(kept), shifts)
     };
     let moved = |p: fast_yaml::ItemPos| fast_yaml::ItemPos {
         offset: shifts.map(p.offset),
@@ -532,19 +538,23 @@ fn looks_yaml(text: &str) -> bool {
 }
 
 /// UTF-8 text of a file, or why it is not text.
-fn decode(bytes: &[u8]) -> Result<&str, String> {
+/// The file's text, in the buffer it was read into (kept text takes it over).
+fn decode(bytes: Vec<u8>) -> Result<String, String> {
     let head = &bytes[..bytes.len().min(8192)];
     if let Some(pos) = head.iter().position(|&b| b == 0) {
         return Err(format!(
             "binary file (NUL byte at offset {pos}), not YAML or JSON"
         ));
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         format!("not UTF-8 text (invalid byte at offset {at}, line {line}); binary file?")
     })?;
-    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 /// Reads a log's text on demand: the last [`source::log_tail_bytes`] of it, and the
@@ -577,7 +587,7 @@ mod tests {
             "\n\n\n".to_string(),
             String::new(),
         ] {
-            let f = SourceFile::new(0, "x.yaml".into(), Arc::from(text.as_str()));
+            let f = SourceFile::new(0, "x.yaml".into(), Arc::new(text.clone()));
             // The full index, as it was: every line start.
             let starts: Vec<usize> = std::iter::once(0)
                 .chain(text.match_indices('\n').map(|(i, _)| i + 1))
@@ -596,7 +606,7 @@ mod tests {
     #[test]
     fn quoted_secret_values_are_masked() {
         let text = "- apiVersion: v1\n  data:\n    password: aHVudGVy\n    user: YWRtaW4=\n  kind: Secret\n  metadata:\n    name: db\n  stringData: {\"token\": \"t0p\"}\n- apiVersion: v1\n  data:\n    color: blue\n  kind: ConfigMap\n";
-        let mut f = SourceFile::new(0, "x.yaml".into(), Arc::from(text));
+        let mut f = SourceFile::new(0, "x.yaml".into(), Arc::new(text.to_string()));
         f.secret_spans.push(parsed::Span { start: 1, end: 8 });
         let q = f.quote(1, 11);
         assert!(
@@ -609,7 +619,7 @@ mod tests {
         );
         assert!(q.contains("color: blue"), "ConfigMaps are not masked: {q}");
         let json = "{\n  \"kind\": \"Secret\",\n  \"data\": {\n    \"k\": \"c2VjcmV0\"\n  },\n  \"metadata\": {\"name\": \"s\"}\n}\n";
-        let mut f = SourceFile::new(0, "x.json".into(), Arc::from(json));
+        let mut f = SourceFile::new(0, "x.json".into(), Arc::new(json.to_string()));
         f.secret_spans.push(parsed::Span { start: 1, end: 7 });
         let q = f.quote(1, 7);
         assert!(

@@ -450,8 +450,9 @@ mod tests {
 
     #[test]
     fn configz_attaches_to_node() {
-        let text: std::sync::Arc<str> =
-            std::sync::Arc::from("{\"kubeletconfig\": {\"cpuManagerPolicy\": \"static\"}}");
+        let text = std::sync::Arc::new(
+            "{\"kubeletconfig\": {\"cpuManagerPolicy\": \"static\"}}".to_string(),
+        );
         let (docs, _) = crate::ingest::json::scan(&text);
         let out = extract("mg/nodes/node-a/configz.json", docs);
         assert_eq!(out.objects[0].kind, "KubeletConfiguration");

@@ -14,7 +14,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 pub struct Lazy<T> {
     /// The `key: value` entry as written, when the value is not parsed yet.
@@ -29,7 +29,7 @@ enum Text {
     Owned(Box<str>),
     /// The entry's bytes in the file's text, which the snapshot keeps anyway.
     Shared {
-        file: Arc<str>,
+        file: crate::ingest::KeptText,
         start: u32,
         end: u32,
     },
