@@ -2179,7 +2179,10 @@ mod tests {
         // The kept text (managedFields left as a comment and empty lines) reads the same;
         // an empty line inside a block scalar stays.
         let doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: kubelet\n    operation: Update\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n";
-        let (_, managed) = kdiag::ingest::fast_yaml::scan::<serde::de::IgnoredAny>(doc).unwrap();
+        let (_, managed) = kdiag::ingest::fast_yaml::scan::<
+            kdiag::ingest::header::Header<kdiag::ingest::header::ItemHeader>,
+        >(doc)
+        .unwrap();
         let (kept, _) = kdiag::ingest::fast_yaml::compact(doc, &managed);
         assert_ne!(kept.as_str(), doc);
         assert_eq!(

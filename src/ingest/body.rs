@@ -30,9 +30,16 @@ impl Body {
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, String> {
         match self {
             Body::Tree(v) => T::deserialize(v).map_err(|e| e.to_string()),
-            Body::Yaml { text, pos, item } => {
-                fast_yaml::object_in::<T>(text, *pos, *item).map_err(|e| e.to_string())
-            }
+            Body::Yaml { text, pos, item } => match fast_yaml::object_in::<T>(text, *pos, *item) {
+                Ok(v) => Ok(v),
+                // Ingest checked the lines it skipped one by one, not how they nest (see
+                // `line_check`): YAML the fast path does not read there is read by the
+                // general parser, from the object's own lines.
+                Err(fast_yaml::Error::Unsupported(..)) => {
+                    T::deserialize(&general_value(text, *pos, *item)?).map_err(|e| e.to_string())
+                }
+                Err(e) => Err(e.to_string()),
+            },
             Body::Json { text, start, end } => {
                 let mut de = serde_json::Deserializer::from_str(&text[*start..*end]);
                 T::deserialize(&mut de).map_err(|e| e.to_string())
@@ -51,5 +58,29 @@ impl Body {
             objects::fix_up(map, kind, api_version);
         }
         value
+    }
+}
+
+/// The object at `pos` of `text` (a document, or a `- ` item of a list) as the general
+/// parser reads its lines, or the YAML error it finds (with the file's line number).
+fn general_value(text: &str, pos: ItemPos, item: bool) -> Result<Value, String> {
+    let bytes = text.as_bytes();
+    let mut end = pos.offset;
+    for _ in pos.span.start..=pos.span.end {
+        end = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i + 1);
+    }
+    let lines = text.get(pos.offset..end).unwrap_or_default();
+    let (docs, error) = super::yaml::parse(lines);
+    if let Some(e) = error {
+        let line = e.line.map(|l| l + pos.span.start - 1);
+        return Err(match line {
+            Some(line) => format!("YAML error at line {line}: {}", e.message),
+            None => format!("YAML error: {}", e.message),
+        });
+    }
+    match (docs.into_iter().next().map(|d| d.value), item) {
+        (Some(Value::Array(mut items)), true) if items.len() == 1 => Ok(items.remove(0)),
+        (Some(value), false) => Ok(value),
+        _ => Err("not one object".to_string()),
     }
 }

@@ -106,8 +106,18 @@ pub fn documents<'a, T: Deserialize<'a>>(text: &'a str) -> R<Vec<Doc<T>>> {
 pub type Managed = std::ops::Range<usize>;
 
 /// [`documents`], and the byte ranges of the `managedFields` blocks it skipped (each
-/// from the start of a line to the start of the next content line, in order).
+/// from the start of a line to the start of the next content line, in order). Values `T`
+/// ignores are checked line by line (see [`super::line_check`]), not parsed, so blocks
+/// are found in the maps `T` reads (ingest's headers read every object's `metadata`).
 pub fn scan<'a, T: Deserialize<'a>>(text: &'a str) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
+    scan_with(text, true)
+}
+
+/// [`scan`], checking the values `T` ignores line by line (`check_lines`) or parsing them.
+fn scan_with<'a, T: Deserialize<'a>>(
+    text: &'a str,
+    check_lines: bool,
+) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
     // A lone `\r` is a line break in YAML; lines here end at `\n` (or `\r\n`).
     let bytes = text.as_bytes();
     if let Some(i) = memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n')) {
@@ -115,6 +125,7 @@ pub fn scan<'a, T: Deserialize<'a>>(text: &'a str) -> R<(Vec<Doc<T>>, Vec<Manage
         return unsupported("carriage return without a line feed", line);
     }
     let mut p = Parser::new(text, 0, 1);
+    p.check_lines = check_lines;
     let mut docs = Vec::new();
     loop {
         p.skip_blank();
@@ -267,11 +278,21 @@ pub fn entry_value(entry: &str) -> Option<Value> {
         None => entry,
     };
     let mut p = Parser::new(entry, 0, 1);
-    let v = Value::deserialize(De {
+    let v = match Value::deserialize(De {
         p: &mut p,
         at: At::Node { top: false },
-    })
-    .ok()?;
+    }) {
+        Ok(v) => v,
+        // Ingest checked these lines one by one, not how they nest: what the fast path
+        // does not read, the general parser may.
+        Err(_) => {
+            let (docs, error) = super::yaml::parse(entry);
+            if error.is_some() {
+                return None;
+            }
+            docs.into_iter().next()?.value
+        }
+    };
     match v {
         Value::Object(map) => map.into_iter().next().map(|(_, v)| v),
         _ => None,
@@ -343,6 +364,12 @@ struct Parser<'a> {
     /// Skip values the target type ignores by indentation instead of parsing them
     /// (only for text already checked by [`documents`]).
     skip_ignored: bool,
+    /// Ingest's header scan: values the target ignores are checked line by line (see
+    /// [`super::line_check`]) instead of parsed, falling back to parsing when a line fails.
+    check_lines: bool,
+    /// Open collections of the value [`Parser::skip_checked`] is checking (kept to reuse
+    /// its allocation).
+    levels: Vec<(usize, bool)>,
     /// The line starting at `.0`, so each line is scanned once however often it is peeked.
     cache: Option<(usize, Line<'a>)>,
     /// Byte ranges of the `managedFields:` blocks skipped, each from the start of its key
@@ -400,6 +427,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             item_spans: None,
             skip_ignored: false,
+            check_lines: false,
+            levels: Vec::new(),
             cache: None,
             managed: Vec::new(),
         }
@@ -600,6 +629,97 @@ impl<'a> Parser<'a> {
         self.pos = pos;
         self.line_no = no;
         self.last_content_line = last;
+    }
+
+    /// Skips the value of a `key:` at `indent` (`rest`: what followed the colon) when each
+    /// of its lines passes [`line_check::check_line`] and the lines nest as block
+    /// collections do (each at the column of its map's keys or its list's `- `, deeper
+    /// only below a `key:` or `-` with nothing after it), consuming what
+    /// [`Self::skip_after_key`] would; `false` (the cursor unmoved) otherwise, for the
+    /// caller to parse it.
+    fn skip_checked(&mut self, indent: usize, rest: &str) -> bool {
+        use super::line_check::{Value, check_line, value};
+        // Lines deeper than this column are a block scalar's text.
+        let mut text_above = None;
+        // The last line's value is below it, deeper than this column (or a list at the
+        // column, when it was a `key:`).
+        let mut below = None;
+        match value(rest) {
+            Some(Value::Below) => below = Some((indent, true)),
+            Some(Value::BlockScalar) => text_above = Some(indent),
+            Some(Value::Scalar) => {}
+            None => return false,
+        }
+        // Open collections, innermost last: (column, is a list).
+        let levels = &mut self.levels;
+        levels.clear();
+        let seq_at_indent = rest.is_empty();
+        let b = self.src.as_bytes();
+        let (mut pos, mut no, mut last) = (self.pos, self.line_no, self.last_content_line);
+        while pos < b.len() {
+            let end = memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
+            let spaces = b[pos..end].iter().take_while(|&&c| c == b' ').count();
+            let content = &self.src[pos + spaces..end];
+            let content = content.strip_suffix('\r').unwrap_or(content);
+            if !(content.is_empty() || content.starts_with('#')) {
+                let entry = seq_at_indent && spaces == indent && is_seq_entry(content);
+                if spaces <= indent && !entry {
+                    break;
+                }
+                last = no;
+                if text_above.is_some_and(|col| spaces > col) {
+                    // Block scalar text: anything goes.
+                } else {
+                    text_above = None;
+                    let Some(shape) = check_line(content) else {
+                        return false;
+                    };
+                    let collection = shape.item || shape.key.is_some();
+                    let mut placed = false;
+                    if let Some((col, list_at_col)) = below.take()
+                        && (spaces > col || (list_at_col && spaces == col && shape.item))
+                    {
+                        if collection {
+                            levels.push((spaces, shape.item));
+                        }
+                        // A scalar alone on its line is the value; nothing nests under it.
+                        placed = true;
+                    }
+                    if !placed {
+                        while let Some(&(col, list)) = levels.last()
+                            && (col > spaces || (col == spaces && list && !shape.item))
+                        {
+                            levels.pop();
+                        }
+                        let fits = levels.last().is_some_and(|&(col, list)| {
+                            col == spaces && list == shape.item && collection
+                        });
+                        if !fits {
+                            return false;
+                        }
+                    }
+                    if shape.item
+                        && let Some(key) = shape.key
+                    {
+                        // `- key: …` opens the map of the entry's other keys.
+                        levels.push((spaces + key, false));
+                    }
+                    if let Some(col) = shape.opens {
+                        if shape.block_scalar {
+                            text_above = Some(spaces + col);
+                        } else {
+                            below = Some((spaces + col, shape.key.is_some()));
+                        }
+                    }
+                }
+            }
+            pos = (end + 1).min(b.len());
+            no += 1;
+        }
+        self.pos = pos;
+        self.line_no = no;
+        self.last_content_line = last;
+        true
     }
 
     /// A value written after `key: ` or `- `: a scalar (maybe continued on more
@@ -997,11 +1117,14 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
 
     /// Values the target does not name: skipped by indentation when the text is known good.
     fn deserialize_ignored_any<V: Visitor<'de>>(mut self, visitor: V) -> R<V::Value> {
-        if self.p.skip_ignored
-            && let At::AfterKey { indent, rest, .. } = self.at
-        {
-            self.p.skip_after_key(indent, rest);
-            return visitor.visit_unit();
+        if let At::AfterKey { indent, rest, .. } = self.at {
+            if self.p.skip_ignored {
+                self.p.skip_after_key(indent, rest);
+                return visitor.visit_unit();
+            }
+            if self.p.check_lines && self.p.skip_checked(indent, rest) {
+                return visitor.visit_unit();
+            }
         }
         // Checked, not read: a scalar's type does not matter.
         let at = std::mem::replace(&mut self.at, At::Known(Shape::Null));
@@ -1452,6 +1575,118 @@ mod tests {
         assert_eq!(skipped.tail.as_deref(), Some("end"));
         let b: Probe = object_at(text, items[1], true).unwrap();
         assert_eq!((b.name.as_str(), b.tail), ("b", None));
+    }
+
+    /// The header scan checks what it skips line by line; it finds the same headers at the
+    /// same places as when it parses what it skips, on text that takes the line checks
+    /// (block scalars, quoted and folded scalars, nested lists) and on text that falls
+    /// back to parsing (a quoted scalar continued on the next line, a flow mapping).
+    #[test]
+    fn line_checked_scan_finds_what_a_parsed_scan_finds() {
+        use super::super::header::{Header, ItemHeader};
+        let texts = [
+            "apiVersion: v1\nitems:\n- metadata:\n    annotations:\n      net: |-\n        [{\n          \"ips\": [\"10.0.0.1\"]\n        }]\n    name: a\n    namespace: n\n  spec:\n    containers:\n    - args:\n      - --flag=x\n      image: \"quay.io/a:1\"\n      name: c\n    nodeSelector: {}\n  status:\n    message: 'it''s fine'\n    phase: Running\n- metadata:\n    name: b\n  status:\n    message: 'a long message folded\n      onto the next line'\nkind: PodList\n",
+            "kind: Pod\nmetadata:\n  name: c\nspec:\n  nodeSelector: {disk: ssd}\n  tolerations:\n  - key: a\n    operator: Exists\nstatus:\n  phase: Pending\n",
+        ];
+        for text in texts {
+            let checked = scan_with::<Header<ItemHeader>>(text, true);
+            let parsed = scan_with::<Header<ItemHeader>>(text, false);
+            let (Ok(checked), Ok(parsed)) = (checked, parsed) else {
+                // The flow mapping: the line check refuses it, the parse too (the general
+                // parser reads the file).
+                assert!(text.contains("{disk"), "{text}");
+                continue;
+            };
+            assert_eq!(
+                format!(
+                    "{:?}",
+                    checked
+                        .0
+                        .iter()
+                        .map(|d| (&d.value, d.span, &d.items))
+                        .collect::<Vec<_>>()
+                ),
+                format!(
+                    "{:?}",
+                    parsed
+                        .0
+                        .iter()
+                        .map(|d| (&d.value, d.span, &d.items))
+                        .collect::<Vec<_>>()
+                )
+            );
+            assert_eq!(checked.1, parsed.1);
+        }
+    }
+
+    /// What the line checks let through but the fast path does not read (an escaped quote
+    /// in a key, a plain scalar continued with `: `) is read by the general parser, for a
+    /// view (`Body`) and for a lazy field, as a full parse of the file reads it.
+    #[test]
+    fn objects_the_fast_path_cannot_read_are_read_by_the_general_parser() {
+        use super::super::body::Body;
+        use crate::snapshot::pod::Pod;
+        let text = "apiVersion: v1\nitems:\n- metadata:\n    name: a\n  spec:\n    nodeSelector:\n      \"disk\\\"type\": ssd\n    volumes:\n    - name: v\n      \"odd\\\"key\": 1\n- metadata:\n    name: b\nkind: PodList\n";
+        let (docs, _) =
+            scan::<super::super::header::Header<super::super::header::ItemHeader>>(text)
+                .expect("the line checks take it");
+        assert!(parse(text).is_err(), "the fast path does not read it");
+        let (general, err) = super::super::yaml::parse(text);
+        assert!(err.is_none(), "{err:?}");
+        let body = Body::Yaml {
+            text: std::sync::Arc::new(text.to_string()),
+            pos: docs[0].items[0],
+            item: true,
+        };
+        let pod: Pod = body.deserialize().expect("read by the general parser");
+        let from_tree = Pod::deserialize(&general[0].value["items"][0]).unwrap();
+        assert_eq!(format!("{pod:?}"), format!("{from_tree:?}"));
+        assert_eq!(
+            pod.spec.node_selector.get("disk\"type").map(String::as_str),
+            Some("ssd")
+        );
+        assert_eq!(pod.spec.volumes.get().len(), 1);
+    }
+
+    /// Lines that do not nest as block collections do (a key under a plain scalar, a
+    /// scalar among keys): the line checks refuse the value, parsing it refuses the file,
+    /// and the general parser reports the error at its line.
+    #[test]
+    fn values_that_do_not_nest_are_parsed() {
+        use super::super::header::{Header, ItemHeader};
+        for text in [
+            "items:\n- metadata:\n    name: a\n  spec:\n    nodeName: n1\n      zone: b\n- metadata:\n    name: b\nkind: PodList\n",
+            "kind: Workload\nmetadata:\n  name: w\nstatus:\n  admission:\n    <...>\n  conditions: []\n  <...>\n",
+            "kind: Workload\nmetadata:\n  name: w\nstatus:\n  ...\n  conditions: []\n",
+        ] {
+            assert!(
+                scan_with::<Header<ItemHeader>>(text, true).is_err(),
+                "{text}"
+            );
+            assert!(super::super::yaml::parse(text).1.is_some(), "{text}");
+        }
+    }
+
+    /// A value that passes the line checks but does not parse (an unknown escape): ingest
+    /// takes the file, and the view of that object reports the YAML error at its line.
+    #[test]
+    fn a_value_that_does_not_parse_is_reported_when_read() {
+        use super::super::body::Body;
+        use crate::snapshot::pod::Pod;
+        let text = "items:\n- metadata:\n    name: a\n  spec:\n    nodeName: \"n\\q1\"\n- metadata:\n    name: b\nkind: PodList\n";
+        let (docs, _) =
+            scan::<super::super::header::Header<super::super::header::ItemHeader>>(text)
+                .expect("ingest takes it");
+        assert!(super::super::yaml::parse(text).1.is_some(), "not YAML");
+        let body = |i: usize| Body::Yaml {
+            text: std::sync::Arc::new(text.to_string()),
+            pos: docs[0].items[i],
+            item: true,
+        };
+        let err = body(0).deserialize::<Pod>().unwrap_err();
+        assert!(err.contains("line 5"), "{err}");
+        let b: Pod = body(1).deserialize().expect("the other object reads");
+        assert_eq!(b.metadata.name, "b");
     }
 
     /// A lazy field keeps its place in the file (or a copy of its text) and reads, when

@@ -8,6 +8,7 @@ pub mod fast_yaml;
 pub mod header;
 pub mod json;
 pub mod layout;
+pub mod line_check;
 pub mod objects;
 pub mod parsed;
 pub mod source;
@@ -537,8 +538,8 @@ fn looks_yaml(text: &str) -> bool {
         .any(|p| text.starts_with(p))
 }
 
-/// UTF-8 text of a file, or why it is not text.
-/// The file's text, in the buffer it was read into (kept text takes it over).
+/// UTF-8 text of a file, or why it is not text: in the buffer it was read into (kept
+/// text takes it over).
 fn decode(bytes: Vec<u8>) -> Result<String, String> {
     let head = &bytes[..bytes.len().min(8192)];
     if let Some(pos) = head.iter().position(|&b| b == 0) {

@@ -1,0 +1,280 @@
+//! Line-by-line checks for the values ingest does not read.
+//!
+//! Ingest reads an object's identity and skips the rest (`spec`, `status`, most of
+//! `metadata`). Parsing what it skips through the fast path's full grammar was half of
+//! ingest; instead each skipped line is checked on its own: a line passes when it holds
+//! only constructs that cannot reach past their own line (plain scalars, quoted scalars
+//! closed on the line, `{}`, `[]`, `key:` and `- ` prefixes) or starts a block scalar,
+//! whose content lines are not looked at. The value ends, as in the full grammar, at the
+//! first line indented no deeper than its key, so a value that passes has the extent the
+//! full grammar gives it. Anything else — anchors, aliases, tags, flow collections with
+//! content, quoted scalars continued on the next line, comments, tabs — fails, and the
+//! caller parses that value with the full grammar (which takes the general parser for the
+//! file when it must). What this does not check is the inner structure of a skipped value
+//! (whether its keys line up): a view that reads such a value parses it then, and an
+//! object the fast path cannot read is read by the general parser (see `Body`).
+
+/// What a line that passes holds; columns count from the start of its content.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// A sequence entry (`- …`).
+    pub item: bool,
+    /// Where its key starts, when the line (after any `- `) is a `key:` entry.
+    pub key: Option<usize>,
+    /// The value goes on below, on lines deeper than this column: a nested collection
+    /// (`key:`, `-`) or, when `block_scalar`, a block scalar's text.
+    pub opens: Option<usize>,
+    pub block_scalar: bool,
+}
+
+/// What a value after `key: ` or `- ` is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Nothing: the value is on the following lines.
+    Below,
+    /// A scalar, `{}` or `[]` closed on this line.
+    Scalar,
+    /// A block scalar header (`|`, `>-`, …): its text is on the following lines.
+    BlockScalar,
+}
+
+/// Checks one line's content (without its indentation or line break): `None` when it is
+/// not checkable on its own, and the value must be parsed.
+pub fn check_line(content: &str) -> Option<Shape> {
+    let b = content.as_bytes();
+    if comment_or_tab(b) {
+        return None;
+    }
+    if b == b"-" {
+        return Some(Shape {
+            item: true,
+            opens: Some(0),
+            ..Shape::default()
+        });
+    }
+    // One `- ` per line (nested inline sequences are refused by the fast path).
+    let mut col = 0;
+    if b.starts_with(b"- ") {
+        col = 2 + b[2..].iter().take_while(|&&c| c == b' ').count();
+        if col == b.len() || content[col..].starts_with('-') {
+            return None;
+        }
+    }
+    let item = col > 0;
+    let s = &content[col..];
+    let keyed = |v: &str| {
+        Some(match value(skip_spaces(v))? {
+            Value::Below => Shape {
+                item,
+                key: Some(col),
+                opens: Some(col),
+                block_scalar: false,
+            },
+            Value::Scalar => Shape {
+                item,
+                key: Some(col),
+                ..Shape::default()
+            },
+            Value::BlockScalar => Shape {
+                item,
+                key: Some(col),
+                opens: Some(col),
+                block_scalar: true,
+            },
+        })
+    };
+    match s.as_bytes()[0] {
+        b'"' | b'\'' => {
+            let end = closing_quote(s)?;
+            let after = &s[end + 1..];
+            if after.bytes().all(|c| c == b' ') {
+                return Some(Shape {
+                    item,
+                    ..Shape::default()
+                });
+            }
+            // A quoted key.
+            match after.strip_prefix(':') {
+                Some(v) if v.is_empty() || v.starts_with(' ') => keyed(v),
+                _ => None,
+            }
+        }
+        _ => match key_colon(s.as_bytes()) {
+            Some(i) if i > 0 && !s.starts_with(SPECIAL) => keyed(&s[i + 1..]),
+            Some(_) => None,
+            // A scalar item, or a scalar on a line of its own.
+            None => match value(s)? {
+                Value::Scalar => Some(Shape {
+                    item,
+                    ..Shape::default()
+                }),
+                Value::BlockScalar => Some(Shape {
+                    item,
+                    opens: Some(col),
+                    block_scalar: true,
+                    ..Shape::default()
+                }),
+                Value::Below => None,
+            },
+        },
+    }
+}
+
+/// First characters that make a scalar or key something other than plain text.
+const SPECIAL: &[char] = &[
+    '[', ']', '{', '}', '&', '*', '!', '?', '|', '>', '%', '@', '`', '#', ',', '"', '\'',
+];
+
+/// Checks a value written after `key: ` or `- `: `None` when it may go on past its line
+/// in a way only parsing tells (a quoted scalar not closed on it, a flow collection).
+pub fn value(v: &str) -> Option<Value> {
+    let Some(&first) = v.as_bytes().first() else {
+        return Some(Value::Below);
+    };
+    match first {
+        b'"' | b'\'' => match closing_quote(v) {
+            Some(end) if v[end + 1..].bytes().all(|c| c == b' ') => Some(Value::Scalar),
+            _ => None,
+        },
+        b'[' | b'{' if v == "[]" || v == "{}" => Some(Value::Scalar),
+        b'|' | b'>' if matches!(&v[1..], "" | "-" | "+") => Some(Value::BlockScalar),
+        b'-' if v == "-" || v.starts_with("- ") => None,
+        _ if v.starts_with(SPECIAL) => None,
+        _ => Some(Value::Scalar),
+    }
+}
+
+/// Offset of the quote closing the quoted scalar `s` starts with, on this line.
+fn closing_quote(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let q = b[0];
+    let mut i = 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if q == b'"' => i += 2,
+            c if c == q => {
+                if q == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                    i += 2;
+                } else {
+                    return Some(i);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Offset of the first `:` followed by a space or the end of the line.
+fn key_colon(b: &[u8]) -> Option<usize> {
+    b.iter()
+        .enumerate()
+        .position(|(i, &c)| c == b':' && b.get(i + 1).is_none_or(|&n| n == b' '))
+}
+
+/// `s` without its leading spaces.
+pub fn skip_spaces(s: &str) -> &str {
+    let n = s.bytes().take_while(|&c| c == b' ').count();
+    &s[n..]
+}
+
+/// Whether `b` holds a tab or ` #` (a comment): a loop for the short lines most are,
+/// memchr for long ones.
+pub fn comment_or_tab(b: &[u8]) -> bool {
+    if b.len() > 48 {
+        return memchr::memchr(b'\t', b).is_some()
+            || memchr::memchr_iter(b'#', b).any(|i| i > 0 && b[i - 1] == b' ');
+    }
+    let mut after_space = false;
+    for &c in b {
+        if c == b'\t' || (c == b'#' && after_space) {
+            return true;
+        }
+        after_space = c == b' ';
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(
+        item: bool,
+        key: Option<usize>,
+        opens: Option<usize>,
+        block_scalar: bool,
+    ) -> Option<Shape> {
+        Some(Shape {
+            item,
+            key,
+            opens,
+            block_scalar,
+        })
+    }
+
+    #[test]
+    fn self_contained_lines_pass() {
+        for (line, expected) in [
+            ("name: web", shape(false, Some(0), None, false)),
+            ("- name: web", shape(true, Some(2), None, false)),
+            ("- 10.0.0.1", shape(true, None, None, false)),
+            ("image: \"quay.io/a:1\"", shape(false, Some(0), None, false)),
+            ("message: 'it''s done'", shape(false, Some(0), None, false)),
+            ("\"quoted key\": v", shape(false, Some(0), None, false)),
+            ("labels: {}", shape(false, Some(0), None, false)),
+            ("args: []", shape(false, Some(0), None, false)),
+            ("url: http://x:80/a", shape(false, Some(0), None, false)),
+            ("a plain scalar line", shape(false, None, None, false)),
+            (
+                "message: \"escaped \\\" quote\"",
+                shape(false, Some(0), None, false),
+            ),
+        ] {
+            assert_eq!(check_line(line), expected, "{line}");
+        }
+    }
+
+    #[test]
+    fn openers_name_the_column_their_value_is_below() {
+        assert_eq!(check_line("spec:"), shape(false, Some(0), Some(0), false));
+        assert_eq!(check_line("- env:"), shape(true, Some(2), Some(2), false));
+        assert_eq!(check_line("-"), shape(true, None, Some(0), false));
+        assert_eq!(
+            check_line("script: |"),
+            shape(false, Some(0), Some(0), true)
+        );
+        assert_eq!(
+            check_line("- script: >-"),
+            shape(true, Some(2), Some(2), true)
+        );
+        assert_eq!(check_line("- |"), shape(true, None, Some(2), true));
+    }
+
+    #[test]
+    fn what_may_continue_or_is_not_plain_is_refused() {
+        for line in [
+            "message: \"starts here",
+            "message: 'starts here",
+            "- \"starts here",
+            "selector: {app: web}",
+            "ports: [80, 443]",
+            "base: &b",
+            "spec: *b",
+            "tag: !!str x",
+            "? complex",
+            "a: b # comment",
+            "a:\tb",
+            "\tindented",
+            "- - nested",
+            "- ",
+            "value: - x",
+            "script: |2",
+            "q: \"a\" trailing",
+            ": empty key",
+            "[a]: b",
+        ] {
+            assert_eq!(check_line(line), None, "{line}");
+        }
+    }
+}
