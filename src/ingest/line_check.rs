@@ -167,9 +167,24 @@ fn closing_quote(s: &str) -> Option<usize> {
 
 /// Offset of the first `:` followed by a space or the end of the line.
 fn key_colon(b: &[u8]) -> Option<usize> {
-    b.iter()
-        .enumerate()
-        .position(|(i, &c)| c == b':' && b.get(i + 1).is_none_or(|&n| n == b' '))
+    let at = |i: usize| b.get(i + 1).is_none_or(|&n| n == b' ');
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut colons = eq_mask(word(chunk), b':');
+        while colons != 0 {
+            let i = base + colons.trailing_zeros() as usize / 8;
+            if at(i) {
+                return Some(i);
+            }
+            colons &= colons - 1;
+        }
+        base += 8;
+    }
+    let tail = chunks.remainder();
+    (0..tail.len())
+        .map(|i| base + i)
+        .find(|&i| b[i] == b':' && at(i))
 }
 
 /// `s` without its leading spaces.
@@ -178,21 +193,40 @@ pub fn skip_spaces(s: &str) -> &str {
     &s[n..]
 }
 
-/// Whether `b` holds a tab or ` #` (a comment): a loop for the short lines most are,
-/// memchr for long ones.
+/// Whether `b` holds a tab or ` #` (a comment), eight bytes at a time: every skipped line
+/// is looked at, so this is the hot loop of ingest.
 pub fn comment_or_tab(b: &[u8]) -> bool {
-    if b.len() > 48 {
-        return memchr::memchr(b'\t', b).is_some()
-            || memchr::memchr_iter(b'#', b).any(|i| i > 0 && b[i - 1] == b' ');
+    // 0x80 in the lowest byte when the byte before the chunk is a space.
+    let mut space_before = 0u64;
+    let mut chunks = b.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = word(chunk);
+        let spaces = eq_mask(w, b' ');
+        if eq_mask(w, b'\t') != 0 || eq_mask(w, b'#') & ((spaces << 8) | space_before) != 0 {
+            return true;
+        }
+        space_before = spaces >> 56;
     }
-    let mut after_space = false;
-    for &c in b {
+    let mut after_space = space_before != 0;
+    for &c in chunks.remainder() {
         if c == b'\t' || (c == b'#' && after_space) {
             return true;
         }
         after_space = c == b' ';
     }
     false
+}
+
+/// Eight bytes as a little-endian word (byte `i` in bits `8i..8i+8`).
+fn word(chunk: &[u8]) -> u64 {
+    u64::from_le_bytes(chunk.try_into().expect("eight bytes"))
+}
+
+/// 0x80 in each byte of `w` that equals `c`, 0 in the others (exact, no carries).
+fn eq_mask(w: u64, c: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = w ^ (0x0101_0101_0101_0101 * c as u64);
+    !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
 #[cfg(test)]
@@ -276,5 +310,29 @@ mod tests {
         ] {
             assert_eq!(check_line(line), None, "{line}");
         }
+    }
+
+    /// The word-at-a-time scans find what a byte loop finds, at every offset and length.
+    #[test]
+    fn word_scans_match_byte_loops() {
+        let text = "a: b\t #c:d e:\tf #:: x# y:z  #";
+        let b = text.as_bytes();
+        for start in 0..b.len() {
+            for end in start..=b.len() {
+                let s = &b[start..end];
+                let naive_tab = s
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &c)| c == b'\t' || (c == b'#' && i > 0 && s[i - 1] == b' '));
+                assert_eq!(comment_or_tab(s), naive_tab, "{:?}", &text[start..end]);
+                let naive_colon =
+                    (0..s.len()).find(|&i| s[i] == b':' && s.get(i + 1).is_none_or(|&n| n == b' '));
+                assert_eq!(key_colon(s), naive_colon, "{:?}", &text[start..end]);
+            }
+        }
+        assert_eq!(
+            eq_mask(u64::from_le_bytes(*b"#\x00\xff:a#  "), b'#'),
+            0x0000_8000_0000_0080
+        );
     }
 }
