@@ -69,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
     if let (Ok(headers), Some(trees)) = (&headers, &trees) {
         for (h, t) in headers.iter().zip(trees) {
             let objects: Vec<_> = std::iter::once((h.offset, h.span, false, *t))
-                .chain(h.items.iter().zip(t.value.get("items").and_then(|i| i.as_array()).into_iter().flatten()).map(|(p, v)| (p.offset, p.span, true, v)))
+                .chain(h.items.iter().zip(t.get("items").and_then(|i| i.as_array()).into_iter().flatten()).map(|(p, v)| (p.offset, p.span, true, v)))
                 .collect();
             for (offset, span, item, tree) in objects {
                 let pos = fast_yaml::ItemPos { offset, span };

@@ -219,7 +219,8 @@ impl Snapshot {
                 files[src.file].secret_spans.push(src.span);
             }
         }
-        objects.sort_by(|a, b| {
+        // On all cores: the store is built between ingest and the rules, with nothing beside it.
+        objects.par_sort_by(|a, b| {
             (&a.kind, &a.namespace, &a.name, &a.uid).cmp(&(&b.kind, &b.namespace, &b.name, &b.uid))
         });
 
@@ -229,7 +230,12 @@ impl Snapshot {
         let mut children: HashMap<String, Vec<ObjectId>> = HashMap::new();
         for (i, o) in objects.iter().enumerate() {
             let id = ObjectId(i as u32);
-            by_kind.entry(o.kind.clone()).or_default().push(id);
+            match by_kind.get_mut(&o.kind) {
+                Some(ids) => ids.push(id),
+                None => {
+                    by_kind.insert(o.kind.clone(), vec![id]);
+                }
+            }
             by_name.insert((o.kind.clone(), o.namespace.clone(), o.name.clone()), id);
             if let Some(u) = &o.uid {
                 by_uid.insert(u.clone(), id);
