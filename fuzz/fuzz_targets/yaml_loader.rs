@@ -1,7 +1,7 @@
 //! The YAML/JSON loader: never panics; whenever the YAML fast path accepts input the
 //! general parser also accepts, both give the same documents; the header scan (which
 //! checks skipped values line by line) accepts all the fast path accepts and, where the
-//! general parser accepts too, finds the same headers at the same lines; a view read from
+//! general parser accepts too, finds the same headers starting at the same lines; a view read from
 //! the text (unnamed fields skipped by indentation, lazy fields kept as text, the general
 //! parser reading an object the fast path cannot) equals the view read from the tree;
 //! and the text kept without `managedFields` (YAML and JSON) reads as the original does.
@@ -52,10 +52,13 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(headers.len(), general.len(), "header scan: document count differs");
         for (h, g) in headers.iter().zip(&general) {
             let from_tree = Header::<ItemHeader>::deserialize(&g.value).expect("a header reads any tree");
-            assert_eq!(format!("{:?}", h.value), format!("{from_tree:?}"), "header scan: header differs");
-            assert_eq!(h.span, g.span, "header scan: document span differs");
-            let spans: Vec<_> = h.items.iter().map(|i| i.span).collect();
-            assert_eq!(spans, g.item_spans, "header scan: item spans differ");
+            assert_eq!(identity(&h.value), identity(&from_tree), "header scan: header differs");
+            // Where objects start (ends are drawn differently: the general parser's may take
+            // in trailing blank lines), as the unit tests compare them.
+            assert_eq!(h.span.start, g.span.start, "header scan: document start differs");
+            let starts: Vec<_> = h.items.iter().map(|i| i.span.start).collect();
+            let general_starts: Vec<_> = g.item_spans.iter().map(|s| s.start).collect();
+            assert_eq!(starts, general_starts, "header scan: item starts differ");
         }
     }
     let trees: Option<Vec<&serde_json::Value>> = match (&fast, &err) {
@@ -108,4 +111,27 @@ fn strip_managed_fields(v: &mut serde_json::Value) {
         serde_json::Value::Array(a) => a.iter_mut().for_each(strip_managed_fields),
         _ => {}
     }
+}
+
+/// What ingest takes from a header (not `keys`, which counts a repeated key each time,
+/// where a tree keeps it once).
+fn identity(h: &Header<ItemHeader>) -> String {
+    format!(
+        "{:?}",
+        (
+            h.node,
+            &h.kind,
+            &h.api_version,
+            h.has_metadata,
+            &h.name,
+            &h.namespace,
+            &h.uid,
+            &h.resource_version,
+            &h.owners,
+            h.created,
+            h.event_time,
+            h.kubeletconfig,
+            h.items.as_ref().map(Vec::len),
+        )
+    )
 }

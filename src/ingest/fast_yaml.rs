@@ -11,9 +11,11 @@
 //! test checks that both give the same documents on every file they both accept.
 //!
 //! Being a deserializer is what makes ingest cheap: ingest reads only an object's
-//! identity ([`super::header`]) while checking the whole text, and typed views later
-//! deserialize straight from the text, skipping the fields they do not name by
-//! indentation alone, so no generic tree of every object is ever built.
+//! identity ([`super::header`]) and checks the rest line by line ([`super::line_check`],
+//! parsing a value only when its lines do not pass), and typed views later deserialize
+//! straight from the text, skipping the fields they do not name by indentation alone, so
+//! no generic tree of every object is ever built. An object whose text the fast path
+//! cannot read after all is read by the general parser from its own lines (`Body`).
 
 use super::parsed::{ParsedDoc, Span};
 use super::yaml::{Plain, resolve_plain};
