@@ -1867,6 +1867,32 @@ mod tests {
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
+    /// Found by the yaml_loader fuzz target when it began comparing the header scan with the
+    /// general parser: a document that is a lone `-` and a repeated top-level key. Both read
+    /// the same identity starting at the same line (the general parser's span may end a line
+    /// later, and a tree counts a repeated key once); the target compares just those.
+    #[test]
+    fn fuzz_regression_header_scan_against_general() {
+        use super::super::header::{Header, ItemHeader};
+        for crash in [
+            &include_bytes!("../../fuzz/regressions/yaml_loader-lone-dash-document.yaml")[..],
+            &include_bytes!("../../fuzz/regressions/yaml_loader-repeated-key.yaml")[..],
+        ] {
+            let text = std::str::from_utf8(crash).unwrap();
+            let headers = documents::<Header<ItemHeader>>(text).expect("header scan");
+            let (general, err) = super::super::yaml::parse(text);
+            assert!(err.is_none(), "{err:?}");
+            for (h, g) in headers.iter().zip(&general) {
+                let tree = Header::<ItemHeader>::deserialize(&g.value).unwrap();
+                assert_eq!(
+                    (&h.value.kind, &h.value.api_version),
+                    (&tree.kind, &tree.api_version)
+                );
+                assert_eq!(h.span.start, g.span.start);
+            }
+        }
+    }
+
     /// Found by the yaml_loader fuzz target: a trailing vertical tab is part of a YAML
     /// scalar (only space and tab are white space); the fast path trimmed it.
     #[test]
