@@ -54,11 +54,13 @@ fuzz_target!(|data: &[u8]| {
             let from_tree = Header::<ItemHeader>::deserialize(&g.value).expect("a header reads any tree");
             assert_eq!(identity(&h.value), identity(&from_tree), "header scan: header differs");
             // Where objects start (ends are drawn differently: the general parser's may take
-            // in trailing blank lines), as the unit tests compare them.
+            // in trailing blank lines). An item written as a bare `-` starts at the dash for
+            // the fast path and at its first key for the general parser.
             assert_eq!(h.span.start, g.span.start, "header scan: document start differs");
-            let starts: Vec<_> = h.items.iter().map(|i| i.span.start).collect();
-            let general_starts: Vec<_> = g.item_spans.iter().map(|s| s.start).collect();
-            assert_eq!(starts, general_starts, "header scan: item starts differ");
+            assert_eq!(h.items.len(), g.item_spans.len(), "header scan: item count differs");
+            for (i, s) in h.items.iter().zip(&g.item_spans) {
+                assert!(i.span.start <= s.start, "header scan: item starts after the general parser's");
+            }
         }
     }
     let trees: Option<Vec<&serde_json::Value>> = match (&fast, &err) {
@@ -119,19 +121,9 @@ fn identity(h: &Header<ItemHeader>) -> String {
     format!(
         "{:?}",
         (
-            h.node,
-            &h.kind,
-            &h.api_version,
-            h.has_metadata,
-            &h.name,
-            &h.namespace,
-            &h.uid,
-            &h.resource_version,
-            &h.owners,
-            h.created,
-            h.event_time,
-            h.kubeletconfig,
-            h.items.as_ref().map(Vec::len),
+            (h.node, &h.kind, &h.api_version, h.has_metadata, &h.name, &h.namespace),
+            (&h.uid, &h.resource_version, &h.owners, h.created, h.event_time),
+            (h.kubeletconfig, h.items.as_ref().map(Vec::len)),
         )
     )
 }

@@ -133,7 +133,8 @@ fn scan_with<'a, T: Deserialize<'a>>(
         p.skip_blank();
         let Some(line) = p.peek() else { break };
         let content = line.content;
-        if content == "---" || content.starts_with("--- ") {
+        // Markers only at column 0: an indented `---` is a plain scalar.
+        if line.indent == 0 && (content == "---" || content.starts_with("--- ")) {
             if content.len() > 3 && !content[3..].trim_matches(BLANK).is_empty() {
                 return unsupported("content after ---", line.no);
             }
@@ -152,7 +153,7 @@ fn scan_with<'a, T: Deserialize<'a>>(
             }
             continue;
         }
-        if content == "..." {
+        if line.indent == 0 && content == "..." {
             p.advance();
             continue;
         }
@@ -1865,6 +1866,36 @@ mod tests {
         assert!(parse("items:\n- #a: b\n").is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment-key.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: `---` marks a document only at column 0; an
+    /// indented one is a plain scalar (the fast path read a separator and a null document).
+    #[test]
+    fn fuzz_regression_indented_separator() {
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-indented-separator.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        assert!(parse(text).is_err(), "the general parser reads it");
+        agrees_when_both_accept(text);
+        agrees_when_both_accept("  ...\n");
+    }
+
+    /// Found by the yaml_loader fuzz target: an item written as a bare `-` starts at the
+    /// dash for the fast path and at its first key for the general parser; both see the
+    /// same items.
+    #[test]
+    fn fuzz_regression_bare_dash_item() {
+        use super::super::header::{Header, ItemHeader};
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-bare-dash-item.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        let (general, err) = super::super::yaml::parse(text);
+        if let (Ok(headers), None) = (documents::<Header<ItemHeader>>(text), err) {
+            for (h, g) in headers.iter().zip(&general) {
+                assert_eq!(h.items.len(), g.item_spans.len());
+                for (i, s) in h.items.iter().zip(&g.item_spans) {
+                    assert!(i.span.start <= s.start);
+                }
+            }
+        }
     }
 
     /// Found by the yaml_loader fuzz target when it began comparing the header scan with the
