@@ -17,6 +17,7 @@
 //! no generic tree of every object is ever built. An object whose text the fast path
 //! cannot read after all is read by the general parser from its own lines (`Body`).
 
+use super::line_check::{comment_or_tab, skip_spaces};
 use super::parsed::{ParsedDoc, Span};
 use super::yaml::{Plain, resolve_plain};
 use serde::Deserialize;
@@ -1316,34 +1317,8 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
 /// Offset of the first `a` followed by `b` (`": "`, `" #"`), found with memchr: the
 /// scan of every line's keys and scalars is the hot loop of ingest.
 fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
-    find_pair_bytes(s.as_bytes(), a, b)
-}
-
-fn find_pair_bytes(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
+    let bytes = s.as_bytes();
     memchr::memchr_iter(a, bytes).find(|&i| bytes.get(i + 1) == Some(&b))
-}
-
-/// `s` without its leading spaces (`trim_start_matches(' ')` costs more on the short
-/// strings of the hot loop).
-fn skip_spaces(s: &str) -> &str {
-    let n = s.bytes().take_while(|&c| c == b' ').count();
-    &s[n..]
-}
-
-/// Whether a plain scalar holds a tab or ` #` (a comment): a loop for the short values
-/// most lines hold, memchr for long ones.
-fn comment_or_tab(b: &[u8]) -> bool {
-    if b.len() > 48 {
-        return find_pair_bytes(b, b' ', b'#').is_some() || memchr(b'\t', b).is_some();
-    }
-    let mut after_space = false;
-    for &c in b {
-        if c == b'\t' || (c == b'#' && after_space) {
-            return true;
-        }
-        after_space = c == b' ';
-    }
-    false
 }
 
 /// White space in YAML: only space and tab (`str::trim` would also take `\u{b}`, `\u{85}`,
@@ -1622,26 +1597,35 @@ mod tests {
         }
     }
 
+    /// The bodies ingest keeps for the items of the first document of `text`.
+    fn ingested_items(text: &str) -> Vec<super::super::body::Body> {
+        let (docs, _) =
+            scan::<super::super::header::Header<super::super::header::ItemHeader>>(text)
+                .expect("the header scan takes it");
+        let text = std::sync::Arc::new(text.to_string());
+        docs[0]
+            .items
+            .iter()
+            .map(|&pos| super::super::body::Body::Yaml {
+                text: text.clone(),
+                pos,
+                item: true,
+            })
+            .collect()
+    }
+
     /// What the line checks let through but the fast path does not read (an escaped quote
     /// in a key, a plain scalar continued with `: `) is read by the general parser, for a
     /// view (`Body`) and for a lazy field, as a full parse of the file reads it.
     #[test]
     fn objects_the_fast_path_cannot_read_are_read_by_the_general_parser() {
-        use super::super::body::Body;
         use crate::snapshot::pod::Pod;
         let text = "apiVersion: v1\nitems:\n- metadata:\n    name: a\n  spec:\n    nodeSelector:\n      \"disk\\\"type\": ssd\n    volumes:\n    - name: v\n      \"odd\\\"key\": 1\n- metadata:\n    name: b\nkind: PodList\n";
-        let (docs, _) =
-            scan::<super::super::header::Header<super::super::header::ItemHeader>>(text)
-                .expect("the line checks take it");
+        let bodies = ingested_items(text);
         assert!(parse(text).is_err(), "the fast path does not read it");
         let (general, err) = super::super::yaml::parse(text);
         assert!(err.is_none(), "{err:?}");
-        let body = Body::Yaml {
-            text: std::sync::Arc::new(text.to_string()),
-            pos: docs[0].items[0],
-            item: true,
-        };
-        let pod: Pod = body.deserialize().expect("read by the general parser");
+        let pod: Pod = bodies[0].deserialize().expect("read by the general parser");
         let from_tree = Pod::deserialize(&general[0].value["items"][0]).unwrap();
         assert_eq!(format!("{pod:?}"), format!("{from_tree:?}"));
         assert_eq!(
@@ -1674,21 +1658,13 @@ mod tests {
     /// takes the file, and the view of that object reports the YAML error at its line.
     #[test]
     fn a_value_that_does_not_parse_is_reported_when_read() {
-        use super::super::body::Body;
         use crate::snapshot::pod::Pod;
         let text = "items:\n- metadata:\n    name: a\n  spec:\n    nodeName: \"n\\q1\"\n- metadata:\n    name: b\nkind: PodList\n";
-        let (docs, _) =
-            scan::<super::super::header::Header<super::super::header::ItemHeader>>(text)
-                .expect("ingest takes it");
+        let bodies = ingested_items(text);
         assert!(super::super::yaml::parse(text).1.is_some(), "not YAML");
-        let body = |i: usize| Body::Yaml {
-            text: std::sync::Arc::new(text.to_string()),
-            pos: docs[0].items[i],
-            item: true,
-        };
-        let err = body(0).deserialize::<Pod>().unwrap_err();
+        let err = bodies[0].deserialize::<Pod>().unwrap_err();
         assert!(err.contains("line 5"), "{err}");
-        let b: Pod = body(1).deserialize().expect("the other object reads");
+        let b: Pod = bodies[1].deserialize().expect("the other object reads");
         assert_eq!(b.metadata.name, "b");
     }
 
