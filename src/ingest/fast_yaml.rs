@@ -832,6 +832,8 @@ impl<'a> Parser<'a> {
         let mut chunk: &str = &first[1..];
         loop {
             let mut closed_at = None;
+            // The line ended in `\`: join the next one without a space.
+            let mut escaped_break = false;
             let bytes = chunk.as_bytes();
             let mut i = 0;
             let mut segment_start = 0;
@@ -856,7 +858,7 @@ impl<'a> Parser<'a> {
                     if i + 1 >= bytes.len() {
                         // Escaped line break: join without a space.
                         segment_start = bytes.len();
-                        out.push('\u{0}');
+                        escaped_break = true;
                         break;
                     }
                     let (ch, used) =
@@ -874,11 +876,10 @@ impl<'a> Parser<'a> {
                 if !after.is_empty() {
                     return unsupported("text after closing quote", line_no);
                 }
-                return Ok(Cow::Owned(out.replace('\u{0}', "")));
+                return Ok(Cow::Owned(out));
             }
             // Multi-line quoted scalar: fold line breaks.
-            let joined_without_space = out.ends_with('\u{0}');
-            if !joined_without_space {
+            if !escaped_break {
                 let seg = &chunk[segment_start..];
                 // Line content starts after its indentation; only trailing blanks fold away.
                 out.push_str(seg.trim_end_matches(BLANK));
@@ -899,8 +900,8 @@ impl<'a> Parser<'a> {
                 }
                 break l;
             };
-            if out.ends_with('\u{0}') {
-                out.pop();
+            if escaped_break {
+                // Joined as is.
             } else if breaks == 0 {
                 out.push(' ');
             } else {
@@ -1842,6 +1843,22 @@ mod tests {
         assert!(parse("items:\n- #a: b\n").is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment-key.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: the escape `\0` is a NUL character, kept;
+    /// the fast path used NUL to mark an escaped line break and dropped every NUL.
+    #[test]
+    fn fuzz_regression_nul_escape() {
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-nul-escape.yaml");
+        same_as_general(std::str::from_utf8(crash).unwrap());
+        for text in [
+            "a: \"x\\0y\"\n",
+            "a: \"x\\0\n  y\"\n",
+            "a: \"x\\\n  y\\0\"\n",
+        ] {
+            same_as_general(text);
+        }
+        assert_eq!(parse("a: \"x\\0y\"\n").unwrap()[0].value["a"], "x\0y");
     }
 
     /// Found by the yaml_loader fuzz target: `---` marks a document only at column 0; an
