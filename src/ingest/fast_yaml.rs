@@ -154,7 +154,10 @@ fn scan_with<'a, T: Deserialize<'a>>(
             }
             continue;
         }
-        if line.indent == 0 && content == "..." {
+        if line.indent == 0 && is_document_end(content) {
+            if !content[3..].trim_matches(BLANK).is_empty() {
+                return unsupported("content after ...", line.no);
+            }
             p.advance();
             continue;
         }
@@ -1329,7 +1332,14 @@ const BLANK: [char; 2] = [' ', '\t'];
 /// `---` or `...` at column 0 ends a document.
 fn is_doc_marker(line: &Line) -> bool {
     line.indent == 0
-        && (line.content == "---" || line.content.starts_with("--- ") || line.content == "...")
+        && (line.content == "---"
+            || line.content.starts_with("--- ")
+            || is_document_end(line.content))
+}
+
+/// `...`, alone or followed by blanks (or more, which the caller refuses).
+fn is_document_end(content: &str) -> bool {
+    content == "..." || content.starts_with("... ") || content.starts_with("...\t")
 }
 
 fn is_seq_entry(content: &str) -> bool {
@@ -1843,6 +1853,22 @@ mod tests {
         assert!(parse("items:\n- #a: b\n").is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment-key.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: `...` followed by blanks ends a document too
+    /// (the fast path read it as a scalar document).
+    #[test]
+    fn fuzz_regression_document_end_trailing_space() {
+        let crash =
+            include_bytes!("../../fuzz/regressions/yaml_loader-document-end-trailing-space.yaml");
+        let text = std::str::from_utf8(crash).unwrap();
+        assert_eq!(parse(text).unwrap().len(), 0);
+        agrees_when_both_accept(text);
+        agrees_when_both_accept("a: 1\n...  \nb: 2\n");
+        assert!(
+            parse("a: 1\n... # end\n").is_err(),
+            "comment after ...: general parser"
+        );
     }
 
     /// Found by the yaml_loader fuzz target: the escape `\0` is a NUL character, kept;
