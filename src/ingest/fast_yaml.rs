@@ -17,7 +17,7 @@
 //! no generic tree of every object is ever built. An object whose text the fast path
 //! cannot read after all is read by the general parser from its own lines (`Body`).
 
-use super::line_check::{comment_or_tab, skip_spaces};
+use super::line_check::{comment_or_tab, key_colon, skip_spaces};
 use super::parsed::{ParsedDoc, Span};
 use super::yaml::{Plain, resolve_plain};
 use serde::Deserialize;
@@ -1400,28 +1400,16 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
             Ok(None)
         }
         _ => {
-            // One pass to the first `: ` (or a final `:`), noting what the key holds.
-            let mut colon = None;
-            let mut odd = false;
-            for (i, &c) in b.iter().enumerate() {
-                match c {
-                    b':' if b.get(i + 1).is_none_or(|&n| n == b' ') => {
-                        colon = Some(i);
-                        break;
-                    }
-                    // ` #` and `\t#` start a comment; kubectl writes no tab in a key.
-                    b'\t' => odd = true,
-                    b'#' if i == 0 || b[i - 1] == b' ' => odd = true,
-                    _ => {}
-                }
-            }
-            let Some(i) = colon else { return Ok(None) };
+            let Some(i) = key_colon(b) else {
+                return Ok(None);
+            };
             if i == 0 {
                 // `: value` is an empty (null) key: legal YAML, never kubectl's.
                 return unsupported("empty key", line_no);
             }
             let key = &content[..i];
-            if odd || key.ends_with(' ') {
+            // ` #` and `\t#` start a comment; kubectl writes no tab in a key.
+            if comment_or_tab(key.as_bytes()) || key.starts_with('#') || key.ends_with(' ') {
                 return unsupported("odd key", line_no);
             }
             let rest = skip_spaces(&content[i + 1..]);

@@ -166,7 +166,7 @@ fn closing_quote(s: &str) -> Option<usize> {
 }
 
 /// Offset of the first `:` followed by a space or the end of the line.
-fn key_colon(b: &[u8]) -> Option<usize> {
+pub fn key_colon(b: &[u8]) -> Option<usize> {
     let at = |i: usize| b.get(i + 1).is_none_or(|&n| n == b' ');
     let mut chunks = b.chunks_exact(8);
     let mut base = 0;
