@@ -47,6 +47,17 @@ impl Body {
         }
     }
 
+    /// The object's text from its first line on, when it is fast-path YAML of `file`:
+    /// where its lines start without a line index of the whole file.
+    pub fn text_from_start<'a>(&self, file: &'a super::KeptText) -> Option<&'a str> {
+        match self {
+            Body::Yaml { text, pos, .. } if std::sync::Arc::ptr_eq(text, file) => {
+                file.get(pos.offset..)
+            }
+            _ => None,
+        }
+    }
+
     /// The whole object as a tree, as ingest would have stored it: with its kind and
     /// apiVersion, without managedFields, last-applied configuration or Secret values.
     pub fn to_value(&self, kind: &str, api_version: &str) -> Value {

@@ -765,7 +765,8 @@ impl<'a> Parser<'a> {
         if quote == b'"' || quote == b'\'' {
             return self.quoted(first, parent_indent, line_no).map(Shape::Text);
         }
-        if comment_or_tab(first.as_bytes()) {
+        // Text already checked (see `skip_ignored`) has neither: its lines were refused.
+        if !self.skip_ignored && comment_or_tab(first.as_bytes()) {
             return unsupported("comment or tab in plain scalar", line_no);
         }
         let mut text: Option<String> = None;

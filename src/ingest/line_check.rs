@@ -100,7 +100,7 @@ pub fn check_line(content: &str) -> Option<Shape> {
             }
         }
         _ => match key_colon(s.as_bytes()) {
-            Some(i) if i > 0 && !s.starts_with(SPECIAL) => keyed(&s[i + 1..]),
+            Some(i) if i > 0 && !starts_special(s) => keyed(&s[i + 1..]),
             Some(_) => None,
             // A scalar item, or a scalar on a line of its own.
             None => match value(s)? {
@@ -121,9 +121,25 @@ pub fn check_line(content: &str) -> Option<Shape> {
 }
 
 /// First characters that make a scalar or key something other than plain text.
-const SPECIAL: &[char] = &[
-    '[', ']', '{', '}', '&', '*', '!', '?', '|', '>', '%', '@', '`', '#', ',', '"', '\'',
-];
+const SPECIAL: &[u8] = b"[]{}&*!?|>%@`#,\"'";
+
+/// [`SPECIAL`] as a table, as every checked line asks.
+const IS_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < SPECIAL.len() {
+        table[SPECIAL[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// Whether `s` starts with a [`SPECIAL`] character (all ASCII, so its first byte tells).
+fn starts_special(s: &str) -> bool {
+    s.as_bytes()
+        .first()
+        .is_some_and(|&c| IS_SPECIAL[c as usize])
+}
 
 /// Checks a value written after `key: ` or `- `: `None` when it may go on past its line
 /// in a way only parsing tells (a quoted scalar not closed on it, a flow collection).
@@ -139,7 +155,7 @@ pub fn value(v: &str) -> Option<Value> {
         b'[' | b'{' if v == "[]" || v == "{}" => Some(Value::Scalar),
         b'|' | b'>' if matches!(&v[1..], "" | "-" | "+") => Some(Value::BlockScalar),
         b'-' if v == "-" || v.starts_with("- ") => None,
-        _ if v.starts_with(SPECIAL) => None,
+        _ if starts_special(v) => None,
         _ => Some(Value::Scalar),
     }
 }
@@ -182,6 +198,19 @@ pub fn key_colon(b: &[u8]) -> Option<usize> {
         base += 8;
     }
     let tail = chunks.remainder();
+    if !tail.is_empty() && b.len() >= 8 {
+        // The last eight bytes, without those before the tail (looked at already).
+        let start = b.len() - 8;
+        let mut colons = eq_mask(word(&b[start..]), b':') & (u64::MAX << (8 * (8 - tail.len())));
+        while colons != 0 {
+            let i = start + colons.trailing_zeros() as usize / 8;
+            if at(i) {
+                return Some(i);
+            }
+            colons &= colons - 1;
+        }
+        return None;
+    }
     (0..tail.len())
         .map(|i| base + i)
         .find(|&i| b[i] == b':' && at(i))
@@ -207,8 +236,15 @@ pub fn comment_or_tab(b: &[u8]) -> bool {
         }
         space_before = spaces >> 56;
     }
+    let tail = chunks.remainder();
+    if !tail.is_empty() && b.len() >= 8 {
+        // The last eight bytes: those before the tail were looked at already (and held
+        // neither), and the pair across the tail's start is inside the word.
+        let w = word(&b[b.len() - 8..]);
+        return eq_mask(w, b'\t') != 0 || eq_mask(w, b'#') & (eq_mask(w, b' ') << 8) != 0;
+    }
     let mut after_space = space_before != 0;
-    for &c in chunks.remainder() {
+    for &c in tail {
         if c == b'\t' || (c == b'#' && after_space) {
             return true;
         }
@@ -315,7 +351,19 @@ mod tests {
     /// The word-at-a-time scans find what a byte loop finds, at every offset and length.
     #[test]
     fn word_scans_match_byte_loops() {
-        let text = "a: b\t #c:d e:\tf #:: x# y:z  #";
+        for text in [
+            "a: b\t #c:d e:\tf #:: x# y:z  #",
+            "image: quay.io/a:v1 #tag:  x:y\t #:",
+        ] {
+            agree_with_byte_loops(text);
+        }
+        assert_eq!(
+            eq_mask(u64::from_le_bytes(*b"#\x00\xff:a#  "), b'#'),
+            0x0000_8000_0000_0080
+        );
+    }
+
+    fn agree_with_byte_loops(text: &str) {
         let b = text.as_bytes();
         for start in 0..b.len() {
             for end in start..=b.len() {
@@ -330,9 +378,5 @@ mod tests {
                 assert_eq!(key_colon(s), naive_colon, "{:?}", &text[start..end]);
             }
         }
-        assert_eq!(
-            eq_mask(u64::from_le_bytes(*b"#\x00\xff:a#  "), b'#'),
-            0x0000_8000_0000_0080
-        );
     }
 }

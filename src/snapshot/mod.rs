@@ -224,26 +224,37 @@ impl Snapshot {
             (&a.kind, &a.namespace, &a.name, &a.uid).cmp(&(&b.kind, &b.namespace, &b.name, &b.uid))
         });
 
-        let mut by_kind: HashMap<String, Vec<ObjectId>> = HashMap::new();
-        let mut by_name = HashMap::with_capacity(objects.len());
-        let mut by_uid = HashMap::with_capacity(objects.len());
-        let mut children: HashMap<String, Vec<ObjectId>> = HashMap::new();
-        for (i, o) in objects.iter().enumerate() {
-            let id = ObjectId(i as u32);
-            match by_kind.get_mut(&o.kind) {
-                Some(ids) => ids.push(id),
-                None => {
-                    by_kind.insert(o.kind.clone(), vec![id]);
+        // The indexes are independent: two of them on each side.
+        let ids = || (0..objects.len()).map(|i| (ObjectId(i as u32), &objects[i]));
+        let ((by_kind, by_name), (by_uid, children)) = rayon::join(
+            || {
+                let mut by_kind: HashMap<String, Vec<ObjectId>> = HashMap::new();
+                let mut by_name = HashMap::with_capacity(objects.len());
+                for (id, o) in ids() {
+                    match by_kind.get_mut(&o.kind) {
+                        Some(ids) => ids.push(id),
+                        None => {
+                            by_kind.insert(o.kind.clone(), vec![id]);
+                        }
+                    }
+                    by_name.insert((o.kind.clone(), o.namespace.clone(), o.name.clone()), id);
                 }
-            }
-            by_name.insert((o.kind.clone(), o.namespace.clone(), o.name.clone()), id);
-            if let Some(u) = &o.uid {
-                by_uid.insert(u.clone(), id);
-            }
-            for owner in &o.owners {
-                children.entry(owner.uid.clone()).or_default().push(id);
-            }
-        }
+                (by_kind, by_name)
+            },
+            || {
+                let mut by_uid = HashMap::with_capacity(objects.len());
+                let mut children: HashMap<String, Vec<ObjectId>> = HashMap::new();
+                for (id, o) in ids() {
+                    if let Some(u) = &o.uid {
+                        by_uid.insert(u.clone(), id);
+                    }
+                    for owner in &o.owners {
+                        children.entry(owner.uid.clone()).or_default().push(id);
+                    }
+                }
+                (by_uid, children)
+            },
+        );
 
         // Per-input object counts, and the "as of" time when the bundle did not say.
         let mut per_input_objects = vec![0usize; inputs.len()];
@@ -663,7 +674,13 @@ impl Snapshot {
     pub fn locate(&self, id: ObjectId, path: &[&str]) -> u32 {
         let (file, span) = self.source_of(id);
         let mut line_no = span.start;
-        let mut lines = file.lines(span.start, span.end).lines().zip(span.start..);
+        // The body's own offset when it has one: a line index of a large file is a pass
+        // over all of it, for one object.
+        let text = match self.object(id).body.text_from_start(&file.text) {
+            Some(text) => text,
+            None => file.lines(span.start, span.end),
+        };
+        let mut lines = text.lines().zip(span.start..=span.end);
         for seg in path {
             match lines.by_ref().find(|(l, _)| line_has_key(l, seg)) {
                 Some((_, n)) => line_no = n,
@@ -718,17 +735,30 @@ impl Snapshot {
     }
 }
 
+/// Whether `line` is the entry `seg` names (`key`, or `key=value`), in YAML or JSON.
 fn line_has_key(line: &str, seg: &str) -> bool {
     let l = line.trim_start().trim_start_matches("- ");
     match seg.split_once('=') {
         Some((k, v)) => {
-            l.starts_with(&format!("{k}: {v}"))
-                || l.starts_with(&format!("{k}: \"{v}\""))
-                || l.starts_with(&format!("\"{k}\": \"{v}\""))
-                || l.starts_with(&format!("\"{k}\":\"{v}\""))
+            starts_with_all(l, &[k, ": ", v])
+                || starts_with_all(l, &[k, ": \"", v, "\""])
+                || starts_with_all(l, &["\"", k, "\": \"", v, "\""])
+                || starts_with_all(l, &["\"", k, "\":\"", v, "\""])
         }
-        None => l.starts_with(&format!("{seg}:")) || l.starts_with(&format!("\"{seg}\":")),
+        None => starts_with_all(l, &[seg, ":"]) || starts_with_all(l, &["\"", seg, "\":"]),
     }
+}
+
+/// Whether `s` starts with `parts` written one after another (without joining them:
+/// every line of a cited object is asked).
+fn starts_with_all(mut s: &str, parts: &[&str]) -> bool {
+    for part in parts {
+        match s.strip_prefix(part) {
+            Some(rest) => s = rest,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Newer of two copies by numeric resourceVersion; non-numeric keeps the first seen.
@@ -743,4 +773,51 @@ fn version_key(v: &str) -> (u32, u32, u32) {
         parts.next().unwrap_or(0),
         parts.next().unwrap_or(0),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{InputArg, load};
+
+    #[test]
+    fn line_has_key_forms() {
+        assert!(line_has_key("  status:", "status"));
+        assert!(line_has_key("    - type: Ready", "type=Ready"));
+        assert!(line_has_key("  status: \"False\"", "status=False"));
+        assert!(line_has_key(
+            "  \"reason\": \"Unschedulable\",",
+            "reason=Unschedulable"
+        ));
+        assert!(line_has_key(
+            "\"reason\":\"Unschedulable\"",
+            "reason=Unschedulable"
+        ));
+        assert!(line_has_key("  \"spec\": {", "spec"));
+        assert!(!line_has_key("  statusX: 1", "status"));
+        assert!(!line_has_key("  name: status:", "status"));
+    }
+
+    /// A field is looked for in its object's lines only, whether the object's lines are
+    /// found from its body or from the file's line index.
+    #[test]
+    fn locate_stays_in_the_object() {
+        let dir = std::env::temp_dir().join(format!("kdiag-locate-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: a\n    namespace: ns\n  status:\n    conditions:\n    - type: Ready\n      status: \"True\"\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: b\n    namespace: ns\n  status:\n    conditions:\n    - message: not ready\n      type: Ready\n      status: \"False\"\nkind: List\n";
+        std::fs::write(dir.join("pods.yaml"), text).unwrap();
+        let snap = Snapshot::build(load(&[InputArg::Path(dir.clone())]).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        let a = snap.find("Pod", Some("ns"), "a").unwrap();
+        let b = snap.find("Pod", Some("ns"), "b").unwrap();
+        assert!(matches!(snap.object(b).body, Body::Yaml { .. }));
+        assert_eq!(
+            snap.locate(b, &["status", "conditions", "type=Ready", "status"]),
+            21
+        );
+        assert_eq!(snap.locate(b, &["nothing"]), 12);
+        // `a` has no message: the walk stops at its last line, not at b's message.
+        assert_eq!(snap.locate(a, &["status", "conditions", "message"]), 9);
+        assert_eq!(snap.locate(a, &["status", "conditions", "type=Ready"]), 10);
+    }
 }
