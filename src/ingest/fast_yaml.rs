@@ -514,7 +514,7 @@ impl<'a> Parser<'a> {
                         indent: line.indent,
                         tracked: top,
                     })
-                } else if split_key(line.content, line.no)?.is_some() {
+                } else if split_key(line.content, line.no, self.skip_ignored)?.is_some() {
                     Ok(Shape::Map {
                         indent: line.indent,
                         first: None,
@@ -575,7 +575,7 @@ impl<'a> Parser<'a> {
                 if is_seq_entry(after) {
                     return unsupported("nested inline sequence", line.no);
                 }
-                if let Some((key, rest)) = split_key(after, line.no)? {
+                if let Some((key, rest)) = split_key(after, line.no, self.skip_ignored)? {
                     // `- key: value` opens a mapping whose keys sit at `col`.
                     self.advance();
                     return Ok(Shape::Map {
@@ -1225,7 +1225,8 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
                         return Ok(None);
                     }
                     check_line(&line)?;
-                    let Some((key, rest)) = split_key(line.content, line.no)? else {
+                    let Some((key, rest)) = split_key(line.content, line.no, self.p.skip_ignored)?
+                    else {
                         return unsupported("expected a key", line.no);
                     };
                     line_start = Some(self.p.pos);
@@ -1354,8 +1355,9 @@ fn check_line(line: &Line) -> R<()> {
     Ok(())
 }
 
-/// Splits `key: rest` / `key:`; `None` when the line is not a mapping entry.
-fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
+/// Splits `key: rest` / `key:`; `None` when the line is not a mapping entry. `checked`:
+/// the text passed ingest (see `Parser::skip_ignored`), whose lines hold no tab or comment.
+fn split_key(content: &str, line_no: u32, checked: bool) -> R<Option<(Cow<'_, str>, &str)>> {
     let b = content.as_bytes();
     match b[0] {
         b'"' | b'\'' => {
@@ -1410,7 +1412,10 @@ fn split_key(content: &str, line_no: u32) -> R<Option<(Cow<'_, str>, &str)>> {
             }
             let key = &content[..i];
             // ` #` and `\t#` start a comment; kubectl writes no tab in a key.
-            if comment_or_tab(key.as_bytes()) || key.starts_with('#') || key.ends_with(' ') {
+            if (!checked && comment_or_tab(key.as_bytes()))
+                || key.starts_with('#')
+                || key.ends_with(' ')
+            {
                 return unsupported("odd key", line_no);
             }
             let rest = skip_spaces(&content[i + 1..]);

@@ -183,37 +183,35 @@ fn closing_quote(s: &str) -> Option<usize> {
 
 /// Offset of the first `:` followed by a space or the end of the line.
 pub fn key_colon(b: &[u8]) -> Option<usize> {
-    let at = |i: usize| b.get(i + 1).is_none_or(|&n| n == b' ');
-    let mut chunks = b.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        let mut colons = eq_mask(word(chunk), b':');
-        while colons != 0 {
-            let i = base + colons.trailing_zeros() as usize / 8;
-            if at(i) {
-                return Some(i);
-            }
-            colons &= colons - 1;
-        }
-        base += 8;
-    }
-    let tail = chunks.remainder();
-    if !tail.is_empty() && b.len() >= 8 {
-        // The last eight bytes, without those before the tail (looked at already).
-        let start = b.len() - 8;
-        let mut colons = eq_mask(word(&b[start..]), b':') & (u64::MAX << (8 * (8 - tail.len())));
+    // The first of `colons` (0x80 bits of the word at `start`) before a space or the end.
+    let first = |start: usize, mut colons: u64| {
         while colons != 0 {
             let i = start + colons.trailing_zeros() as usize / 8;
-            if at(i) {
+            if b.get(i + 1).is_none_or(|&n| n == b' ') {
                 return Some(i);
             }
             colons &= colons - 1;
         }
-        return None;
+        None
+    };
+    if b.len() < 8 {
+        return first(0, eq_mask(padded_word(b), b':'));
     }
-    (0..tail.len())
-        .map(|i| base + i)
-        .find(|&i| b[i] == b':' && at(i))
+    let mut chunks = b.chunks_exact(8);
+    for (n, chunk) in (&mut chunks).enumerate() {
+        if let Some(i) = first(8 * n, eq_mask(word(chunk), b':')) {
+            return Some(i);
+        }
+    }
+    // The last eight bytes, without those before the tail (looked at already).
+    let tail = chunks.remainder().len();
+    let start = b.len() - 8;
+    let fresh = if tail == 0 {
+        0
+    } else {
+        u64::MAX << (8 * (8 - tail))
+    };
+    first(start, eq_mask(word(&b[start..]), b':') & fresh)
 }
 
 /// `s` without its leading spaces.
@@ -225,32 +223,46 @@ pub fn skip_spaces(s: &str) -> &str {
 /// Whether `b` holds a tab or ` #` (a comment), eight bytes at a time: every skipped line
 /// is looked at, so this is the hot loop of ingest.
 pub fn comment_or_tab(b: &[u8]) -> bool {
+    if b.len() < 8 {
+        // Most keys: one word, padded with NULs (which are neither).
+        return word_comment_or_tab(padded_word(b), 0);
+    }
     // 0x80 in the lowest byte when the byte before the chunk is a space.
     let mut space_before = 0u64;
     let mut chunks = b.chunks_exact(8);
     for chunk in &mut chunks {
         let w = word(chunk);
-        let spaces = eq_mask(w, b' ');
-        if eq_mask(w, b'\t') != 0 || eq_mask(w, b'#') & ((spaces << 8) | space_before) != 0 {
+        if word_comment_or_tab(w, space_before) {
             return true;
         }
-        space_before = spaces >> 56;
+        space_before = if w >> 56 == u64::from(b' ') { 0x80 } else { 0 };
     }
-    let tail = chunks.remainder();
-    if !tail.is_empty() && b.len() >= 8 {
-        // The last eight bytes: those before the tail were looked at already (and held
-        // neither), and the pair across the tail's start is inside the word.
-        let w = word(&b[b.len() - 8..]);
-        return eq_mask(w, b'\t') != 0 || eq_mask(w, b'#') & (eq_mask(w, b' ') << 8) != 0;
+    // The last eight bytes: those before the tail were looked at already (and held
+    // neither), and the pair across the tail's start is inside the word.
+    !chunks.remainder().is_empty() && word_comment_or_tab(word(&b[b.len() - 8..]), 0)
+}
+
+/// [`comment_or_tab`] on one word (`space_before`: 0x80 when the byte before it is a
+/// space). Most words hold neither byte: a cheaper test than [`eq_mask`] says so first.
+fn word_comment_or_tab(w: u64, space_before: u64) -> bool {
+    if !has_byte(w, b'\t') && !has_byte(w, b'#') {
+        return false;
     }
-    let mut after_space = space_before != 0;
-    for &c in tail {
-        if c == b'\t' || (c == b'#' && after_space) {
-            return true;
-        }
-        after_space = c == b' ';
-    }
-    false
+    eq_mask(w, b'\t') != 0 || eq_mask(w, b'#') & ((eq_mask(w, b' ') << 8) | space_before) != 0
+}
+
+/// Whether some byte of `w` equals `c` (exact as a yes/no, unlike its per-byte bits).
+fn has_byte(w: u64, c: u8) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (ONES * u64::from(c));
+    x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
+}
+
+/// Fewer than eight bytes as a word, the rest NUL.
+fn padded_word(b: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    buf[..b.len()].copy_from_slice(b);
+    u64::from_le_bytes(buf)
 }
 
 /// Eight bytes as a little-endian word (byte `i` in bits `8i..8i+8`).

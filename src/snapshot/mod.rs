@@ -737,7 +737,10 @@ impl Snapshot {
 
 /// Whether `line` is the entry `seg` names (`key`, or `key=value`), in YAML or JSON.
 fn line_has_key(line: &str, seg: &str) -> bool {
-    let l = line.trim_start().trim_start_matches("- ");
+    let mut l = line.trim_start();
+    while let Some(rest) = l.strip_prefix("- ") {
+        l = rest;
+    }
     match seg.split_once('=') {
         Some((k, v)) => {
             starts_with_all(l, &[k, ": ", v])
