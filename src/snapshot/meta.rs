@@ -1,5 +1,6 @@
 //! Shared pieces of every typed view: metadata, conditions, quantities, references.
 
+use super::lazy::Lazy;
 use super::quantity::Quantity;
 pub use super::vecmap::VecMap;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -14,14 +15,31 @@ pub struct ObjectMeta {
     pub uid: Option<String>,
     pub generate_name: Option<String>,
     pub labels: Labels,
-    /// Without `kubectl.kubernetes.io/last-applied-configuration`: a copy of the whole
-    /// object that no rule reads and that would double the memory of a view.
-    #[serde(deserialize_with = "annotations")]
-    pub annotations: Labels,
+    /// Read on first use (see [`ObjectMeta::annotation`]): a few rules read a few kinds'
+    /// annotations, and a pod's are often its longest metadata.
+    pub annotations: Lazy<Annotations>,
     pub owner_references: Vec<OwnerReference>,
     pub creation_timestamp: Option<String>,
     pub deletion_timestamp: Option<String>,
     pub resource_version: Option<String>,
+}
+
+impl ObjectMeta {
+    /// The value of annotation `key`.
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        self.annotations.get().0.get(key).map(String::as_str)
+    }
+}
+
+/// Annotations without `kubectl.kubernetes.io/last-applied-configuration`: a copy of the
+/// whole object that no rule reads and that would double the memory of a view.
+#[derive(Clone, Debug, Default)]
+pub struct Annotations(pub Labels);
+
+impl<'de> Deserialize<'de> for Annotations {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        annotations(d).map(Annotations)
+    }
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -232,12 +232,7 @@ impl Ingress {
         self.spec
             .ingress_class_name
             .as_deref()
-            .or_else(|| {
-                self.metadata
-                    .annotations
-                    .get("kubernetes.io/ingress.class")
-                    .map(String::as_str)
-            })
+            .or_else(|| self.metadata.annotation("kubernetes.io/ingress.class"))
             .filter(|c| !c.is_empty())
     }
 }
@@ -311,8 +306,7 @@ impl IngressClass {
     /// Marked as the cluster default (`ingressclass.kubernetes.io/is-default-class: "true"`).
     pub fn is_default(&self) -> bool {
         self.metadata
-            .annotations
-            .get("ingressclass.kubernetes.io/is-default-class")
+            .annotation("ingressclass.kubernetes.io/is-default-class")
             .is_some_and(|v| v == "true")
     }
 }

@@ -94,6 +94,16 @@ impl Quantity {
             Some(rest) => (true, rest),
             None => (false, text.strip_prefix('+').unwrap_or(text)),
         };
+        if let Some(magnitude) = simple_magnitude(unsigned) {
+            return Ok(Quantity {
+                nanos: if negative { -magnitude } else { magnitude },
+            });
+        }
+        Self::parse_general(s, negative, unsigned)
+    }
+
+    /// [`Quantity::parse`] for any number and suffix, once the sign is off.
+    fn parse_general(s: &str, negative: bool, unsigned: &str) -> Result<Quantity, QuantityError> {
         let (int_part, rest) = unsigned.split_at(leading_digits(unsigned));
         let (frac_part, suffix) = match rest.strip_prefix('.') {
             Some(after_dot) => after_dot.split_at(leading_digits(after_dot)),
@@ -328,6 +338,38 @@ impl Quantity {
 }
 
 /// Length of the run of ASCII digits at the start of `s`.
+/// Nano-units of up to 15 digits with a common suffix (`250m`, `512Mi`, `2`): most
+/// quantities of a bundle, read without the general path's digit vector. `None` for
+/// anything else.
+fn simple_magnitude(s: &str) -> Option<i128> {
+    let digits = leading_digits(s);
+    if digits == 0 || digits > 15 {
+        return None;
+    }
+    let n = s[..digits]
+        .bytes()
+        .fold(0i128, |n, d| n * 10 + i128::from(d - b'0'));
+    // Below 10^15 times at most 1024^4 * 10^9: far inside i128.
+    let (scale, binary) = match &s[digits..] {
+        "" => (NANOS_PER_UNIT, false),
+        "m" => (NANOS_PER_MILLI, false),
+        "k" => (NANOS_PER_UNIT * 1_000, false),
+        "M" => (NANOS_PER_UNIT * 1_000_000, false),
+        "G" => (NANOS_PER_UNIT * 1_000_000_000, false),
+        "Ki" => (NANOS_PER_UNIT << 10, true),
+        "Mi" => (NANOS_PER_UNIT << 20, true),
+        "Gi" => (NANOS_PER_UNIT << 30, true),
+        "Ti" => (NANOS_PER_UNIT << 40, true),
+        _ => return None,
+    };
+    let nanos = n * scale;
+    Some(if binary {
+        nanos.min(BINARY_CAP_NANOS)
+    } else {
+        nanos
+    })
+}
+
 fn leading_digits(s: &str) -> usize {
     s.bytes().take_while(u8::is_ascii_digit).count()
 }
@@ -506,6 +548,40 @@ impl<'a> Sum<&'a Quantity> for Quantity {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The short path for common forms gives what the general grammar gives.
+    #[test]
+    fn simple_forms_agree_with_the_general_path() {
+        let numbers = [
+            "0",
+            "1",
+            "007",
+            "250",
+            "999999999999999",
+            "9999999999999999",
+            "12345678",
+        ];
+        let suffixes = [
+            "", "m", "k", "M", "G", "Ki", "Mi", "Gi", "Ti", "Pi", "n", "e3", "K",
+        ];
+        for sign in ["", "-", "+"] {
+            for n in numbers {
+                for suffix in suffixes {
+                    let text = format!("{sign}{n}{suffix}");
+                    let unsigned = text.trim_start_matches(['-', '+']);
+                    assert_eq!(
+                        Quantity::parse(&text),
+                        Quantity::parse_general(&text, sign == "-", unsigned),
+                        "{text}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            Quantity::parse("999999999999999Ti"),
+            Ok(Quantity::from_nanos(BINARY_CAP_NANOS))
+        );
+    }
 
     fn q(s: &str) -> Quantity {
         Quantity::parse(s).unwrap_or_else(|e| panic!("{s:?} should parse: {e}"))

@@ -1089,8 +1089,7 @@ fn default_class(snap: &Snapshot) -> Option<String> {
         .iter()
         .find(|(_, s)| {
             s.metadata
-                .annotations
-                .get("storageclass.kubernetes.io/is-default-class")
+                .annotation("storageclass.kubernetes.io/is-default-class")
                 .is_some_and(|v| v == "true")
         })
         .map(|(_, s)| s.metadata.name.clone())
