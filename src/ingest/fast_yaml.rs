@@ -441,13 +441,20 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The line at the cursor (may be blank or a comment); computed once per line.
+    /// The line at the cursor (may be blank or a comment); computed once per line. Inlined:
+    /// it is asked several times per line, and is found in the cache most times.
+    #[inline(always)]
     fn raw(&mut self) -> Option<Line<'a>> {
         if let Some((pos, line)) = self.cache
             && pos == self.pos
         {
             return Some(line);
         }
+        self.scan_and_cache()
+    }
+
+    #[inline(never)]
+    fn scan_and_cache(&mut self) -> Option<Line<'a>> {
         let line = self.scan_line()?;
         self.cache = Some((self.pos, line));
         Some(line)
