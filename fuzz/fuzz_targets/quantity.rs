@@ -1,5 +1,5 @@
-//! The quantity parser: never panics, and what it accepts round-trips through the
-//! canonical form.
+//! The quantity parser: never panics, its short path agrees with the grammar, and what
+//! it accepts round-trips through the canonical form.
 #![no_main]
 
 use kdiag::snapshot::quantity::Quantity;
@@ -7,6 +7,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
+    // The short path for common forms says what the grammar says.
+    assert_eq!(Quantity::parse(text), Quantity::parse_by_the_grammar(text), "{text:?}");
     if let Ok(q) = Quantity::parse(text) {
         let canonical = q.canonical_decimal();
         assert_eq!(Quantity::parse(&canonical), Ok(q), "{text:?} -> {canonical:?}");
