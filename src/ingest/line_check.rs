@@ -42,9 +42,8 @@ pub enum Value {
 /// not checkable on its own, and the value must be parsed.
 pub fn check_line(content: &str) -> Option<Shape> {
     let b = content.as_bytes();
-    if comment_or_tab(b) {
-        return None;
-    }
+    // Where the key's colon is, in the same pass that refuses tabs and comments.
+    let colon = key_colon_unless_comment(b)?;
     if b == b"-" {
         return Some(Shape {
             item: true,
@@ -99,7 +98,8 @@ pub fn check_line(content: &str) -> Option<Shape> {
                 _ => None,
             }
         }
-        _ => match key_colon(s.as_bytes()) {
+        // `- ` and the spaces after it hold no colon.
+        _ => match colon.map(|i| i - col) {
             Some(i) if i > 0 && !starts_special(s) => keyed(&s[i + 1..]),
             Some(_) => None,
             // A scalar item, or a scalar on a line of its own.
@@ -183,35 +183,75 @@ fn closing_quote(s: &str) -> Option<usize> {
 
 /// Offset of the first `:` followed by a space or the end of the line.
 pub fn key_colon(b: &[u8]) -> Option<usize> {
-    // The first of `colons` (0x80 bits of the word at `start`) before a space or the end.
-    let first = |start: usize, mut colons: u64| {
-        while colons != 0 {
-            let i = start + colons.trailing_zeros() as usize / 8;
-            if b.get(i + 1).is_none_or(|&n| n == b' ') {
-                return Some(i);
-            }
-            colons &= colons - 1;
-        }
-        None
-    };
     if b.len() < 8 {
-        return first(0, eq_mask(padded_word(b), b':'));
+        return first_key_colon(b, 0, eq_mask(padded_word(b), b':'));
     }
     let mut chunks = b.chunks_exact(8);
     for (n, chunk) in (&mut chunks).enumerate() {
-        if let Some(i) = first(8 * n, eq_mask(word(chunk), b':')) {
+        if let Some(i) = first_key_colon(b, 8 * n, eq_mask(word(chunk), b':')) {
             return Some(i);
         }
     }
-    // The last eight bytes, without those before the tail (looked at already).
+    let (start, fresh) = last_word(b, chunks.remainder().len());
+    first_key_colon(b, start, eq_mask(word(&b[start..]), b':') & fresh)
+}
+
+/// [`comment_or_tab`] and [`key_colon`] in one pass, as every checked line asks both:
+/// `None` when `b` holds a tab or a comment, else where its key's colon is.
+pub fn key_colon_unless_comment(b: &[u8]) -> Option<Option<usize>> {
+    if b.len() < 8 {
+        let w = padded_word(b);
+        return (!word_comment_or_tab(w, 0)).then(|| first_key_colon(b, 0, eq_mask(w, b':')));
+    }
+    let mut colon = None;
+    let mut space_before = 0u64;
+    let mut chunks = b.chunks_exact(8);
+    for (n, chunk) in (&mut chunks).enumerate() {
+        let w = word(chunk);
+        if word_comment_or_tab(w, space_before) {
+            return None;
+        }
+        if colon.is_none() {
+            colon = first_key_colon(b, 8 * n, eq_mask(w, b':'));
+        }
+        space_before = if w >> 56 == u64::from(b' ') { 0x80 } else { 0 };
+    }
     let tail = chunks.remainder().len();
-    let start = b.len() - 8;
+    if tail > 0 {
+        let (start, fresh) = last_word(b, tail);
+        let w = word(&b[start..]);
+        if word_comment_or_tab(w, 0) {
+            return None;
+        }
+        if colon.is_none() {
+            colon = first_key_colon(b, start, eq_mask(w, b':') & fresh);
+        }
+    }
+    Some(colon)
+}
+
+/// The first of `colons` (0x80 bits of the word of `b` at `start`) followed by a space or
+/// the end of `b`.
+fn first_key_colon(b: &[u8], start: usize, mut colons: u64) -> Option<usize> {
+    while colons != 0 {
+        let i = start + colons.trailing_zeros() as usize / 8;
+        if b.get(i + 1).is_none_or(|&n| n == b' ') {
+            return Some(i);
+        }
+        colons &= colons - 1;
+    }
+    None
+}
+
+/// Where the last eight bytes of `b` (at least eight long) start, and the mask of those
+/// not in its whole words (`tail` of them), which were looked at already.
+fn last_word(b: &[u8], tail: usize) -> (usize, u64) {
     let fresh = if tail == 0 {
         0
     } else {
         u64::MAX << (8 * (8 - tail))
     };
-    first(start, eq_mask(word(&b[start..]), b':') & fresh)
+    (b.len() - 8, fresh)
 }
 
 /// `s` without its leading spaces.
@@ -388,6 +428,12 @@ mod tests {
                 let naive_colon =
                     (0..s.len()).find(|&i| s[i] == b':' && s.get(i + 1).is_none_or(|&n| n == b' '));
                 assert_eq!(key_colon(s), naive_colon, "{:?}", &text[start..end]);
+                assert_eq!(
+                    key_colon_unless_comment(s),
+                    (!naive_tab).then_some(naive_colon),
+                    "{:?}",
+                    &text[start..end]
+                );
             }
         }
     }
