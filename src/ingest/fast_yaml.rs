@@ -812,7 +812,7 @@ impl<'a> Parser<'a> {
             self.rewind_blank(pending_breaks);
         }
         Ok(match text {
-            None => Shape::Plain(first.trim_end_matches(BLANK)),
+            None => Shape::Plain(trim_end_blank(first)),
             Some(s) => Shape::Text(Cow::Owned(s)),
         })
     }
@@ -1337,6 +1337,16 @@ fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
 /// White space in YAML: only space and tab (`str::trim` would also take `\u{b}`, `\u{85}`,
 /// no-break spaces… which YAML keeps in a scalar).
 const BLANK: [char; 2] = [' ', '\t'];
+
+/// `s.trim_end_matches(BLANK)` on bytes: every plain scalar a view reads is trimmed.
+fn trim_end_blank(s: &str) -> &str {
+    let kept = s
+        .as_bytes()
+        .iter()
+        .rposition(|&c| c != b' ' && c != b'\t')
+        .map_or(0, |i| i + 1);
+    &s[..kept]
+}
 
 /// `---` or `...` at column 0 ends a document.
 fn is_doc_marker(line: &Line) -> bool {
