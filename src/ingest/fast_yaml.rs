@@ -991,16 +991,22 @@ impl<'a> Parser<'a> {
                 s.push_str(l);
             }
         } else {
-            // Folded: single breaks between non-indented lines become spaces.
+            // Folded: single breaks between non-indented lines become spaces; empty lines
+            // before the first text line are one line break each.
             let mut prev_more_indented = false;
             let mut empties = 0;
-            for (i, l) in content.iter().enumerate() {
+            let mut started = false;
+            for l in content {
                 if l.is_empty() {
                     empties += 1;
                     continue;
                 }
                 let more = l.starts_with(' ');
-                if i > 0 {
+                if !started {
+                    for _ in 0..empties {
+                        s.push('\n');
+                    }
+                } else {
                     if empties == 0 && !more && !prev_more_indented {
                         s.push(' ');
                     } else {
@@ -1015,6 +1021,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 empties = 0;
+                started = true;
                 s.push_str(l);
                 prev_more_indented = more;
             }
@@ -1813,6 +1820,24 @@ mod tests {
         );
         let crash =
             include_bytes!("../../fuzz/regressions/yaml_loader-block-scalar-space-line.yaml");
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: in a folded block scalar, an empty line before
+    /// a more indented first line is one line break; the fast path gave two.
+    #[test]
+    fn fuzz_regression_folded_leading_empty_line() {
+        for text in [
+            "a: >1\n\n    b: v1\n",
+            "a: >2\n\n    more\n  text\n",
+            "a: >\n\n\n  text\n   more\n",
+            "a: >-\n\n  text\n",
+            "a: |2\n\n    more\n",
+        ] {
+            same_as_general(text);
+        }
+        let crash =
+            include_bytes!("../../fuzz/regressions/yaml_loader-folded-leading-empty-line.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
