@@ -1096,6 +1096,7 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
                     first,
                     top,
                     pending: None,
+                    read_a_key: false,
                 })?;
                 self.p.depth -= 1;
                 Ok(v)
@@ -1215,6 +1216,8 @@ struct MapAcc<'p, 'a> {
     /// The current key's rest of line, line number, whether it is a List's `items`, and
     /// the key's byte offset.
     pending: Option<(&'a str, u32, bool, usize)>,
+    /// Whether a key of this map was read (or skipped) already.
+    read_a_key: bool,
 }
 
 impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
@@ -1248,13 +1251,17 @@ impl<'de> MapAccess<'de> for MapAcc<'_, 'de> {
                     (key, rest, line.no)
                 }
             };
+            let first_of_document = self.top && !self.read_a_key;
+            self.read_a_key = true;
             if key == "managedFields" {
                 // Bookkeeping of who wrote which field: large, and never evidence.
                 self.p.skip_after_key(self.indent, rest);
                 // Its text may go (see `compact`) when it has a line of its own and another
                 // key of the same map follows: the map stays a map (not `null`) and the
-                // object ends where it did.
+                // object ends where it did; and when it is not a document's first key: the
+                // document starts where it did.
                 if let Some(start) = line_start
+                    && !first_of_document
                     && self.p.peek().is_some_and(|l| {
                         l.indent == self.indent && !is_seq_entry(l.content) && !is_doc_marker(&l)
                     })
@@ -1785,6 +1792,45 @@ mod tests {
         assert_eq!(general[0].value, again[0].value);
         assert!(kept.contains("    # managedFields not kept by kdiag\n"));
         assert_eq!(again[0].value["items"][0]["spec"], serde_json::json!({}));
+    }
+
+    /// Found by the yaml_loader fuzz target: a document whose first key is `managedFields`
+    /// started at its next key once the block was taken out of the kept text; such a block
+    /// is kept.
+    #[test]
+    fn fuzz_regression_managed_fields_first_in_document() {
+        let crash = include_bytes!(
+            "../../fuzz/regressions/yaml_loader-managed-fields-first-in-document.yaml"
+        );
+        let crash = std::str::from_utf8(crash).unwrap();
+        for text in [
+            "managedFields:\n- a: 1\nb: 2\n",
+            "# c\nmanagedFields:\n- a: 1\nb: 2\n",
+            "---\nmanagedFields:\n- a: 1\nb: 2\n",
+            "a: 0\nmanagedFields:\n- a: 1\nb: 2\n",
+            crash,
+        ] {
+            let (docs, managed) = scan::<Value>(text).unwrap();
+            let (kept, shifts) = compact(text, &managed);
+            let again = documents::<Value>(&kept).unwrap();
+            assert_eq!(docs.len(), again.len(), "{text:?}");
+            for (a, b) in docs.iter().zip(&again) {
+                assert_eq!(a.value, b.value, "{text:?}");
+                assert_eq!(
+                    (a.span, shifts.map(a.offset)),
+                    (b.span, b.offset),
+                    "{text:?}"
+                );
+            }
+        }
+        // Not the first key: taken out as before.
+        assert_eq!(
+            scan::<Value>("a: 0\nmanagedFields:\n- a: 1\nb: 2\n")
+                .unwrap()
+                .1
+                .len(),
+            1
+        );
     }
 
     /// Found by the yaml_loader fuzz target: a map whose only key is `managedFields` is
