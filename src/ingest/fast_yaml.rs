@@ -788,14 +788,10 @@ impl<'a> Parser<'a> {
             if l.indent <= parent_indent || l.content.starts_with('#') {
                 break;
             }
-            if find_pair(l.content, b':', b' ').is_some()
-                || l.content.ends_with(':')
-                || find_pair(l.content, b' ', b'#').is_some()
-                || memchr(b'\t', l.content.as_bytes()).is_some()
-            {
+            if key_colon(l.content.as_bytes()).is_some() || comment_or_tab(l.content.as_bytes()) {
                 return unsupported("ambiguous plain continuation", l.no);
             }
-            let s = text.get_or_insert_with(|| first.trim_end_matches(BLANK).to_string());
+            let s = text.get_or_insert_with(|| trim_end_blank(first).to_string());
             if pending_breaks == 0 {
                 s.push(' ');
             } else {
@@ -804,7 +800,7 @@ impl<'a> Parser<'a> {
                 }
             }
             pending_breaks = 0;
-            s.push_str(l.content.trim_end_matches(BLANK));
+            s.push_str(trim_end_blank(l.content));
             self.advance();
         }
         if pending_breaks > 0 {
@@ -893,7 +889,7 @@ impl<'a> Parser<'a> {
             if !escaped_break {
                 let seg = &chunk[segment_start..];
                 // Line content starts after its indentation; only trailing blanks fold away.
-                out.push_str(seg.trim_end_matches(BLANK));
+                out.push_str(trim_end_blank(seg));
             }
             let mut breaks = 0;
             let next = loop {
@@ -1341,18 +1337,11 @@ fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
     memchr::memchr(needle, hay)
 }
 
-/// Offset of the first `a` followed by `b` (`": "`, `" #"`), found with memchr: the
-/// scan of every line's keys and scalars is the hot loop of ingest.
-fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
-    let bytes = s.as_bytes();
-    memchr::memchr_iter(a, bytes).find(|&i| bytes.get(i + 1) == Some(&b))
-}
-
 /// White space in YAML: only space and tab (`str::trim` would also take `\u{b}`, `\u{85}`,
 /// no-break spaces… which YAML keeps in a scalar).
 const BLANK: [char; 2] = [' ', '\t'];
 
-/// `s.trim_end_matches(BLANK)` on bytes: every plain scalar a view reads is trimmed.
+/// `s` without trailing [`BLANK`]s, on bytes: every plain scalar a view reads is trimmed.
 fn trim_end_blank(s: &str) -> &str {
     let kept = s
         .as_bytes()

@@ -183,51 +183,25 @@ fn closing_quote(s: &str) -> Option<usize> {
 
 /// Offset of the first `:` followed by a space or the end of the line.
 pub fn key_colon(b: &[u8]) -> Option<usize> {
-    if b.len() < 8 {
-        return first_key_colon(b, 0, eq_mask(padded_word(b), b':'));
-    }
-    let mut chunks = b.chunks_exact(8);
-    for (n, chunk) in (&mut chunks).enumerate() {
-        if let Some(i) = first_key_colon(b, 8 * n, eq_mask(word(chunk), b':')) {
-            return Some(i);
-        }
-    }
-    let (start, fresh) = last_word(b, chunks.remainder().len());
-    first_key_colon(b, start, eq_mask(word(&b[start..]), b':') & fresh)
+    scan_words(b, |w| {
+        first_key_colon(b, w.at, eq_mask(w.bits, b':') & w.fresh)
+    })
 }
 
 /// [`comment_or_tab`] and [`key_colon`] in one pass, as every checked line asks both:
 /// `None` when `b` holds a tab or a comment, else where its key's colon is.
 pub fn key_colon_unless_comment(b: &[u8]) -> Option<Option<usize>> {
-    if b.len() < 8 {
-        let w = padded_word(b);
-        return (!word_comment_or_tab(w, 0)).then(|| first_key_colon(b, 0, eq_mask(w, b':')));
-    }
     let mut colon = None;
-    let mut space_before = 0u64;
-    let mut chunks = b.chunks_exact(8);
-    for (n, chunk) in (&mut chunks).enumerate() {
-        let w = word(chunk);
-        if word_comment_or_tab(w, space_before) {
-            return None;
+    let comment = scan_words(b, |w| {
+        if word_comment_or_tab(w.bits, w.space_before) {
+            return Some(());
         }
         if colon.is_none() {
-            colon = first_key_colon(b, 8 * n, eq_mask(w, b':'));
+            colon = first_key_colon(b, w.at, eq_mask(w.bits, b':') & w.fresh);
         }
-        space_before = if w >> 56 == u64::from(b' ') { 0x80 } else { 0 };
-    }
-    let tail = chunks.remainder().len();
-    if tail > 0 {
-        let (start, fresh) = last_word(b, tail);
-        let w = word(&b[start..]);
-        if word_comment_or_tab(w, 0) {
-            return None;
-        }
-        if colon.is_none() {
-            colon = first_key_colon(b, start, eq_mask(w, b':') & fresh);
-        }
-    }
-    Some(colon)
+        None
+    });
+    comment.is_none().then_some(colon)
 }
 
 /// The first of `colons` (0x80 bits of the word of `b` at `start`) followed by a space or
@@ -243,15 +217,62 @@ fn first_key_colon(b: &[u8], start: usize, mut colons: u64) -> Option<usize> {
     None
 }
 
-/// Where the last eight bytes of `b` (at least eight long) start, and the mask of those
-/// not in its whole words (`tail` of them), which were looked at already.
-fn last_word(b: &[u8], tail: usize) -> (usize, u64) {
-    let fresh = if tail == 0 {
-        0
-    } else {
-        u64::MAX << (8 * (8 - tail))
-    };
-    (b.len() - 8, fresh)
+/// Eight bytes of a scanned text, as [`scan_words`] hands them out.
+struct Word {
+    /// Offset of the word's first byte.
+    at: usize,
+    bits: u64,
+    /// 0x80 bits of the bytes no earlier word held.
+    fresh: u64,
+    /// 0x80 in the lowest byte when the byte before the word is a space.
+    space_before: u64,
+}
+
+/// Hands `b` to `f` eight bytes at a time until `f` returns something: whole words, then
+/// the last eight bytes for a tail (those before the tail were looked at already, and a
+/// pair of bytes across the tail's start is inside the word); one word padded with NULs
+/// (none of the bytes looked for) when `b` is shorter. The one loop of this module's
+/// scans, inlined into each.
+#[inline(always)]
+fn scan_words<R>(b: &[u8], mut f: impl FnMut(Word) -> Option<R>) -> Option<R> {
+    if b.len() < 8 {
+        return f(Word {
+            at: 0,
+            bits: padded_word(b),
+            fresh: u64::MAX,
+            space_before: 0,
+        });
+    }
+    let mut space_before = 0;
+    let mut chunks = b.chunks_exact(8);
+    for (n, chunk) in (&mut chunks).enumerate() {
+        let bits = word(chunk);
+        let found = f(Word {
+            at: 8 * n,
+            bits,
+            fresh: u64::MAX,
+            space_before,
+        });
+        if found.is_some() {
+            return found;
+        }
+        space_before = if bits >> 56 == u64::from(b' ') {
+            0x80
+        } else {
+            0
+        };
+    }
+    let tail = chunks.remainder().len();
+    if tail == 0 {
+        return None;
+    }
+    let at = b.len() - 8;
+    f(Word {
+        at,
+        bits: word(&b[at..]),
+        fresh: u64::MAX << (8 * (8 - tail)),
+        space_before: 0,
+    })
 }
 
 /// `s` without its leading spaces.
@@ -263,23 +284,10 @@ pub fn skip_spaces(s: &str) -> &str {
 /// Whether `b` holds a tab or ` #` (a comment), eight bytes at a time: every skipped line
 /// is looked at, so this is the hot loop of ingest.
 pub fn comment_or_tab(b: &[u8]) -> bool {
-    if b.len() < 8 {
-        // Most keys: one word, padded with NULs (which are neither).
-        return word_comment_or_tab(padded_word(b), 0);
-    }
-    // 0x80 in the lowest byte when the byte before the chunk is a space.
-    let mut space_before = 0u64;
-    let mut chunks = b.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = word(chunk);
-        if word_comment_or_tab(w, space_before) {
-            return true;
-        }
-        space_before = if w >> 56 == u64::from(b' ') { 0x80 } else { 0 };
-    }
-    // The last eight bytes: those before the tail were looked at already (and held
-    // neither), and the pair across the tail's start is inside the word.
-    !chunks.remainder().is_empty() && word_comment_or_tab(word(&b[b.len() - 8..]), 0)
+    scan_words(b, |w| {
+        word_comment_or_tab(w.bits, w.space_before).then_some(())
+    })
+    .is_some()
 }
 
 /// [`comment_or_tab`] on one word (`space_before`: 0x80 when the byte before it is a

@@ -348,10 +348,10 @@ impl Quantity {
     }
 }
 
-/// Length of the run of ASCII digits at the start of `s`.
-/// Nano-units of up to 15 digits with a common suffix (`250m`, `512Mi`, `2`): most
+/// Nano-units of up to 15 digits and a suffix (`250m`, `512Mi`, `2`, `1e3`): most
 /// quantities of a bundle, read without the general path's digit vector. `None` for
-/// anything else.
+/// anything else (a fraction, a sign, more digits, a bad suffix, a value out of range),
+/// which the general path reads.
 fn simple_magnitude(s: &str) -> Option<i128> {
     let digits = leading_digits(s);
     if digits == 0 || digits > 15 {
@@ -360,27 +360,20 @@ fn simple_magnitude(s: &str) -> Option<i128> {
     let n = s[..digits]
         .bytes()
         .fold(0i128, |n, d| n * 10 + i128::from(d - b'0'));
-    // Below 10^15 times at most 1024^4 * 10^9: far inside i128.
-    let (scale, binary) = match &s[digits..] {
-        "" => (NANOS_PER_UNIT, false),
-        "m" => (NANOS_PER_MILLI, false),
-        "k" => (NANOS_PER_UNIT * 1_000, false),
-        "M" => (NANOS_PER_UNIT * 1_000_000, false),
-        "G" => (NANOS_PER_UNIT * 1_000_000_000, false),
-        "Ki" => (NANOS_PER_UNIT << 10, true),
-        "Mi" => (NANOS_PER_UNIT << 20, true),
-        "Gi" => (NANOS_PER_UNIT << 30, true),
-        "Ti" => (NANOS_PER_UNIT << 40, true),
-        _ => return None,
-    };
-    let nanos = n * scale;
-    Some(if binary {
-        nanos.min(BINARY_CAP_NANOS)
-    } else {
-        nanos
-    })
+    match parse_suffix(&s[digits..], s).ok()? {
+        // Below one nano needs rounding: the general path's.
+        Scale::Decimal(exp) => {
+            let shift = u32::try_from(exp.checked_add(9)?).ok()?;
+            n.checked_mul(10i128.checked_pow(shift)?)
+        }
+        Scale::Binary(power) => {
+            let unit = 1024i128.checked_pow(power)?.checked_mul(NANOS_PER_UNIT)?;
+            Some(n.checked_mul(unit)?.min(BINARY_CAP_NANOS))
+        }
+    }
 }
 
+/// Length of the run of ASCII digits at the start of `s`.
 fn leading_digits(s: &str) -> usize {
     s.bytes().take_while(u8::is_ascii_digit).count()
 }
