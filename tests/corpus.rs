@@ -141,7 +141,7 @@ fn fast_yaml_matches_general_parser() {
             }
         }
         for p in paths {
-            let Ok(collected) = source::collect_path(&p) else {
+            let Ok(collected) = source::collect_path(&p, None) else {
                 continue;
             };
             for entry in collected.entries {

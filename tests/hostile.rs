@@ -291,3 +291,79 @@ fn truncated_archives_are_problems() {
     assert_eq!(run.code, 2, "nothing readable");
     assert!(problems(&json(&run)).iter().any(|m| m.contains("zip")));
 }
+
+/// Archive members are parsed as they are inflated, before the layout is known; a folder's
+/// files after. Both must read the same: members the layout skips, files that only may hold
+/// objects, binary and broken files where objects are expected, the timestamp and logs.
+#[test]
+fn archive_members_read_as_the_same_folder() {
+    let dir = Scratch::new("early");
+    let root = |p: &str| crate::root().join(p);
+    let read = |p: &str| std::fs::read(root(p)).unwrap();
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "mg/timestamp",
+            b"2026-11-20 09:14:02.5 +0000 UTC\n".to_vec(),
+        ),
+        ("mg/namespaces/demo/core/pods.yaml", pod_yaml()),
+        (
+            "mg/namespaces/demo/apps/deployments.yaml",
+            read("sample-bundles/bad-input/truncated.yaml"),
+        ),
+        (
+            "mg/namespaces/demo/core/configmaps.yaml",
+            b"\x00\x01binary".to_vec(),
+        ),
+        ("mg/extra/notes.yaml", b"hello: world\n".to_vec()),
+        ("mg/extra/blob.json", b"\x00\x01binary".to_vec()),
+        ("mg/extra/settings.json", b"{\"a\": 1}\n".to_vec()),
+        ("mg/cluster-resources/pods/demo.json", b"[]\n".to_vec()),
+        ("mg/host_service_logs/kubelet.yaml", b"kind: [\n".to_vec()),
+        (
+            "mg/namespaces/demo/pods/api-0/api/api/logs/current.log",
+            b"2026-11-20T09:00:00Z started\n".to_vec(),
+        ),
+    ];
+    let folder = dir.0.join("folder");
+    for (name, data) in &files {
+        let path = folder.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, data).unwrap();
+    }
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, d)| (*n, d.as_slice())).collect();
+    std::fs::write(dir.file("b.zip"), zip_of(&refs)).unwrap();
+    let mut tar = tar::Builder::new(Vec::new());
+    for (name, data) in &files {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, name, data.as_slice()).unwrap();
+    }
+    let tar = tar.into_inner().unwrap();
+    std::fs::write(dir.file("b.tar"), &tar).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&tar).unwrap();
+    std::fs::write(dir.file("b.tar.gz"), gz.finish().unwrap()).unwrap();
+    // What a reader sees of one run, without the input's own path.
+    let seen = |input: &str| {
+        let mut out = json(&kdiag(&["analyze", input, "--format", "json"]));
+        out["inputs"][0]["path"] = serde_json::Value::Null;
+        out
+    };
+    let want = seen(&folder.to_string_lossy());
+    assert_eq!(want["inputs"][0]["layout"], "must-gather", "{want:#}");
+    let p = problems(&want);
+    assert!(
+        p.iter()
+            .any(|m| m.contains("deployments.yaml") && m.contains("invalid YAML"))
+            && p.iter()
+                .any(|m| m.contains("configmaps.yaml") && m.contains("binary"))
+            && p.len() == 2,
+        "only the broken object files are problems: {p:#?}"
+    );
+    assert_eq!(want["findings"].as_array().unwrap().len(), 1, "{want:#}");
+    for archive in ["b.zip", "b.tar", "b.tar.gz"] {
+        assert_eq!(seen(&dir.file(archive)), want, "{archive}");
+    }
+}

@@ -5,10 +5,14 @@ use kdiag::ingest::source;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    for name in ["fuzz.zip", "fuzz.tar", "fuzz.tar.gz", "fuzz.yaml.gz", "fuzz"] {
-        let collected = source::collect_bytes(name, data.to_vec());
-        for e in &collected.entries {
-            let _ = e.read();
+    // Members kept as bytes, and parsed as they are read (as `kdiag analyze` does).
+    let parse: &source::ParseMember = &kdiag::ingest::parse_member;
+    for mode in [None, Some(parse)] {
+        for name in ["fuzz.zip", "fuzz.tar", "fuzz.tar.gz", "fuzz.yaml.gz", "fuzz"] {
+            let collected = source::collect_bytes(name, data.to_vec(), mode);
+            for e in &collected.entries {
+                let _ = e.read();
+            }
         }
     }
 });

@@ -15,6 +15,14 @@ pub enum Layout {
 }
 
 impl Layout {
+    pub const ALL: [Layout; 5] = [
+        Layout::MustGather,
+        Layout::Troubleshoot,
+        Layout::ClusterInfoDump,
+        Layout::Insights,
+        Layout::KubectlDump,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Layout::MustGather => "must-gather",
@@ -188,6 +196,22 @@ pub fn classify(layout: Layout, path: &str) -> FileClass {
         }
         Layout::ClusterInfoDump | Layout::KubectlDump => FileClass::Objects,
     }
+}
+
+/// Whether a file can be parsed before the layout is known (an archive member, as it is
+/// inflated): some layout reads objects from it, and none reads it as a log, a timestamp or
+/// a version. A layout that skips it only makes the parse wasted, never wrong.
+pub fn parse_early(path: &str) -> bool {
+    let classes = Layout::ALL.map(|l| classify(l, path));
+    classes
+        .iter()
+        .any(|c| matches!(c, FileClass::Objects | FileClass::MaybeObjects))
+        && classes.iter().all(|c| {
+            matches!(
+                c,
+                FileClass::Objects | FileClass::MaybeObjects | FileClass::Skip
+            )
+        })
 }
 
 fn log_key(layout: Layout, comps: &[&str]) -> Option<LogKey> {
@@ -424,6 +448,29 @@ mod tests {
         assert_eq!(detect(["nodes.json"].iter().copied()), Layout::KubectlDump);
         assert_eq!(detect(cid.iter().copied()), Layout::ClusterInfoDump);
         assert_eq!(detect(["pods.yaml"].iter().copied()), Layout::KubectlDump);
+    }
+
+    #[test]
+    fn parses_early_only_what_no_layout_reads_otherwise() {
+        for path in [
+            "namespaces/a/core/pods.yaml",
+            "cluster-resources/pods/a.json",
+            "case.zip!/mg/cluster-scoped-resources/core/nodes.yaml",
+            "extra/notes.yaml",
+        ] {
+            assert!(parse_early(path), "{path}");
+        }
+        for path in [
+            "mg/timestamp",
+            "cluster-info/cluster_version.json",
+            "mg/namespaces/a/pods/p/c/c/logs/current.log",
+            "cluster-resources/pods/logs/a/p/c-previous.log",
+            "a/p/logs.txt",
+            "analysis.json",
+            "mg/host_service_logs/kubelet.yaml",
+        ] {
+            assert!(!parse_early(path), "{path}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! holds, and reports every file it could not use as a [`Problem`].
 
 pub mod body;
+pub mod content;
 pub mod fast_yaml;
 pub mod header;
 pub mod json;
@@ -15,6 +16,8 @@ pub mod source;
 pub mod yaml;
 
 use crate::snapshot::time::parse_timestamp;
+use content::FileRead;
+pub use content::scan_yaml;
 use layout::{FileClass, Layout, LogKey};
 use objects::RawObject;
 use rayon::prelude::*;
@@ -241,15 +244,35 @@ pub fn load(args: &[InputArg]) -> Result<Loaded, InputError> {
         problems: Vec::new(),
         logs: Vec::new(),
     };
+    let stats = std::env::var_os("KDIAG_STATS").is_some();
     for (input, arg) in args.iter().enumerate() {
+        let t = std::time::Instant::now();
         let collected = match arg {
-            InputArg::Stdin => source::collect_stdin(),
-            InputArg::Path(p) => source::collect_path(p),
+            InputArg::Stdin => source::collect_stdin(Some(&parse_member)),
+            InputArg::Path(p) => source::collect_path(p, Some(&parse_member)),
         }
         .map_err(|e| InputError(format!("{}: {e}", arg.display())))?;
+        let t_collect = t.elapsed();
         load_input(input, arg, collected, &mut loaded);
+        if stats {
+            eprintln!(
+                "kdiag stats: input {input}: collect {:.3}s, parse {:.3}s",
+                t_collect.as_secs_f64(),
+                (t.elapsed() - t_collect).as_secs_f64()
+            );
+        }
     }
     Ok(loaded)
+}
+
+/// Parses an archive member as it is read, when the layout (known only once every path
+/// is) cannot change how: see [`layout::parse_early`].
+pub fn parse_member(path: &str, bytes: Vec<u8>) -> EntryData {
+    if layout::parse_early(path) {
+        EntryData::Read(Box::new(content::read(path, bytes, true)))
+    } else {
+        EntryData::Bytes(bytes)
+    }
 }
 
 /// What one file turned out to be.
@@ -384,178 +407,68 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     let expects_objects = match class {
         FileClass::Skip => return Outcome::Skipped,
         FileClass::Log(_) => return Outcome::Log,
+        FileClass::Timestamp | FileClass::ClusterVersion => return bundle_metadata(entry, class),
         FileClass::Objects => true,
-        FileClass::MaybeObjects | FileClass::Timestamp | FileClass::ClusterVersion => false,
+        FileClass::MaybeObjects => false,
     };
-    let bytes = match entry.take() {
-        Ok(b) => b,
+    let read = match entry.take_read() {
+        Some(read) => read,
+        None => match entry.take() {
+            Ok(bytes) => content::read(&entry.path, bytes, expects_objects),
+            Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
+        },
+    };
+    match read {
+        FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
+        FileRead::NotText(_) | FileRead::Unparsed => Outcome::Skipped,
+        FileRead::Parsed {
+            looks_like_objects,
+            text,
+            extracted,
+            error,
+        } => {
+            if !expects_objects && (!looks_like_objects || extracted.objects.is_empty()) {
+                // Collector output that is not Kubernetes objects: nothing to report.
+                return Outcome::Skipped;
+            }
+            if expects_objects
+                && extracted.objects.is_empty()
+                && extracted.defects.is_empty()
+                && error.is_none()
+            {
+                // An empty file or a `List` with no items: a valid, empty answer.
+                return Outcome::Skipped;
+            }
+            Outcome::Objects {
+                text,
+                extracted,
+                error,
+            }
+        }
+    }
+}
+
+/// must-gather's `timestamp` and troubleshoot's `cluster_version.json`.
+fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
+    let text = match entry.take() {
+        Ok(bytes) => match content::decode(bytes) {
+            Ok(t) => t,
+            Err(_) => return Outcome::Skipped,
+        },
         Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
     };
-    let text = match decode(bytes) {
-        Ok(t) => t,
-        Err(msg) if expects_objects => return Outcome::Problem(None, msg),
-        Err(_) => return Outcome::Skipped,
-    };
-    match class {
-        FileClass::Timestamp => {
-            let t = text.lines().filter_map(parse_timestamp).max();
-            return Outcome::Timestamp(t);
-        }
-        FileClass::ClusterVersion => {
-            let v: Option<String> = serde_json::from_str::<serde_json::Value>(&text)
-                .ok()
-                .and_then(|v| {
-                    v.get("string")
-                        .or_else(|| v.get("info").and_then(|i| i.get("gitVersion")))
-                        .and_then(|s| s.as_str())
-                        .map(str::to_string)
-                });
-            return Outcome::ClusterVersion(v);
-        }
-        _ => {}
+    if *class == FileClass::Timestamp {
+        return Outcome::Timestamp(text.lines().filter_map(parse_timestamp).max());
     }
-    let lower = entry.path.to_ascii_lowercase();
-    let trimmed = text.trim_start();
-    let looks_json = trimmed.starts_with('{') || trimmed.starts_with('[');
-    let is_json = lower.ends_with(".json")
-        || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"));
-    let yaml_like = looks_yaml(trimmed);
-    if !(is_json || expects_objects || yaml_like) {
-        return Outcome::Skipped;
-    }
-    // JSON is kept without managedFields (see `json::without_managed_fields`).
-    let json_text = |text: String| -> KeptText {
-        match json::without_managed_fields(&text) {
-            Some(kept) => Arc::new(kept),
-            None => Arc::new(text),
-        }
-    };
-    let (text, docs, error) = if is_json {
-        let text = json_text(text);
-        let (docs, error) = json::scan(&text);
-        (text, docs, error)
-    } else if looks_json {
-        // Flow-style YAML may still be valid JSON, which parses much faster.
-        let text = json_text(text);
-        let (docs, error) = match json::scan(&text) {
-            (docs, None) => (docs, None),
-            _ => general_yaml(&text),
-        };
-        (text, docs, error)
-    } else {
-        scan_yaml(text)
-    };
-    let extracted = objects::extract(&entry.path, docs);
-    if !expects_objects && extracted.objects.is_empty() {
-        // Collector output that is not Kubernetes objects: nothing to report.
-        return Outcome::Skipped;
-    }
-    if expects_objects
-        && extracted.objects.is_empty()
-        && extracted.defects.is_empty()
-        && error.is_none()
-    {
-        // An empty file or a `List` with no items: a valid, empty answer.
-        return Outcome::Skipped;
-    }
-    Outcome::Objects {
-        text,
-        extracted,
-        error,
-    }
-}
-
-/// Headers of kubectl-style YAML by the fast path, leaving content as text (kept without
-/// its `managedFields` blocks: see [`fast_yaml::compact`]); anything else by the general
-/// parser. Returns the text to keep for the file.
-pub fn scan_yaml(text: String) -> (KeptText, Vec<objects::Doc>, Option<parsed::ParseError>) {
-    use body::Body;
-    use header::{Header, ItemHeader};
-    let general = |text: String| {
-        let (docs, error) = general_yaml(&text);
-        (Arc::new(text), docs, error)
-    };
-    let Ok((docs, managed)) = fast_yaml::scan::<Header<ItemHeader>>(&text) else {
-        return general(text);
-    };
-    if docs
-        .iter()
-        .any(|d| d.value.items.as_ref().map_or(0, Vec::len) != d.items.len())
-    {
-        // Items the fast path could not place: let the general parser read the file.
-        return general(text);
-    }
-    let (text, shifts): (KeptText, _) = if managed.is_empty() {
-        (Arc::new(text), fast_yaml::Shifts::default())
-    } else {
-        let (kept, shifts) = fast_yaml::compact(&text, &managed);
-        (Arc::new(kept), shifts)
-    };
-    let moved = |p: fast_yaml::ItemPos| fast_yaml::ItemPos {
-        offset: shifts.map(p.offset),
-        span: p.span,
-    };
-    let mut out = Vec::with_capacity(docs.len());
-    for d in docs {
-        let positions: Vec<_> = d.items.into_iter().map(moved).collect();
-        let header = objects::with_items(d.value, |i, h| objects::Item {
-            header: h,
-            body: Some(Body::Yaml {
-                text: text.clone(),
-                pos: positions[i],
-                item: true,
-            }),
-            span: positions[i].span,
+    let v: Option<String> = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| {
+            v.get("string")
+                .or_else(|| v.get("info").and_then(|i| i.get("gitVersion")))
+                .and_then(|s| s.as_str())
+                .map(str::to_string)
         });
-        out.push(objects::Doc {
-            header,
-            body: Body::Yaml {
-                text: text.clone(),
-                pos: moved(fast_yaml::ItemPos {
-                    offset: d.offset,
-                    span: d.span,
-                }),
-                item: false,
-            },
-            span: d.span,
-        });
-    }
-    (text, out, None)
-}
-
-/// The general YAML parser: trees with positions, for YAML the fast path refuses.
-fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<parsed::ParseError>) {
-    let (docs, error) = yaml::parse(text);
-    (
-        docs.into_iter().map(objects::Doc::from_parsed).collect(),
-        error,
-    )
-}
-
-fn looks_yaml(text: &str) -> bool {
-    ["apiVersion:", "kind:", "---", "items:", "metadata:"]
-        .iter()
-        .any(|p| text.starts_with(p))
-}
-
-/// UTF-8 text of a file, or why it is not text: in the buffer it was read into (kept
-/// text takes it over).
-fn decode(bytes: Vec<u8>) -> Result<String, String> {
-    let head = &bytes[..bytes.len().min(8192)];
-    if let Some(pos) = head.iter().position(|&b| b == 0) {
-        return Err(format!(
-            "binary file (NUL byte at offset {pos}), not YAML or JSON"
-        ));
-    }
-    let mut text = String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        format!("not UTF-8 text (invalid byte at offset {at}, line {line}); binary file?")
-    })?;
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
-    }
-    Ok(text)
+    Outcome::ClusterVersion(v)
 }
 
 /// Reads a log's text on demand: the last [`source::log_tail_bytes`] of it, and the
@@ -572,6 +485,7 @@ pub fn read_log(log: &LogSource) -> std::io::Result<(String, usize)> {
             let (bytes, skipped) = source::read_tail(&mut file, source::log_tail_bytes())?;
             (std::borrow::Cow::Owned(bytes), skipped)
         }
+        EntryData::Read(_) => return Err(source::parsed_already()),
     };
     Ok((String::from_utf8_lossy(&bytes).into_owned(), skipped + 1))
 }

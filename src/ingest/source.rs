@@ -2,10 +2,11 @@
 //! stream. Archives are read in memory and never extracted; archives inside archives are
 //! opened up to [`MAX_NESTING`] levels, their entries named `outer!/inner/path`.
 
+use super::content::FileRead;
 use rayon::prelude::*;
 use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// How deep archives inside archives are opened.
 pub const MAX_NESTING: usize = 3;
@@ -40,7 +41,15 @@ pub enum EntryData {
         bytes: Vec<u8>,
         skipped_lines: usize,
     },
+    /// Read already: an archive member parsed as it was inflated (see [`ParseMember`]).
+    Read(Box<FileRead>),
 }
+
+/// Parses an archive member's bytes as soon as they are inflated, while the next member
+/// inflates (a tar.gz is one deflate stream, read on one thread) or beside the other
+/// members (a zip's). Given the member's path, it returns the entry's data: parsed, or the
+/// bytes as they were when the member is not one to parse before the layout is known.
+pub type ParseMember = dyn Fn(&str, Vec<u8>) -> EntryData + Sync;
 
 /// How much of a log is kept: its last 8 MiB by default, or `KDIAG_LOG_TAIL_BYTES`.
 /// Logs are read through, never refused for size: must-gathers hold 1 GB+ logs.
@@ -94,6 +103,14 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The content, when it was parsed as its archive was read (moved out of the entry).
+    pub fn take_read(&mut self) -> Option<FileRead> {
+        let EntryData::Read(read) = &mut self.data else {
+            return None;
+        };
+        Some(std::mem::replace(read.as_mut(), FileRead::Unparsed))
+    }
+
     /// The entry's bytes, reading the file now for folder inputs.
     /// The content, moved out of the entry when it is held in memory (an archive member):
     /// its bytes are freed as soon as the file is read, not when the whole bundle is.
@@ -101,6 +118,7 @@ impl Entry {
         match &mut self.data {
             EntryData::Bytes(b) | EntryData::LogTail { bytes: b, .. } => Ok(std::mem::take(b)),
             EntryData::File(p) => read_bounded(p),
+            EntryData::Read(_) => Err(parsed_already()),
         }
     }
 
@@ -110,8 +128,13 @@ impl Entry {
                 Ok(std::borrow::Cow::Borrowed(b))
             }
             EntryData::File(p) => read_bounded(p).map(std::borrow::Cow::Owned),
+            EntryData::Read(_) => Err(parsed_already()),
         }
     }
+}
+
+pub fn parsed_already() -> std::io::Error {
+    std::io::Error::other("the member was parsed as its archive was read; its bytes are gone")
 }
 
 /// A file or archive member that could not be read.
@@ -165,11 +188,12 @@ pub fn archive_kind(name: &str, head: &[u8]) -> Option<ArchiveKind> {
     None
 }
 
-/// Collects the entries of one input path (folder, archive or plain file).
-pub fn collect_path(path: &Path) -> std::io::Result<Collected> {
+/// Collects the entries of one input path (folder, archive or plain file). Archive
+/// members are handed to `parse` as they are read, when given; else kept as bytes.
+pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result<Collected> {
     let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
-        return Ok(collect_dir(path));
+        return Ok(collect_dir(path, parse));
     }
     let name = path
         .file_name()
@@ -180,46 +204,58 @@ pub fn collect_path(path: &Path) -> std::io::Result<Collected> {
     match archive_kind(&name, &head[..n]) {
         Some(ArchiveKind::Gz) => {
             let mut out = Collected::default();
-            open_nested(&name, read_bounded(path)?, 1, &mut out);
+            open_nested(&name, read_bounded(path)?, 1, parse, &mut out);
             Ok(out)
         }
         Some(kind) => {
             let bytes = read_bounded(path)?;
             let mut out = Collected::default();
-            expand(kind, &name, bytes, "", 1, &mut out);
+            expand(kind, &name, bytes, "", 1, parse, &mut out);
             Ok(out)
         }
         None => {
             let mut out = Collected::default();
-            push_entry(name, EntryData::File(path.to_path_buf()), 0, &mut out);
+            push_entry(
+                name,
+                EntryData::File(path.to_path_buf()),
+                0,
+                parse,
+                &mut out,
+            );
             Ok(out)
         }
     }
 }
 
 /// Collects stdin as one entry (or an archive's entries, when it is one).
-pub fn collect_stdin() -> std::io::Result<Collected> {
+pub fn collect_stdin(parse: Option<&ParseMember>) -> std::io::Result<Collected> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .take(max_entry_bytes() + 1)
         .read_to_end(&mut bytes)?;
     // Named like a YAML file so it is parsed whatever its first line (JSON is detected too).
-    Ok(collect_bytes("stdin.yaml", bytes))
+    Ok(collect_bytes("stdin.yaml", bytes, parse))
 }
 
 /// Collects the entries of an archive (or a plain file) held in memory, as if it were
 /// an input named `name` (used by the archive fuzz target and by stdin).
-pub fn collect_bytes(name: &str, bytes: Vec<u8>) -> Collected {
+pub fn collect_bytes(name: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) -> Collected {
     let mut out = Collected::default();
     match archive_kind(name, &bytes) {
-        Some(ArchiveKind::Gz) => open_nested(name, bytes, 1, &mut out),
-        Some(kind) => expand(kind, name, bytes, "", 1, &mut out),
-        None => push_entry(name.to_string(), EntryData::Bytes(bytes), 0, &mut out),
+        Some(ArchiveKind::Gz) => open_nested(name, bytes, 1, parse, &mut out),
+        Some(kind) => expand(kind, name, bytes, "", 1, parse, &mut out),
+        None => push_entry(
+            name.to_string(),
+            EntryData::Bytes(bytes),
+            0,
+            parse,
+            &mut out,
+        ),
     }
     out
 }
 
-fn collect_dir(root: &Path) -> Collected {
+fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
     let mut out = Collected::default();
     let walker = walkdir::WalkDir::new(root)
         .follow_links(false)
@@ -254,7 +290,13 @@ fn collect_dir(root: &Path) -> Collected {
             .unwrap_or(item.path())
             .to_string_lossy()
             .replace('\\', "/");
-        push_entry(rel, EntryData::File(item.path().to_path_buf()), 0, &mut out);
+        push_entry(
+            rel,
+            EntryData::File(item.path().to_path_buf()),
+            0,
+            parse,
+            &mut out,
+        );
     }
     // Archives found inside a folder are opened here, in parallel.
     let (archives, plain): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut out.entries)
@@ -266,7 +308,7 @@ fn collect_dir(root: &Path) -> Collected {
         .map(|e| {
             let mut sub = Collected::default();
             match e.read() {
-                Ok(bytes) => open_nested(&e.path, bytes.into_owned(), 1, &mut sub),
+                Ok(bytes) => open_nested(&e.path, bytes.into_owned(), 1, parse, &mut sub),
                 Err(err) => sub.problems.push(SourceProblem {
                     path: e.path.clone(),
                     message: format!("cannot read: {err}"),
@@ -296,17 +338,29 @@ fn is_archive_name(name: &str) -> bool {
 }
 
 /// Adds an entry, opening it first when it is itself an archive.
-fn push_entry(path: String, data: EntryData, depth: usize, out: &mut Collected) {
+fn push_entry(
+    path: String,
+    data: EntryData,
+    depth: usize,
+    parse: Option<&ParseMember>,
+    out: &mut Collected,
+) {
     if is_archive_name(&path)
         && let EntryData::Bytes(bytes) = data
     {
-        open_nested(&path, bytes, depth + 1, out);
+        open_nested(&path, bytes, depth + 1, parse, out);
         return;
     }
     out.entries.push(Entry { path, data });
 }
 
-fn open_nested(path: &str, bytes: Vec<u8>, depth: usize, out: &mut Collected) {
+fn open_nested(
+    path: &str,
+    bytes: Vec<u8>,
+    depth: usize,
+    parse: Option<&ParseMember>,
+    out: &mut Collected,
+) {
     let kind = archive_kind(path, &bytes);
     if depth > MAX_NESTING {
         out.problems.push(SourceProblem {
@@ -322,7 +376,7 @@ fn open_nested(path: &str, bytes: Vec<u8>, depth: usize, out: &mut Collected) {
                 if is_archive_name(&name)
                     || archive_kind("", &inner).is_some_and(|k| k != ArchiveKind::Gz)
                 {
-                    open_nested(&name, inner, depth, out);
+                    open_nested(&name, inner, depth, parse, out);
                 } else {
                     out.entries.push(Entry {
                         path: name,
@@ -335,7 +389,7 @@ fn open_nested(path: &str, bytes: Vec<u8>, depth: usize, out: &mut Collected) {
                 message,
             }),
         },
-        Some(kind) => expand(kind, path, bytes, &format!("{path}!/"), depth, out),
+        Some(kind) => expand(kind, path, bytes, &format!("{path}!/"), depth, parse, out),
         None => out.entries.push(Entry {
             path: path.to_string(),
             data: EntryData::Bytes(bytes),
@@ -350,14 +404,15 @@ fn expand(
     bytes: Vec<u8>,
     prefix: &str,
     depth: usize,
+    parse: Option<&ParseMember>,
     out: &mut Collected,
 ) {
     let result = match kind {
-        ArchiveKind::Zip => expand_zip(&bytes, prefix, depth, out),
-        ArchiveKind::Tar => expand_tar(Cursor::new(&bytes[..]), prefix, depth, out),
+        ArchiveKind::Zip => expand_zip(&bytes, prefix, depth, parse, out),
+        ArchiveKind::Tar => expand_tar(Cursor::new(&bytes[..]), prefix, depth, parse, out),
         ArchiveKind::TarGz => {
             let gz = flate2::read::MultiGzDecoder::new(Cursor::new(&bytes[..]));
-            expand_tar(gz, prefix, depth, out)
+            expand_tar(gz, prefix, depth, parse, out)
         }
         ArchiveKind::Gz => unreachable!("single gzip files are handled by open_nested"),
     };
@@ -387,10 +442,17 @@ fn bomb_min_bytes() -> u64 {
 }
 const BOMB_RATIO: u64 = 200;
 
-fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> Result<(), String> {
+fn expand_zip(
+    bytes: &[u8],
+    prefix: &str,
+    depth: usize,
+    parse: Option<&ParseMember>,
+    out: &mut Collected,
+) -> Result<(), String> {
     let archive = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| format!("unreadable zip archive: {e}"))?;
-    // Members are inflated in parallel; each thread works on its own clone of the archive.
+    // Members are inflated (and parsed) in parallel; each thread works on its own clone of
+    // the archive.
     let members: Vec<Result<Member, SourceProblem>> = (0..archive.len())
         .into_par_iter()
         .map_with(archive, |archive, i| {
@@ -434,7 +496,7 @@ fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> 
                     })
                     .map_err(|e| format!("cannot read archive member: {e}"))
             } else {
-                read_limited(&mut file, size).map(EntryData::Bytes)
+                read_limited(&mut file, size).map(|bytes| member_data(&path, bytes, parse))
             }
             .map_err(|message| SourceProblem {
                 path: path.clone(),
@@ -445,7 +507,7 @@ fn expand_zip(bytes: &[u8], prefix: &str, depth: usize, out: &mut Collected) -> 
         .collect();
     for m in members {
         match m {
-            Ok(Member::File(e)) => push_entry(e.path, e.data, depth, out),
+            Ok(Member::File(e)) => push_entry(e.path, e.data, depth, parse, out),
             Ok(Member::Symlink) => out.symlinks += 1,
             Ok(Member::Skipped) => {}
             Err(p) => out.problems.push(p),
@@ -458,54 +520,88 @@ fn expand_tar<R: Read>(
     reader: R,
     prefix: &str,
     depth: usize,
+    parse: Option<&ParseMember>,
     out: &mut Collected,
 ) -> Result<(), String> {
-    let mut archive = tar::Archive::new(reader);
-    let entries = archive
-        .entries()
-        .map_err(|e| format!("unreadable tar archive: {e}"))?;
-    for entry in entries {
-        let mut entry = match entry {
-            Ok(e) => e,
-            Err(e) => return Err(format!("tar archive is truncated or corrupt: {e}")),
-        };
-        let kind = entry.header().entry_type();
-        let raw_name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-        if kind.is_symlink() || kind.is_hard_link() {
-            out.symlinks += 1;
-            continue;
-        }
-        if !kind.is_file() {
-            continue;
-        }
-        let name = match safe_name(&raw_name) {
-            Ok(n) => n,
-            Err(message) => {
-                out.problems.push(SourceProblem {
-                    path: format!("{prefix}{raw_name}"),
-                    message,
-                });
+    // Members to parse go to the thread pool as they are read, while this thread inflates
+    // the next; each parsed member lands in the entry slot kept for it.
+    let parsed: Mutex<Vec<(usize, EntryData)>> = Mutex::new(Vec::new());
+    let result = rayon::in_place_scope(|scope| {
+        let mut archive = tar::Archive::new(reader);
+        let entries = archive
+            .entries()
+            .map_err(|e| format!("unreadable tar archive: {e}"))?;
+        for entry in entries {
+            let mut entry = match entry {
+                Ok(e) => e,
+                Err(e) => return Err(format!("tar archive is truncated or corrupt: {e}")),
+            };
+            let kind = entry.header().entry_type();
+            let raw_name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            if kind.is_symlink() || kind.is_hard_link() {
+                out.symlinks += 1;
                 continue;
             }
-        };
-        let path = format!("{prefix}{name}");
-        let size = entry.header().size().unwrap_or(0);
-        let data = if is_log_name(&path) {
-            read_tail(&mut entry, log_tail_bytes())
-                .map(|(bytes, skipped_lines)| EntryData::LogTail {
-                    bytes,
-                    skipped_lines,
-                })
-                .map_err(|e| format!("cannot read archive member: {e}"))
-        } else {
-            read_limited(&mut entry, size).map(EntryData::Bytes)
-        };
-        match data {
-            Ok(data) => push_entry(path, data, depth, out),
-            Err(message) => out.problems.push(SourceProblem { path, message }),
+            if !kind.is_file() {
+                continue;
+            }
+            let name = match safe_name(&raw_name) {
+                Ok(n) => n,
+                Err(message) => {
+                    out.problems.push(SourceProblem {
+                        path: format!("{prefix}{raw_name}"),
+                        message,
+                    });
+                    continue;
+                }
+            };
+            let path = format!("{prefix}{name}");
+            let size = entry.header().size().unwrap_or(0);
+            let data = if is_log_name(&path) {
+                read_tail(&mut entry, log_tail_bytes())
+                    .map(|(bytes, skipped_lines)| EntryData::LogTail {
+                        bytes,
+                        skipped_lines,
+                    })
+                    .map_err(|e| format!("cannot read archive member: {e}"))
+            } else {
+                read_limited(&mut entry, size).map(EntryData::Bytes)
+            };
+            match (data, parse) {
+                (Ok(EntryData::Bytes(bytes)), Some(parse)) if !is_archive_name(&path) => {
+                    let slot = out.entries.len();
+                    out.entries.push(Entry {
+                        path: path.clone(),
+                        data: EntryData::Bytes(Vec::new()),
+                    });
+                    let parsed = &parsed;
+                    scope.spawn(move |_| {
+                        let data = parse(&path, bytes);
+                        parsed
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push((slot, data));
+                    });
+                }
+                (Ok(data), _) => push_entry(path, data, depth, parse, out),
+                (Err(message), _) => out.problems.push(SourceProblem { path, message }),
+            }
         }
+        Ok(())
+    });
+    for (slot, data) in parsed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        out.entries[slot].data = data;
     }
-    Ok(())
+    result
+}
+
+/// An archive member's data: handed to `parse` when given (unless it is an archive, which
+/// is opened instead), else its bytes.
+fn member_data(path: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) -> EntryData {
+    match parse {
+        Some(parse) if !is_archive_name(path) => parse(path, bytes),
+        _ => EntryData::Bytes(bytes),
+    }
 }
 
 /// Normalizes a member name; refuses names that would escape or cannot be a path.

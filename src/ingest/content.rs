@@ -1,0 +1,162 @@
+//! One file's bytes → its objects, read without knowing the bundle's layout, so that an
+//! archive's members can be parsed as they are inflated, before every path (and so the
+//! layout) is known. What the content means for the bundle is decided by the caller.
+
+use super::{KeptText, body, fast_yaml, header, json, objects, parsed, yaml};
+use std::sync::Arc;
+
+/// What a file's bytes turned out to hold.
+pub enum FileRead {
+    /// Not UTF-8 text, or binary: why.
+    NotText(String),
+    /// Text that is neither JSON nor starts like Kubernetes YAML, left unread because the
+    /// caller did not need it parsed.
+    Unparsed,
+    Parsed {
+        /// JSON, or YAML that starts like Kubernetes objects: collector output that is
+        /// neither is skipped where the layout says a file only may hold objects.
+        looks_like_objects: bool,
+        text: KeptText,
+        extracted: objects::Extracted,
+        error: Option<parsed::ParseError>,
+    },
+}
+
+/// Reads the file at `path` (a bundle-relative name: its extension says JSON or YAML).
+/// Text that does not look like objects is parsed only when `must_parse`.
+pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
+    let text = match decode(bytes) {
+        Ok(t) => t,
+        Err(msg) => return FileRead::NotText(msg),
+    };
+    let lower = path.to_ascii_lowercase();
+    let trimmed = text.trim_start();
+    let looks_json = trimmed.starts_with('{') || trimmed.starts_with('[');
+    let is_json = lower.ends_with(".json")
+        || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"));
+    let looks_like_objects = is_json || looks_yaml(trimmed);
+    if !(looks_like_objects || must_parse) {
+        return FileRead::Unparsed;
+    }
+    // JSON is kept without managedFields (see `json::without_managed_fields`).
+    let json_text = |text: String| -> KeptText {
+        match json::without_managed_fields(&text) {
+            Some(kept) => Arc::new(kept),
+            None => Arc::new(text),
+        }
+    };
+    let (text, docs, error) = if is_json {
+        let text = json_text(text);
+        let (docs, error) = json::scan(&text);
+        (text, docs, error)
+    } else if looks_json {
+        // Flow-style YAML may still be valid JSON, which parses much faster.
+        let text = json_text(text);
+        let (docs, error) = match json::scan(&text) {
+            (docs, None) => (docs, None),
+            _ => general_yaml(&text),
+        };
+        (text, docs, error)
+    } else {
+        scan_yaml(text)
+    };
+    FileRead::Parsed {
+        looks_like_objects,
+        extracted: objects::extract(path, docs),
+        text,
+        error,
+    }
+}
+
+/// Headers of kubectl-style YAML by the fast path, leaving content as text (kept without
+/// its `managedFields` blocks: see [`fast_yaml::compact`]); anything else by the general
+/// parser. Returns the text to keep for the file.
+pub fn scan_yaml(text: String) -> (KeptText, Vec<objects::Doc>, Option<parsed::ParseError>) {
+    use body::Body;
+    use header::{Header, ItemHeader};
+    let general = |text: String| {
+        let (docs, error) = general_yaml(&text);
+        (Arc::new(text), docs, error)
+    };
+    let Ok((docs, managed)) = fast_yaml::scan::<Header<ItemHeader>>(&text) else {
+        return general(text);
+    };
+    if docs
+        .iter()
+        .any(|d| d.value.items.as_ref().map_or(0, Vec::len) != d.items.len())
+    {
+        // Items the fast path could not place: let the general parser read the file.
+        return general(text);
+    }
+    let (text, shifts): (KeptText, _) = if managed.is_empty() {
+        (Arc::new(text), fast_yaml::Shifts::default())
+    } else {
+        let (kept, shifts) = fast_yaml::compact(&text, &managed);
+        (Arc::new(kept), shifts)
+    };
+    let moved = |p: fast_yaml::ItemPos| fast_yaml::ItemPos {
+        offset: shifts.map(p.offset),
+        span: p.span,
+    };
+    let mut out = Vec::with_capacity(docs.len());
+    for d in docs {
+        let positions: Vec<_> = d.items.into_iter().map(moved).collect();
+        let header = objects::with_items(d.value, |i, h| objects::Item {
+            header: h,
+            body: Some(Body::Yaml {
+                text: text.clone(),
+                pos: positions[i],
+                item: true,
+            }),
+            span: positions[i].span,
+        });
+        out.push(objects::Doc {
+            header,
+            body: Body::Yaml {
+                text: text.clone(),
+                pos: moved(fast_yaml::ItemPos {
+                    offset: d.offset,
+                    span: d.span,
+                }),
+                item: false,
+            },
+            span: d.span,
+        });
+    }
+    (text, out, None)
+}
+
+/// The general YAML parser: trees with positions, for YAML the fast path refuses.
+fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<parsed::ParseError>) {
+    let (docs, error) = yaml::parse(text);
+    (
+        docs.into_iter().map(objects::Doc::from_parsed).collect(),
+        error,
+    )
+}
+
+fn looks_yaml(text: &str) -> bool {
+    ["apiVersion:", "kind:", "---", "items:", "metadata:"]
+        .iter()
+        .any(|p| text.starts_with(p))
+}
+
+/// UTF-8 text of a file, or why it is not text: in the buffer it was read into (kept
+/// text takes it over).
+pub fn decode(bytes: Vec<u8>) -> Result<String, String> {
+    let head = &bytes[..bytes.len().min(8192)];
+    if let Some(pos) = head.iter().position(|&b| b == 0) {
+        return Err(format!(
+            "binary file (NUL byte at offset {pos}), not YAML or JSON"
+        ));
+    }
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("not UTF-8 text (invalid byte at offset {at}, line {line}); binary file?")
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
