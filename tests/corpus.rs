@@ -185,6 +185,57 @@ fn fast_yaml_matches_general_parser() {
     );
 }
 
+/// The JSON fast path (bracket matching, one serde_json pass per item) reads every JSON
+/// file of the samples and the corpus exactly as the general path does.
+#[test]
+fn json_fast_path_matches_serde_path() {
+    use kdiag::ingest::{json, source};
+    let mut roots = vec![root().join("sample-bundles")];
+    if let Some(dir) = corpus() {
+        roots.push(dir);
+    }
+    let (mut files, mut fast) = (0, 0);
+    for r in roots {
+        let mut paths = vec![r.clone()];
+        paths.extend(walk(&r).into_iter().filter(|e| {
+            e.extension()
+                .is_some_and(|x| x == "zip" || x == "gz" || x == "tgz" || x == "tar")
+        }));
+        for p in paths {
+            let Ok(collected) = source::collect_path(&p, None) else {
+                continue;
+            };
+            for entry in collected.entries {
+                if !entry.path.to_ascii_lowercase().ends_with(".json") {
+                    continue;
+                }
+                let Ok(bytes) = entry.read() else { continue };
+                let Ok(text) = std::str::from_utf8(&bytes) else {
+                    continue;
+                };
+                files += 1;
+                let text = std::sync::Arc::new(text.to_string());
+                let Some(docs) = json::scan_fast(&text) else {
+                    continue;
+                };
+                fast += 1;
+                let (general, err) = json::scan_general(&text);
+                let what = format!("{}: {}", p.display(), entry.path);
+                assert!(
+                    err.is_none(),
+                    "{what}: fast path took invalid JSON: {err:?}"
+                );
+                assert_eq!(format!("{docs:?}"), format!("{general:?}"), "{what}");
+            }
+        }
+    }
+    eprintln!("JSON fast path took {fast} of {files} JSON files");
+    assert!(
+        files > 20 && fast * 10 > files * 9,
+        "fast path should take nearly all: {fast}/{files}"
+    );
+}
+
 fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Ok(rd) = std::fs::read_dir(dir) {

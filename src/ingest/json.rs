@@ -11,18 +11,252 @@ use super::header::{Header, ItemHeader};
 use super::objects::{Doc, Item, with_items};
 use super::parsed::{ParseError, Span};
 use serde_json::value::RawValue;
+use std::ops::Range;
 
 /// Reads the headers of every top-level JSON value of `text` (and of its `items`),
 /// leaving their content as text. On a syntax error the values read before it are
 /// returned with the error.
 pub fn scan(text: &super::KeptText) -> (Vec<Doc>, Option<ParseError>) {
     let lines = LineIndex::new(text);
+    match scan_split(text, &lines) {
+        Some(docs) => (docs, None),
+        None => scan_by_serde(text, &lines),
+    }
+}
+
+/// [`scan`] by the general path alone, for the tests and the fuzz target that hold the
+/// fast path to it.
+#[doc(hidden)]
+pub fn scan_general(text: &super::KeptText) -> (Vec<Doc>, Option<ParseError>) {
+    scan_by_serde(text, &LineIndex::new(text))
+}
+
+/// The fast path alone (`None` where [`scan`] falls back), for the same.
+#[doc(hidden)]
+pub fn scan_fast(text: &super::KeptText) -> Option<Vec<Doc>> {
+    scan_split(text, &LineIndex::new(text))
+}
+
+/// The fast path: values and their `items` are found by matching brackets
+/// ([`value_end`]), then serde_json reads each item's header from its slice, which checks
+/// every byte of the item once (and the top level's header from its text without the
+/// items). `None` on anything it does not expect, errors included: the general path then
+/// reads the file and says exactly what is wrong where.
+fn scan_split(text: &super::KeptText, lines: &LineIndex) -> Option<Vec<Doc>> {
+    let bytes = text.as_bytes();
+    let mut docs = Vec::new();
+    let mut at = skip_ws(bytes, 0);
+    while at < bytes.len() {
+        let (end, items) = match bytes[at] {
+            b'{' => object_items(bytes, at)?,
+            b'[' => {
+                let (ranges, end) = array_items(bytes, at)?;
+                (end, Some((at..end, ranges)))
+            }
+            _ => return None,
+        };
+        let piece = &text[at..end];
+        let header: ItemHeader = match &items {
+            // The top level without its items: `"items": []`.
+            Some((list, _)) => {
+                let outside = [&text[at..list.start], "[]", &text[list.end..end]].concat();
+                serde_json::from_str(&outside).ok()?
+            }
+            None => serde_json::from_str(piece).ok()?,
+        };
+        if header.items.as_ref().map(Vec::len) != items.as_ref().map(|_| 0) {
+            return None; // an `items` key spelled with escapes, or not a list
+        }
+        let mut header: Header<std::ops::Range<usize>> = with_items(header, |_, _| 0..0);
+        header.items = items.map(|(_, ranges)| ranges);
+        let mut failed = false;
+        let header = with_items(header, |_, range| {
+            let piece = &text[range];
+            let header = serde_json::from_str::<ItemHeader>(piece).unwrap_or_else(|_| {
+                failed = true;
+                ItemHeader::default()
+            });
+            Item {
+                header,
+                body: Some(body(text, piece)),
+                span: lines.span_of(text, piece),
+            }
+        });
+        if failed {
+            return None;
+        }
+        docs.push(Doc {
+            header,
+            body: body(text, piece),
+            span: lines.span_of(text, piece),
+        });
+        at = skip_ws(bytes, end);
+    }
+    Some(docs)
+}
+
+/// The body of `piece`, a slice of `text`.
+fn body(text: &super::KeptText, piece: &str) -> Body {
+    let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+    Body::Json {
+        text: text.clone(),
+        start,
+        end: start + piece.len(),
+    }
+}
+
+/// The end of the object starting at `at`, and where its `items` list is: the list's
+/// range and its elements' ranges.
+type ObjectItems = (usize, Option<(Range<usize>, Vec<Range<usize>>)>);
+
+fn object_items(bytes: &[u8], at: usize) -> Option<ObjectItems> {
+    let mut items = None;
+    let mut i = skip_ws(bytes, at + 1);
+    if bytes.get(i) == Some(&b'}') {
+        return Some((i + 1, None));
+    }
+    loop {
+        if bytes.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(bytes, i)?;
+        let key = &bytes[i + 1..key_end - 1];
+        i = skip_ws(bytes, key_end);
+        if bytes.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_ws(bytes, i + 1);
+        if key == b"items" && bytes.get(i) == Some(&b'[') {
+            if items.is_some() {
+                return None;
+            }
+            let (ranges, end) = array_items(bytes, i)?;
+            items = Some((i..end, ranges));
+            i = end;
+        } else {
+            i = value_end(bytes, i)?;
+        }
+        i = skip_ws(bytes, i);
+        match bytes.get(i) {
+            Some(b',') => i = skip_ws(bytes, i + 1),
+            Some(b'}') => return Some((i + 1, items)),
+            _ => return None,
+        }
+    }
+}
+
+/// The ranges of the elements of the list starting at `at`, and the list's end.
+fn array_items(bytes: &[u8], at: usize) -> Option<(Vec<Range<usize>>, usize)> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(bytes, at + 1);
+    if bytes.get(i) == Some(&b']') {
+        return Some((out, i + 1));
+    }
+    loop {
+        let end = value_end(bytes, i)?;
+        out.push(i..end);
+        i = skip_ws(bytes, end);
+        match bytes.get(i) {
+            Some(b',') => i = skip_ws(bytes, i + 1),
+            Some(b']') => return Some((out, i + 1)),
+            _ => return None,
+        }
+    }
+}
+
+/// Deeper nesting is left to serde_json, which refuses it (its recursion limit).
+const MAX_DEPTH: usize = 128;
+
+/// The end of the JSON value starting at `at`, by matching brackets without checking the
+/// rest of the grammar: strings are skipped to their closing quote, and every closing
+/// bracket must match its opening one. `None` when the text ends first or brackets do
+/// not pair up. Exact on valid JSON.
+pub fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
+    match *bytes.get(at)? {
+        b'"' => string_end(bytes, at),
+        b'{' | b'[' => container_end(bytes, at),
+        _ => {
+            let n = bytes[at..]
+                .iter()
+                .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n'))
+                .unwrap_or(bytes.len() - at);
+            (n > 0).then_some(at + n)
+        }
+    }
+}
+
+/// Just past the closing quote of the string whose opening quote is at `at`.
+fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    loop {
+        i += memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        if bytes[i] == b'"' {
+            return Some(i + 1);
+        }
+        i += 2; // an escaped character
+    }
+}
+
+/// Bytes that matter between strings: quotes and brackets.
+static STRUCTURAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b']' as usize] = true;
+    t
+};
+
+fn container_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut closers: Vec<u8> = Vec::with_capacity(16);
+    let mut i = at;
+    loop {
+        while i < bytes.len() && !STRUCTURAL[bytes[i] as usize] {
+            i += 1;
+        }
+        match *bytes.get(i)? {
+            b'"' => {
+                i = string_end(bytes, i)?;
+                continue;
+            }
+            b'{' => closers.push(b'}'),
+            b'[' => closers.push(b']'),
+            close => {
+                if closers.pop()? != close {
+                    return None;
+                }
+                if closers.is_empty() {
+                    return Some(i + 1);
+                }
+            }
+        }
+        if closers.len() > MAX_DEPTH {
+            return None;
+        }
+        i += 1;
+    }
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while bytes
+        .get(i)
+        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The general path: serde_json splits the values (as `RawValue`s) and reads each header
+/// from its slice, so every byte of an item is read three times; its errors are exact.
+fn scan_by_serde(text: &super::KeptText, lines: &LineIndex) -> (Vec<Doc>, Option<ParseError>) {
     let mut docs = Vec::new();
     let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
     for raw in stream {
         let raw = match raw {
             Ok(raw) => raw,
-            Err(e) => return (docs, Some(json_error(&e, text, &lines))),
+            Err(e) => return (docs, Some(json_error(&e, text, lines))),
         };
         let piece = raw.get();
         let span = lines.span_of(text, piece);
@@ -36,14 +270,7 @@ pub fn scan(text: &super::KeptText) -> (Vec<Doc>, Option<ParseError>) {
             Ok(h) => h,
             Err(e) => return (docs, Some(err_at(e, piece))),
         };
-        let body_of = |piece: &str| {
-            let start = piece.as_ptr() as usize - text.as_ptr() as usize;
-            Body::Json {
-                text: text.clone(),
-                start,
-                end: start + piece.len(),
-            }
-        };
+        let body_of = |piece: &str| body(text, piece);
         let mut failed = None;
         let header = with_items(header, |_, item: &RawValue| {
             let piece = item.get();
@@ -73,7 +300,8 @@ pub fn scan(text: &super::KeptText) -> (Vec<Doc>, Option<ParseError>) {
 /// breaks as it spanned (JSON white space), so every line keeps its number; `None` when
 /// there is none. A member is taken out only when another member follows it (its comma
 /// goes with it), so objects keep their shape and their last line. Like the YAML fast
-/// path, this drops the key wherever it appears; nothing reads it.
+/// path, this drops the key wherever it appears; nothing reads it. Its value is found by
+/// matching brackets ([`value_end`]): what is inside is not checked further.
 pub fn without_managed_fields(text: &str) -> Option<String> {
     const KEY: &str = "\"managedFields\"";
     let bytes = text.as_bytes();
@@ -91,22 +319,14 @@ pub fn without_managed_fields(text: &str) -> Option<String> {
         if backslashes % 2 == 1 {
             continue;
         }
-        let skip_ws = |mut i: usize| {
-            while bytes.get(i).is_some_and(|b| b" \t\r\n".contains(b)) {
-                i += 1;
-            }
-            i
-        };
-        let colon = skip_ws(at + KEY.len());
+        let colon = skip_ws(bytes, at + KEY.len());
         if bytes.get(colon) != Some(&b':') {
             continue;
         }
-        let mut de = serde_json::Deserializer::from_str(&text[colon + 1..]);
-        let Ok(value) = <&RawValue as serde::Deserialize>::deserialize(&mut de) else {
+        let Some(value_end) = value_end(bytes, skip_ws(bytes, colon + 1)) else {
             continue;
         };
-        let value_end = value.get().as_ptr() as usize - text.as_ptr() as usize + value.get().len();
-        let comma = skip_ws(value_end);
+        let comma = skip_ws(bytes, value_end);
         if bytes.get(comma) != Some(&b',') {
             continue;
         }
@@ -244,6 +464,63 @@ mod tests {
         };
         assert_eq!(spans(&a), spans(&b));
         assert_eq!(without_managed_fields("{\"managedFields\": 1}"), None);
+    }
+
+    /// Both paths, as `Debug` text (bodies included), and whether the fast one took it.
+    fn both(text: &str) -> (String, String, bool) {
+        let text = std::sync::Arc::new(text.to_string());
+        let lines = LineIndex::new(&text);
+        let split = scan_split(&text, &lines).is_some();
+        let fast = format!("{:?}", scan(&text));
+        (fast, format!("{:?}", scan_general(&text)), split)
+    }
+
+    #[test]
+    fn bracket_matching_reads_as_serde() {
+        for text in [
+            "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"}}\n{\n  \"kind\": \"Node\"\n}\n",
+            "{\n  \"apiVersion\": \"v1\",\n  \"items\": [\n    {\"kind\": \"Pod\", \"metadata\": {\"name\": \"a]}\\\"\\\\\", \"namespace\": \"n\"}, \"spec\": {\"x\": [1, {\"y\": \"}\"}]}},\n    {\"kind\": \"Pod\", \"metadata\": {\"name\": \"\\u0062\"}}\n  ],\n  \"kind\": \"List\",\n  \"metadata\": {\"resourceVersion\": \"\"}\n}\n",
+            "[{\"kind\":\"Pod\"},{\"kind\":\"Service\"}]",
+            "{\"kind\":\"PodList\",\"items\":[]}",
+            "{\"items\": [1, \"two\", [3], null, true, -4.5e3, {}], \"kind\": \"List\"}",
+            "{\"kind\":\"Event\",\"metadata\":{\"name\":\"e\"},\"lastTimestamp\":\"2026-11-20T09:00:00Z\",\"series\":{\"lastObservedTime\":\"2026-11-20T09:05:00.000000Z\"}}",
+            "{}\r\n[]\r\n{\"kind\": \"Pod\"}{\"kind\": \"Node\"}",
+            "{\"kind\": \"PodList\", \"items\": null}",
+            "{\"items\": {\"kind\": \"Pod\"}}",
+            "",
+        ] {
+            let (fast, general, split) = both(text);
+            assert!(split, "fast path refused {text:?}");
+            assert_eq!(fast, general, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn bracket_matching_leaves_errors_to_serde() {
+        for text in [
+            "{\"items\": [{\"kind\": \"Pod\"}",
+            "{\"items\": [{\"a\": 1]}",
+            "{\"items\": [{\"a\": tru}]}",
+            "{\"items\": [{\"a\": 1},]}",
+            "{\"items\": [,]}",
+            "{\"a\": 1,}",
+            "{\"a\" 1}",
+            "{\"a\": 1} x",
+            "{\"it\\u0065ms\": [{\"kind\": \"Pod\"}]}",
+            "{\"items\": [], \"items\": [{}]}",
+            "{\"a\": \"unterminated}",
+            "{\"a\": \"escape at the end\\",
+            "\"a string\"",
+        ] {
+            let (fast, general, split) = both(text);
+            assert!(!split, "fast path took {text:?}");
+            assert_eq!(fast, general, "{text:?}");
+        }
+        let deep = format!("{{\"items\": [{}{}]}}", "[".repeat(200), "]".repeat(200));
+        assert!(
+            !both(&deep).2,
+            "nesting past serde_json's limit is left to it"
+        );
     }
 
     #[test]
