@@ -119,82 +119,15 @@ fn baseline_bundle_has_no_errors() {
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
-/// Differential test of the YAML fast path: on every YAML file of the sample bundles and
-/// the corpus (inside archives too), when the fast path accepts a file it must give the
-/// same documents and object lines as the general parser, and it must never accept a
-/// file the general parser rejects.
-#[test]
-fn fast_yaml_matches_general_parser() {
-    use kdiag::ingest::{fast_yaml, source, yaml};
+/// Every file of the sample bundles and the corpus (inside archives too) whose name ends
+/// in one of `exts`, as (where it is, its text); files that are not UTF-8 are left out.
+fn text_files(exts: &[&str]) -> Vec<(String, String)> {
+    use kdiag::ingest::source;
     let mut roots = vec![root().join("sample-bundles")];
     if let Some(dir) = corpus() {
         roots.push(dir);
     }
-    let (mut files, mut accepted) = (0, 0);
-    for r in roots {
-        let mut paths = vec![r.clone()];
-        for e in walk(&r) {
-            if e.extension()
-                .is_some_and(|x| x == "zip" || x == "gz" || x == "tgz" || x == "tar")
-            {
-                paths.push(e);
-            }
-        }
-        for p in paths {
-            let Ok(collected) = source::collect_path(&p, None) else {
-                continue;
-            };
-            for entry in collected.entries {
-                let lower = entry.path.to_ascii_lowercase();
-                if !(lower.ends_with(".yaml") || lower.ends_with(".yml")) {
-                    continue;
-                }
-                let Ok(bytes) = entry.read() else { continue };
-                let Ok(text) = std::str::from_utf8(&bytes) else {
-                    continue;
-                };
-                files += 1;
-                let (general, err) = yaml::parse(text);
-                let Ok(fast) = fast_yaml::parse(text) else {
-                    continue;
-                };
-                accepted += 1;
-                let what = format!("{}: {}", p.display(), entry.path);
-                assert!(
-                    err.is_none(),
-                    "{what}: fast path accepted YAML the general parser rejects: {err:?}"
-                );
-                assert_eq!(fast.len(), general.len(), "{what}: document count");
-                for (f, g) in fast.iter().zip(&general) {
-                    if let Some(d) = first_diff(&f.value, &g.value, String::new()) {
-                        panic!("{what}: object at line {}: {d}", g.span.start);
-                    }
-                    assert_eq!(f.span.start, g.span.start, "{what}");
-                    let starts = |d: &kdiag::ingest::parsed::ParsedDoc| {
-                        d.item_spans.iter().map(|s| s.start).collect::<Vec<_>>()
-                    };
-                    assert_eq!(starts(f), starts(g), "{what}");
-                }
-            }
-        }
-    }
-    eprintln!("fast YAML path accepted {accepted} of {files} YAML files");
-    assert!(
-        files > 20 && accepted * 2 > files,
-        "fast path should take most files: {accepted}/{files}"
-    );
-}
-
-/// The JSON fast path (bracket matching, one serde_json pass per item) reads every JSON
-/// file of the samples and the corpus exactly as the general path does.
-#[test]
-fn json_fast_path_matches_serde_path() {
-    use kdiag::ingest::{json, source};
-    let mut roots = vec![root().join("sample-bundles")];
-    if let Some(dir) = corpus() {
-        roots.push(dir);
-    }
-    let (mut files, mut fast) = (0, 0);
+    let mut out = Vec::new();
     for r in roots {
         let mut paths = vec![r.clone()];
         paths.extend(walk(&r).into_iter().filter(|e| {
@@ -206,29 +139,80 @@ fn json_fast_path_matches_serde_path() {
                 continue;
             };
             for entry in collected.entries {
-                if !entry.path.to_ascii_lowercase().ends_with(".json") {
+                let lower = entry.path.to_ascii_lowercase();
+                if !exts.iter().any(|x| lower.ends_with(x)) {
                     continue;
                 }
                 let Ok(bytes) = entry.read() else { continue };
-                let Ok(text) = std::str::from_utf8(&bytes) else {
-                    continue;
-                };
-                files += 1;
-                let text = std::sync::Arc::new(text.to_string());
-                let Some(docs) = json::scan_fast(&text) else {
-                    continue;
-                };
-                fast += 1;
-                let (general, err) = json::scan_general(&text);
-                let what = format!("{}: {}", p.display(), entry.path);
-                assert!(
-                    err.is_none(),
-                    "{what}: fast path took invalid JSON: {err:?}"
-                );
-                assert_eq!(format!("{docs:?}"), format!("{general:?}"), "{what}");
+                if let Ok(text) = String::from_utf8(bytes.into_owned()) {
+                    out.push((format!("{}: {}", p.display(), entry.path), text));
+                }
             }
         }
     }
+    out
+}
+
+/// Differential test of the YAML fast path: on every YAML file of the sample bundles and
+/// the corpus (inside archives too), when the fast path accepts a file it must give the
+/// same documents and object lines as the general parser, and it must never accept a
+/// file the general parser rejects.
+#[test]
+fn fast_yaml_matches_general_parser() {
+    use kdiag::ingest::{fast_yaml, yaml};
+    let files = text_files(&[".yaml", ".yml"]);
+    let mut accepted = 0;
+    for (what, text) in &files {
+        let (general, err) = yaml::parse(text);
+        let Ok(fast) = fast_yaml::parse(text) else {
+            continue;
+        };
+        accepted += 1;
+        assert!(
+            err.is_none(),
+            "{what}: fast path accepted YAML the general parser rejects: {err:?}"
+        );
+        assert_eq!(fast.len(), general.len(), "{what}: document count");
+        for (f, g) in fast.iter().zip(&general) {
+            if let Some(d) = first_diff(&f.value, &g.value, String::new()) {
+                panic!("{what}: object at line {}: {d}", g.span.start);
+            }
+            assert_eq!(f.span.start, g.span.start, "{what}");
+            let starts = |d: &kdiag::ingest::parsed::ParsedDoc| {
+                d.item_spans.iter().map(|s| s.start).collect::<Vec<_>>()
+            };
+            assert_eq!(starts(f), starts(g), "{what}");
+        }
+    }
+    let files = files.len();
+    eprintln!("fast YAML path accepted {accepted} of {files} YAML files");
+    assert!(
+        files > 20 && accepted * 2 > files,
+        "fast path should take most files: {accepted}/{files}"
+    );
+}
+
+/// The JSON fast path (bracket matching, one serde_json pass per item) reads every JSON
+/// file of the samples and the corpus exactly as the general path does.
+#[test]
+fn json_fast_path_matches_serde_path() {
+    use kdiag::ingest::json;
+    let files = text_files(&[".json"]);
+    let mut fast = 0;
+    for (what, text) in &files {
+        let text = std::sync::Arc::new(text.clone());
+        let Some(docs) = json::scan_fast(&text) else {
+            continue;
+        };
+        fast += 1;
+        let (general, err) = json::scan_general(&text);
+        assert!(
+            err.is_none(),
+            "{what}: fast path took invalid JSON: {err:?}"
+        );
+        assert_eq!(format!("{docs:?}"), format!("{general:?}"), "{what}");
+    }
+    let files = files.len();
     eprintln!("JSON fast path took {fast} of {files} JSON files");
     assert!(
         files > 20 && fast * 10 > files * 9,

@@ -489,12 +489,7 @@ fn expand_zip(
                 });
             }
             let data = if is_log_name(&path) {
-                read_tail(&mut file, log_tail_bytes())
-                    .map(|(bytes, skipped_lines)| EntryData::LogTail {
-                        bytes,
-                        skipped_lines,
-                    })
-                    .map_err(|e| format!("cannot read archive member: {e}"))
+                log_tail(&mut file)
             } else {
                 read_limited(&mut file, size).map(|bytes| member_data(&path, bytes, parse))
             }
@@ -558,12 +553,7 @@ fn expand_tar<R: Read>(
             let path = format!("{prefix}{name}");
             let size = entry.header().size().unwrap_or(0);
             let data = if is_log_name(&path) {
-                read_tail(&mut entry, log_tail_bytes())
-                    .map(|(bytes, skipped_lines)| EntryData::LogTail {
-                        bytes,
-                        skipped_lines,
-                    })
-                    .map_err(|e| format!("cannot read archive member: {e}"))
+                log_tail(&mut entry)
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };
@@ -593,6 +583,16 @@ fn expand_tar<R: Read>(
         out.entries[slot].data = data;
     }
     result
+}
+
+/// An archived log's data: its tail (see [`read_tail`]).
+fn log_tail<R: Read>(member: &mut R) -> Result<EntryData, String> {
+    read_tail(member, log_tail_bytes())
+        .map(|(bytes, skipped_lines)| EntryData::LogTail {
+            bytes,
+            skipped_lines,
+        })
+        .map_err(|e| format!("cannot read archive member: {e}"))
 }
 
 /// An archive member's data: handed to `parse` when given (unless it is an archive, which
