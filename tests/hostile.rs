@@ -300,7 +300,12 @@ fn archive_members_read_as_the_same_folder() {
     let dir = Scratch::new("early");
     let root = |p: &str| crate::root().join(p);
     let read = |p: &str| std::fs::read(root(p)).unwrap();
+    let nested = zip_of(&[(
+        "namespaces/other/core/configmaps.yaml",
+        b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: inner\n  namespace: other\n",
+    )]);
     let files: Vec<(&str, Vec<u8>)> = vec![
+        ("mg/extra/nested.zip", nested),
         (
             "mg/timestamp",
             b"2026-11-20 09:14:02.5 +0000 UTC\n".to_vec(),
@@ -363,6 +368,10 @@ fn archive_members_read_as_the_same_folder() {
         "only the broken object files are problems: {p:#?}"
     );
     assert_eq!(want["findings"].as_array().unwrap().len(), 1, "{want:#}");
+    assert_eq!(
+        want["inputs"][0]["objects"], 2,
+        "the pod and the nested zip's ConfigMap"
+    );
     for archive in ["b.zip", "b.tar", "b.tar.gz"] {
         assert_eq!(seen(&dir.file(archive)), want, "{archive}");
     }
