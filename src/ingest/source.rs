@@ -133,6 +133,8 @@ impl Entry {
     }
 }
 
+/// Why an entry parsed as its archive was read has no bytes to give (nothing asks: a
+/// parsed entry is taken with [`Entry::take_read`], and logs are never parsed early).
 pub fn parsed_already() -> std::io::Error {
     std::io::Error::other("the member was parsed as its archive was read; its bytes are gone")
 }
