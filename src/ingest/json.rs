@@ -171,7 +171,7 @@ const MAX_DEPTH: usize = 128;
 /// rest of the grammar: strings are skipped to their closing quote, and every closing
 /// bracket must match its opening one. `None` when the text ends first or brackets do
 /// not pair up. Exact on valid JSON.
-pub fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
+fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
     match *bytes.get(at)? {
         b'"' => string_end(bytes, at),
         b'{' | b'[' => container_end(bytes, at),

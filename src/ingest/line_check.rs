@@ -306,21 +306,11 @@ fn has_byte(w: u64, c: u8) -> bool {
     x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
 }
 
-/// Fewer than eight bytes as a word, the rest NUL: two overlapping loads (or three single
-/// bytes) instead of a copy of variable length, which is a call to `memcpy` per short line.
+/// Fewer than eight bytes as a word, the rest NUL.
 fn padded_word(b: &[u8]) -> u64 {
-    let n = b.len();
-    debug_assert!(n < 8);
-    if n >= 4 {
-        let four = |at: usize| u64::from(u32::from_le_bytes(b[at..at + 4].try_into().unwrap()));
-        four(0) | four(n - 4) << (8 * (n - 4))
-    } else if n > 0 {
-        u64::from(b[0])
-            | u64::from(b[n / 2]) << (8 * (n / 2))
-            | u64::from(b[n - 1]) << (8 * (n - 1))
-    } else {
-        0
-    }
+    let mut buf = [0u8; 8];
+    buf[..b.len()].copy_from_slice(b);
+    u64::from_le_bytes(buf)
 }
 
 /// Eight bytes as a little-endian word (byte `i` in bits `8i..8i+8`).

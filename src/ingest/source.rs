@@ -559,8 +559,8 @@ fn expand_tar<R: Read>(
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };
-            match (data, parse) {
-                (Ok(EntryData::Bytes(bytes)), Some(parse)) if !is_archive_name(&path) => {
+            match (data, member_parser(&path, parse)) {
+                (Ok(EntryData::Bytes(bytes)), Some(parse)) => {
                     let slot = out.entries.len();
                     out.entries.push(Entry {
                         path: path.clone(),
@@ -597,13 +597,18 @@ fn log_tail<R: Read>(member: &mut R) -> Result<EntryData, String> {
         .map_err(|e| format!("cannot read archive member: {e}"))
 }
 
-/// An archive member's data: handed to `parse` when given (unless it is an archive, which
-/// is opened instead), else its bytes.
+/// An archive member's data: handed to `parse` when given, else its bytes.
 fn member_data(path: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) -> EntryData {
-    match parse {
-        Some(parse) if !is_archive_name(path) => parse(path, bytes),
-        _ => EntryData::Bytes(bytes),
+    match member_parser(path, parse) {
+        Some(parse) => parse(path, bytes),
+        None => EntryData::Bytes(bytes),
     }
+}
+
+/// `parse` for a member to parse as it is read: not for an archive, which is opened
+/// instead (see [`push_entry`]).
+fn member_parser<'p>(path: &str, parse: Option<&'p ParseMember>) -> Option<&'p ParseMember> {
+    parse.filter(|_| !is_archive_name(path))
 }
 
 /// Normalizes a member name; refuses names that would escape or cannot be a path.

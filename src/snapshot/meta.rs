@@ -32,13 +32,39 @@ impl ObjectMeta {
 }
 
 /// Annotations without `kubectl.kubernetes.io/last-applied-configuration`: a copy of the
-/// whole object that no rule reads and that would double the memory of a view.
+/// whole object that no rule reads and that would double the memory of a view. `null`
+/// reads as none.
 #[derive(Clone, Debug, Default)]
 pub struct Annotations(pub Labels);
 
 impl<'de> Deserialize<'de> for Annotations {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        annotations(d).map(Annotations)
+        use serde::de::{IgnoredAny, MapAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Labels;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of annotations")
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Labels::new())
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(Labels::new())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == crate::ingest::objects::LAST_APPLIED {
+                        map.next_value::<IgnoredAny>()?;
+                    } else {
+                        out.push((key, map.next_value::<String>()?));
+                    }
+                }
+                Ok(out.into_iter().collect())
+            }
+        }
+        d.deserialize_any(V).map(Annotations)
     }
 }
 
@@ -196,34 +222,4 @@ where
     let mut v = Option::<Vec<T>>::deserialize(d)?.unwrap_or_default();
     v.shrink_to_fit();
     Ok(v)
-}
-
-/// An annotations map, leaving out the last-applied configuration; `null` is empty.
-fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
-    use serde::de::{IgnoredAny, MapAccess, Visitor};
-    struct V;
-    impl<'de> Visitor<'de> for V {
-        type Value = Labels;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a map of annotations")
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(Labels::new())
-        }
-        fn visit_none<E>(self) -> Result<Self::Value, E> {
-            Ok(Labels::new())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = Vec::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if key == crate::ingest::objects::LAST_APPLIED {
-                    map.next_value::<IgnoredAny>()?;
-                } else {
-                    out.push((key, map.next_value::<String>()?));
-                }
-            }
-            Ok(out.into_iter().collect())
-        }
-    }
-    d.deserialize_any(V)
 }

@@ -737,10 +737,7 @@ impl Snapshot {
 
 /// Whether `line` is the entry `seg` names (`key`, or `key=value`), in YAML or JSON.
 fn line_has_key(line: &str, seg: &str) -> bool {
-    let mut l = line.trim_start();
-    while let Some(rest) = l.strip_prefix("- ") {
-        l = rest;
-    }
+    let l = line.trim_start().trim_start_matches("- ");
     match seg.split_once('=') {
         Some((k, v)) => {
             starts_with_all(l, &[k, ": ", v])
@@ -764,7 +761,6 @@ fn starts_with_all(mut s: &str, parts: &[&str]) -> bool {
     true
 }
 
-/// Newer of two copies by numeric resourceVersion; non-numeric keeps the first seen.
 /// `v1.31.2+k3s1` → (1, 31, 2) for ordering.
 fn version_key(v: &str) -> (u32, u32, u32) {
     let mut parts = v
