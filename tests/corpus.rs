@@ -410,3 +410,81 @@ fn views_from_text_match_views_from_trees() {
     }
     assert!(files > 20, "only {files} generated YAML files");
 }
+
+/// Views read with the headers at ingest (`ingest::early`) must be the views read later
+/// from the object's text, on every object that has one: the generated bundle (YAML
+/// must-gather, whose List items have no `kind`, and its JSON troubleshoot twin), the
+/// sample bundles and the corpus. On the generated bundle every object of those kinds
+/// must have one.
+#[test]
+fn early_views_match_views_read_later() {
+    use kdiag::ingest::content::{self, FileRead};
+    use kdiag::ingest::source;
+    use kdiag::snapshot::{pod, workload};
+    use serde::de::DeserializeOwned;
+
+    /// (objects of the kinds read early, of which read early)
+    fn check(path: &str, text: &str) -> (usize, usize) {
+        fn same<T: DeserializeOwned + std::fmt::Debug + 'static>(
+            o: &kdiag::ingest::objects::RawObject,
+        ) -> bool {
+            let later = format!("{:?}", o.body.deserialize::<T>());
+            let Some(early) = &o.early else { return false };
+            let early = early
+                .view
+                .downcast_ref::<T>()
+                .expect("the view of its kind");
+            assert_eq!(format!("Ok({early:?})"), later, "{} {}", o.kind, o.name);
+            true
+        }
+        let FileRead::Parsed { extracted, .. } =
+            content::read(path, text.as_bytes().to_vec(), true)
+        else {
+            return (0, 0);
+        };
+        let (mut kinds, mut early) = (0, 0);
+        for o in &extracted.objects {
+            let read_early = match o.kind.as_str() {
+                "Pod" => same::<pod::Pod>(o),
+                "ReplicaSet" => same::<workload::ReplicaSet>(o),
+                "Deployment" => same::<workload::Deployment>(o),
+                "StatefulSet" => same::<workload::StatefulSet>(o),
+                "DaemonSet" => same::<workload::DaemonSet>(o),
+                "Job" => same::<workload::Job>(o),
+                _ => {
+                    assert!(o.early.is_none(), "{} {} read early", o.kind, o.name);
+                    continue;
+                }
+            };
+            kinds += 1;
+            early += usize::from(read_early);
+        }
+        (kinds, early)
+    }
+
+    let generated = generated_bundle();
+    for input in [generated.0.clone(), generated.twin()] {
+        let (mut kinds, mut early) = (0, 0);
+        for entry in source::collect_path(&input, None)
+            .expect("collects")
+            .entries
+        {
+            let bytes = entry.read().expect("reads");
+            let (k, e) = check(&entry.path, &String::from_utf8_lossy(&bytes));
+            kinds += k;
+            early += e;
+        }
+        assert!(kinds > 300, "{}: only {kinds} objects", input.display());
+        assert_eq!(early, kinds, "{}: objects not read early", input.display());
+    }
+
+    let (mut kinds, mut early) = (0, 0);
+    for (name, text) in text_files(&[".yaml", ".yml", ".json"]) {
+        let path = name.rsplit(": ").next().unwrap_or(&name);
+        let (k, e) = check(path, &text);
+        kinds += k;
+        early += e;
+    }
+    eprintln!("samples and corpus: {early} of {kinds} objects read early");
+    assert!(early > 20, "only {early} of {kinds} objects read early");
+}

@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let docs: Vec<Doc> = general.into_iter().map(Doc::from_parsed).collect();
     let _ = objects::extract("fuzz/namespaces/ns/core/pods.yaml", docs);
-    let _ = objects::extract("fuzz/a.yaml", kdiag::ingest::scan_yaml(text.to_string()).1);
+    let _ = objects::extract("fuzz/a.yaml", kdiag::ingest::scan_yaml(text.to_string(), Some("Pod")).1);
     // JSON kept without managedFields: same lines, same values once managedFields are gone.
     if let Some(kept) = json::without_managed_fields(text) {
         assert_eq!(kept.lines().count(), text.lines().count(), "kept JSON: line count differs");

@@ -2,7 +2,7 @@
 //! archive's members can be parsed as they are inflated, before every path (and so the
 //! layout) is known. What the content means for the bundle is decided by the caller.
 
-use super::{KeptText, body, fast_yaml, header, json, objects, parsed, yaml};
+use super::{KeptText, body, early, fast_yaml, header, json, layout, objects, parsed, yaml};
 use std::sync::Arc;
 
 /// What a file's bytes turned out to hold.
@@ -45,20 +45,22 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
             None => Arc::new(text),
         }
     };
+    // Objects that do not say their kind have the one their path says (see `early`).
+    let hint = layout::kind_from_path(path).map(|(_, kind)| kind);
     let (text, docs, error) = if is_json {
         let text = json_text(text);
-        let (docs, error) = json::scan(&text);
+        let (docs, error) = json::scan_with_views(&text, hint);
         (text, docs, error)
     } else if looks_json {
         // Flow-style YAML may still be valid JSON, which parses much faster.
         let text = json_text(text);
-        let (docs, error) = match json::scan(&text) {
+        let (docs, error) = match json::scan_with_views(&text, hint) {
             (docs, None) => (docs, None),
             _ => general_yaml(&text),
         };
         (text, docs, error)
     } else {
-        scan_yaml(text)
+        scan_yaml(text, hint)
     };
     FileRead::Parsed {
         looks_like_objects,
@@ -69,16 +71,25 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
 }
 
 /// Headers of kubectl-style YAML by the fast path, leaving content as text (kept without
-/// its `managedFields` blocks: see [`fast_yaml::compact`]); anything else by the general
-/// parser. Returns the text to keep for the file.
-pub fn scan_yaml(text: String) -> (KeptText, Vec<objects::Doc>, Option<parsed::ParseError>) {
+/// its `managedFields` blocks: see [`fast_yaml::compact`]) but for the views [`early`]
+/// reads with them (`hint`: the kind of objects that do not say theirs); anything else by
+/// the general parser. Returns the text to keep for the file.
+pub fn scan_yaml(
+    text: String,
+    hint: Option<&'static str>,
+) -> (KeptText, Vec<objects::Doc>, Option<parsed::ParseError>) {
     use body::Body;
     use header::{Header, ItemHeader};
     let general = |text: String| {
         let (docs, error) = general_yaml(&text);
         (Arc::new(text), docs, error)
     };
-    let Ok((docs, managed)) = fast_yaml::scan::<Header<ItemHeader>>(&text) else {
+    // Lazy fields of the views read with the headers point into the kept text, set below.
+    let later = Arc::new(fast_yaml::LaterText::new());
+    let scanned = early::with_early_views(hint, || {
+        fast_yaml::scan_keeping::<Header<ItemHeader>>(&text, &later)
+    });
+    let Ok((docs, managed)) = scanned else {
         return general(text);
     };
     if docs
@@ -94,6 +105,7 @@ pub fn scan_yaml(text: String) -> (KeptText, Vec<objects::Doc>, Option<parsed::P
         let (kept, shifts) = fast_yaml::compact(&text, &managed);
         (Arc::new(kept), shifts)
     };
+    let shifts = &later.get_or_init(|| (text.clone(), shifts)).1;
     let moved = |p: fast_yaml::ItemPos| fast_yaml::ItemPos {
         offset: shifts.map(p.offset),
         span: p.span,

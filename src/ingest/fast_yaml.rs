@@ -272,6 +272,10 @@ impl Shifts {
 /// (see `snapshot::lazy`); other deserializers give it the value.
 pub const LAZY: &str = "$kdiag::lazy";
 
+/// The newtype name of a value read as one type or, failing that, as another (see
+/// `ingest::early`); other deserializers read it as the first type.
+pub const ATTEMPT: &str = "$kdiag::attempt";
+
 /// The value of the single `key: value` entry in `entry` (as handed to a [`LAZY`] field:
 /// its lines from the start of the key's line, which may be a list item's `- key:`).
 pub fn entry_value(entry: &str) -> Option<Value> {
@@ -306,32 +310,81 @@ pub fn entry_value(entry: &str) -> Option<Value> {
     }
 }
 
+/// A file's kept text once [`compact`] has made it, and where the offsets of the text
+/// [`scan_keeping`] read moved to: what a [`LAZY`] field read during ingest's scan (an
+/// early view, see `ingest::early`) points into.
+pub type LaterText = std::sync::OnceLock<(super::KeptText, Shifts)>;
+
+/// The text a [`LAZY`] field being read lies in.
+enum Source {
+    /// The kept text itself ([`object_in`]).
+    Kept(super::KeptText),
+    /// The text [`scan_keeping`] reads (its address and length); kept later.
+    Scanned {
+        at: usize,
+        len: usize,
+        later: std::sync::Arc<LaterText>,
+    },
+}
+
+/// Where a slice handed to a [`LAZY`] field lies, so that the field can keep its place
+/// instead of a copy: a byte range of the kept text, or of the scanned text (moved as
+/// [`Shifts`] says once the text is kept).
+pub enum Place {
+    Kept(super::KeptText, std::ops::Range<usize>),
+    Later(std::sync::Arc<LaterText>, std::ops::Range<usize>),
+}
+
 thread_local! {
-    /// The file [`object_in`] is reading, so that a [`LAZY`] field can keep its place in
-    /// it instead of a copy of its text.
-    static SOURCE: std::cell::RefCell<Option<super::KeptText>> = const { std::cell::RefCell::new(None) };
+    /// The file being read, so that a [`LAZY`] field can keep its place in it.
+    static SOURCE: std::cell::RefCell<Option<Source>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `source` as the file being read.
+fn reading<R>(source: Source, f: impl FnOnce() -> R) -> R {
+    let before = SOURCE.replace(Some(source));
+    let out = f();
+    SOURCE.set(before);
+    out
 }
 
 /// [`object_at`] on a file kept in an `Arc`: a [`LAZY`] field handed a slice of it may
-/// keep the file and the slice's place (see [`source_of`]) instead of copying it.
+/// keep the file and the slice's place (see [`place_of`]) instead of copying it.
 pub fn object_in<T: serde::de::DeserializeOwned>(
     text: &super::KeptText,
     pos: ItemPos,
     item: bool,
 ) -> R<T> {
-    let before = SOURCE.replace(Some(text.clone()));
-    let out = object_at(text, pos, item);
-    SOURCE.set(before);
-    out
+    reading(Source::Kept(text.clone()), || object_at(text, pos, item))
 }
 
-/// The file [`object_in`] is reading and the byte range of `slice` in it, when `slice`
-/// lies in that file.
-pub fn source_of(slice: &str) -> Option<(super::KeptText, std::ops::Range<usize>)> {
-    SOURCE.with_borrow(|file| {
-        let file = file.as_ref()?;
-        let start = (slice.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
-        (start + slice.len() <= file.len()).then(|| (file.clone(), start..start + slice.len()))
+/// [`scan`], where [`LAZY`] fields read keep their place in `text` as it will be kept:
+/// the caller sets `later` once it has the kept text.
+pub fn scan_keeping<'a, T: Deserialize<'a>>(
+    text: &'a str,
+    later: &std::sync::Arc<LaterText>,
+) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
+    let source = Source::Scanned {
+        at: text.as_ptr() as usize,
+        len: text.len(),
+        later: later.clone(),
+    };
+    reading(source, || scan(text))
+}
+
+/// Where `slice` lies in the file being read, when it does.
+pub fn place_of(slice: &str) -> Option<Place> {
+    SOURCE.with_borrow(|source| {
+        let (at, len) = match source.as_ref()? {
+            Source::Kept(file) => (file.as_ptr() as usize, file.len()),
+            Source::Scanned { at, len, .. } => (*at, *len),
+        };
+        let start = (slice.as_ptr() as usize).checked_sub(at)?;
+        let range = start..start + slice.len();
+        (range.end <= len).then(|| match source.as_ref()? {
+            Source::Kept(file) => Some(Place::Kept(file.clone(), range)),
+            Source::Scanned { later, .. } => Some(Place::Later(later.clone(), range)),
+        })?
     })
 }
 
@@ -384,7 +437,18 @@ struct Parser<'a> {
     managed: Vec<Managed>,
 }
 
+/// A cursor position to go back to ([`Parser::rewind`]).
+#[derive(Clone, Copy)]
+struct Mark {
+    pos: usize,
+    line_no: u32,
+    last_content_line: u32,
+    depth: usize,
+    managed: usize,
+}
+
 /// What the cursor is at, before its shape is known.
+#[derive(Clone)]
 enum At<'a> {
     /// A block node whose first line is at the cursor.
     Node {
@@ -405,6 +469,7 @@ enum At<'a> {
 }
 
 /// A node once its first lines are read.
+#[derive(Clone)]
 enum Shape<'a> {
     Null,
     Map {
@@ -477,6 +542,27 @@ impl<'a> Parser<'a> {
             content: &body[indent..],
             next,
         })
+    }
+
+    /// Where the cursor is, for [`Self::rewind`].
+    fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            line_no: self.line_no,
+            last_content_line: self.last_content_line,
+            depth: self.depth,
+            managed: self.managed.len(),
+        }
+    }
+
+    /// Back to `mark`, forgetting what was read since (the text does not change, so the
+    /// line cache stays valid).
+    fn rewind(&mut self, mark: Mark) {
+        self.pos = mark.pos;
+        self.line_no = mark.line_no;
+        self.last_content_line = mark.last_content_line;
+        self.depth = mark.depth;
+        self.managed.truncate(mark.managed);
     }
 
     fn advance(&mut self) {
@@ -1158,14 +1244,27 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
     }
 
     /// [`LAZY`] asks for the text of a `key: value` entry instead of its value, so a view
-    /// can keep a field it rarely reads as text and parse it when asked.
+    /// can keep a field it rarely reads as text and parse it when asked. In ingest's scan
+    /// the entry's lines are checked (or parsed) first, as an ignored value's are.
+    ///
+    /// [`ATTEMPT`] asks to read the value as one type and, when that fails, as another
+    /// from the same place: see [`AttemptSeq`].
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> R<V::Value> {
+        if name == ATTEMPT {
+            let mark = self.p.mark();
+            return visitor.visit_seq(AttemptSeq {
+                p: self.p,
+                at: Some(self.at),
+                mark,
+                failed: false,
+            });
+        }
         if name == LAZY
-            && self.p.skip_ignored
+            && (self.p.skip_ignored || self.p.check_lines)
             && let At::AfterKey {
                 indent,
                 rest,
@@ -1174,7 +1273,14 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
             } = self.at
             && key_at != usize::MAX
         {
-            self.p.skip_after_key(indent, rest);
+            if self.p.skip_ignored {
+                self.p.skip_after_key(indent, rest);
+            } else if !self.p.skip_checked(indent, rest) {
+                serde::de::IgnoredAny::deserialize(De {
+                    p: &mut *self.p,
+                    at: self.at,
+                })?;
+            }
             let end = self.p.pos.max(key_at);
             // From the start of the key's line (maybe `- key:`): see `entry_value`.
             return visitor.visit_borrowed_str(&self.p.src[key_at - indent..end]);
@@ -1330,6 +1436,52 @@ impl<'de> SeqAccess<'de> for &mut SeqAcc<'_, 'de> {
             });
         }
         Ok(Some(v))
+    }
+}
+
+/// The two tries of an [`ATTEMPT`], as a sequence: the first element is the value read as
+/// the first type, or none when that fails (the cursor then goes back to where the value
+/// starts); the second is the value read as the fallback type. A failure to read the
+/// value as the fallback type is the value's error.
+struct AttemptSeq<'p, 'a> {
+    p: &'p mut Parser<'a>,
+    /// The value's place, until both tries are made.
+    at: Option<At<'a>>,
+    mark: Mark,
+    /// The first try was made and failed.
+    failed: bool,
+}
+
+impl<'de> SeqAccess<'de> for AttemptSeq<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        let Some(at) = self.at.clone() else {
+            return Ok(None);
+        };
+        if self.failed {
+            self.at = None;
+            return seed
+                .deserialize(De {
+                    p: &mut *self.p,
+                    at,
+                })
+                .map(Some);
+        }
+        match seed.deserialize(De {
+            p: &mut *self.p,
+            at,
+        }) {
+            Ok(v) => {
+                self.at = None;
+                Ok(Some(v))
+            }
+            Err(_) => {
+                self.p.rewind(self.mark);
+                self.failed = true;
+                Ok(None)
+            }
+        }
     }
 }
 

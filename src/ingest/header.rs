@@ -5,6 +5,8 @@
 //! skipped, so reading the headers of a file costs one pass and no tree. The rest of an
 //! object is deserialized later, from its text, by whichever view needs it.
 
+use super::early::{self, Attempt, Early};
+use crate::snapshot::meta::ObjectMeta;
 use crate::snapshot::time::parse_timestamp;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -57,6 +59,8 @@ pub struct Header<I> {
     pub kubeletconfig: bool,
     /// The elements of a sequence, or of the `items` list of a mapping.
     pub items: Option<Vec<I>>,
+    /// The object's view, when read with the header (see [`super::early`]).
+    pub early: Option<Early>,
 }
 
 impl<I> Default for Header<I> {
@@ -76,6 +80,7 @@ impl<I> Default for Header<I> {
             event_time: None,
             kubeletconfig: false,
             items: None,
+            early: None,
         }
     }
 }
@@ -135,14 +140,32 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut h = typed(NodeType::Mapping);
         let mut event_times: [Option<i64>; 4] = [None; 4];
+        let mut early = early::Reader::default();
         while let Some(key) = map.next_key::<Key>()? {
             h.keys += 1;
             match key.0.as_ref() {
-                "kind" => h.kind = map.next_value::<Text>()?.0,
+                "kind" => {
+                    h.kind = map.next_value::<Text>()?.0;
+                    early.kind(h.kind.as_deref());
+                }
                 "apiVersion" => h.api_version = map.next_value::<Text>()?.0,
                 "metadata" => {
                     h.has_metadata = true;
-                    let m = map.next_value::<Meta>()?;
+                    let m = if early.wants_metadata() {
+                        match map.next_value::<Attempt<ObjectMeta, Meta>>()? {
+                            Attempt::First(meta) => {
+                                let m = Meta::of_view(&meta);
+                                early.metadata(Some(meta));
+                                m
+                            }
+                            Attempt::Second(m) => {
+                                early.metadata(None);
+                                m
+                            }
+                        }
+                    } else {
+                        map.next_value::<Meta>()?
+                    };
                     h.name = m.name;
                     h.namespace = m.namespace;
                     h.uid = m.uid;
@@ -162,12 +185,15 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
                 "series" => {
                     h.event_time = h.event_time.max(map.next_value::<Series>()?.0);
                 }
+                "spec" => early.spec(&mut map)?,
+                "status" => early.status(&mut map)?,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
         h.event_time = event_times.into_iter().fold(h.event_time, Option::max);
+        h.early = early.finish();
         Ok(h)
     }
 }
@@ -341,6 +367,32 @@ struct Meta {
     resource_version: Option<String>,
     owners: Vec<Owner>,
     created: Option<i64>,
+}
+
+impl Meta {
+    /// What [`Meta`] reads of metadata that read as a view's: the same wherever the view
+    /// reads (a view's strings are strings here; a missing name is empty there, and an
+    /// empty name is no name to ingest).
+    fn of_view(meta: &ObjectMeta) -> Meta {
+        Meta {
+            name: Some(meta.name.clone()).filter(|n| !n.is_empty()),
+            namespace: meta.namespace.clone(),
+            uid: meta.uid.clone(),
+            resource_version: meta.resource_version.clone(),
+            owners: meta
+                .owner_references
+                .iter()
+                .map(|o| Owner {
+                    api_version: o.api_version.clone(),
+                    kind: o.kind.clone(),
+                    name: o.name.clone(),
+                    uid: o.uid.clone(),
+                    controller: o.controller == Some(true),
+                })
+                .collect(),
+            created: meta.creation_timestamp.as_deref().and_then(parse_timestamp),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Meta {

@@ -7,6 +7,7 @@
 //! without recursing, and its recursion limit bounds the trees a rule asks for.
 
 use super::body::Body;
+use super::early;
 use super::header::{Header, ItemHeader};
 use super::objects::{Doc, Item, with_items};
 use super::parsed::{ParseError, Span};
@@ -19,6 +20,19 @@ use std::ops::Range;
 pub fn scan(text: &super::KeptText) -> (Vec<Doc>, Option<ParseError>) {
     let lines = LineIndex::new(text);
     match scan_split(text, &lines) {
+        Some(docs) => (docs, None),
+        None => scan_by_serde(text, &lines),
+    }
+}
+
+/// [`scan`], reading the views of the kinds [`early`] names with the headers; `hint` is
+/// the kind the file's path says, for items that do not say theirs.
+pub fn scan_with_views(
+    text: &super::KeptText,
+    hint: Option<&'static str>,
+) -> (Vec<Doc>, Option<ParseError>) {
+    let lines = LineIndex::new(text);
+    match early::with_early_views(hint, || scan_split(text, &lines)) {
         Some(docs) => (docs, None),
         None => scan_by_serde(text, &lines),
     }
@@ -60,9 +74,9 @@ fn scan_split(text: &super::KeptText, lines: &LineIndex) -> Option<Vec<Doc>> {
             // The top level without its items: `"items": []`.
             Some((list, _)) => {
                 let outside = [&text[at..list.start], "[]", &text[list.end..end]].concat();
-                serde_json::from_str(&outside).ok()?
+                object_header(&outside)?
             }
-            None => serde_json::from_str(piece).ok()?,
+            None => object_header(piece)?,
         };
         if header.items.as_ref().map(Vec::len) != items.as_ref().map(|_| 0) {
             return None; // an `items` key spelled with escapes, or not a list
@@ -72,7 +86,7 @@ fn scan_split(text: &super::KeptText, lines: &LineIndex) -> Option<Vec<Doc>> {
         let mut failed = false;
         let header = with_items(header, |_, range| {
             let piece = &text[range];
-            let header = serde_json::from_str::<ItemHeader>(piece).unwrap_or_else(|_| {
+            let header = object_header(piece).unwrap_or_else(|| {
                 failed = true;
                 ItemHeader::default()
             });
@@ -93,6 +107,14 @@ fn scan_split(text: &super::KeptText, lines: &LineIndex) -> Option<Vec<Doc>> {
         at = skip_ws(bytes, end);
     }
     Some(docs)
+}
+
+/// The header of the object `piece`, with its view when it reads as one (see
+/// [`early`]); when it does not, it is read again without.
+fn object_header(piece: &str) -> Option<ItemHeader> {
+    serde_json::from_str(piece)
+        .or_else(|_| early::without_early_views(|| serde_json::from_str(piece)))
+        .ok()
 }
 
 /// The body of `piece`, a slice of `text`.

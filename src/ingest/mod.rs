@@ -5,6 +5,7 @@
 
 pub mod body;
 pub mod content;
+pub mod early;
 pub mod fast_yaml;
 pub mod header;
 pub mod json;

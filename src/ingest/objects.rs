@@ -66,6 +66,7 @@ pub fn with_items<I, J>(h: Header<I>, mut f: impl FnMut(usize, I) -> J) -> Heade
         created: h.created,
         event_time: h.event_time,
         kubeletconfig: h.kubeletconfig,
+        early: h.early,
         items: h.items.map(|items| {
             items
                 .into_iter()
@@ -90,6 +91,8 @@ pub struct RawObject {
     pub owners: Vec<super::header::Owner>,
     /// Newest timestamp the object carries (events: last seen; others: creation).
     pub time: Option<i64>,
+    /// Its view, when ingest read it (see [`super::early`]).
+    pub early: Option<super::early::Early>,
 }
 
 impl RawObject {
@@ -262,6 +265,8 @@ fn single(
         });
         return;
     }
+    // Read as the kind its path says, which may not be the kind its list says.
+    let mut early = header.early.filter(|e| e.kind == kind);
     let (name, body) = match name {
         Some(n) => (n, fix_tree(body, &kind, &api_version)),
         None => {
@@ -271,6 +276,7 @@ fn single(
             if let Value::Object(map) = &mut value {
                 set_name(map, &node);
             }
+            early = None;
             (node, Body::Tree(value))
         }
     };
@@ -290,6 +296,7 @@ fn single(
         resource_version: header.resource_version,
         owners: header.owners,
         time,
+        early,
     });
 }
 
@@ -377,6 +384,7 @@ fn kubelet_configz(path: &str, body: &Body, span: Span) -> RawObject {
         resource_version: None,
         owners: Vec::new(),
         time: None,
+        early: None,
     }
 }
 

@@ -7,13 +7,14 @@
 //! Either way `get` gives the same value, and
 //! `null` or a value of the wrong shape reads as the default, as `null_default` does.
 
-use crate::ingest::fast_yaml::{LAZY, entry_value, source_of};
+use crate::ingest::fast_yaml::{LAZY, LaterText, Place, entry_value, place_of};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, Deserializer, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 pub struct Lazy<T> {
@@ -33,6 +34,13 @@ enum Text {
         start: u32,
         end: u32,
     },
+    /// The entry's bytes in the text ingest scanned, found in the file's text once it is
+    /// kept (a view read at ingest: see `ingest::early`).
+    Later {
+        file: Arc<LaterText>,
+        start: u32,
+        end: u32,
+    },
     /// The value as JSON text (from JSON, or written out from a tree): a tree of it is
     /// ten times its size.
     Json(Box<RawValue>),
@@ -44,6 +52,10 @@ impl Text {
             Text::None => None,
             Text::Owned(s) => Some(s),
             Text::Shared { file, start, end } => file.get(*start as usize..*end as usize),
+            Text::Later { file, start, end } => {
+                let (text, shifts) = file.get()?;
+                text.get(shifts.map(*start as usize)..shifts.map(*end as usize))
+            }
             Text::Json(_) => None,
         }
     }
@@ -56,13 +68,20 @@ impl Text {
     }
 
     fn of(entry: &str) -> Text {
-        match source_of(entry) {
-            Some((file, range)) => match (u32::try_from(range.start), u32::try_from(range.end)) {
-                (Ok(start), Ok(end)) => Text::Shared { file, start, end },
-                _ => Text::Owned(entry.into()),
-            },
-            None => Text::Owned(entry.into()),
-        }
+        let place = place_of(entry).and_then(|place| {
+            let range = match &place {
+                Place::Kept(_, r) | Place::Later(_, r) => r.clone(),
+            };
+            let (start, end) = (
+                u32::try_from(range.start).ok()?,
+                u32::try_from(range.end).ok()?,
+            );
+            Some(match place {
+                Place::Kept(file, _) => Text::Shared { file, start, end },
+                Place::Later(file, _) => Text::Later { file, start, end },
+            })
+        });
+        place.unwrap_or_else(|| Text::Owned(entry.into()))
     }
 }
 

@@ -21,6 +21,7 @@ pub mod vecmap;
 pub mod workload;
 
 use crate::ingest::body::Body;
+use crate::ingest::early::Early;
 use crate::ingest::header::Owner;
 use crate::ingest::parsed::Span;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
@@ -55,6 +56,8 @@ pub struct Object {
     time: Option<i64>,
     /// Where the content is; read by views, and as a tree by [`Object::value`].
     body: Body,
+    /// The view ingest read with the header, until the view of its type takes it.
+    early: Mutex<Option<Early>>,
     tree: OnceLock<Value>,
     /// The copy kept first; the others (must-gather writes pods twice) follow.
     pub sources: Vec<Source>,
@@ -79,6 +82,16 @@ impl Object {
     /// `metadata.ownerReferences`, read at ingest.
     pub fn owners(&self) -> &[Owner] {
         &self.owners
+    }
+
+    /// The view ingest read as a `T` (see [`crate::ingest::early`]), taken: each view is
+    /// built once.
+    fn take_early<T: 'static>(&self) -> Option<T> {
+        let mut early = self.early.lock().unwrap_or_else(|e| e.into_inner());
+        if !early.as_ref().is_some_and(|e| e.view.is::<T>()) {
+            return None;
+        }
+        early.take()?.view.downcast::<T>().ok().map(|v| *v)
     }
 
     /// Deserializes the fields `T` names, straight from the bundle's text.
@@ -189,6 +202,7 @@ impl Snapshot {
                 if matches!((rv(&raw.resource_version), rv(&existing.resource_version)), (Some(a), Some(b)) if a > b)
                 {
                     existing.body = raw.body;
+                    existing.early = Mutex::new(raw.early);
                     existing.resource_version = raw.resource_version;
                     existing.owners = raw.owners;
                     existing.time = raw.time;
@@ -209,6 +223,7 @@ impl Snapshot {
                 owners: raw.owners,
                 time: raw.time,
                 body: raw.body,
+                early: Mutex::new(raw.early),
                 tree: OnceLock::new(),
                 sources: vec![source],
             });
@@ -398,7 +413,7 @@ impl Snapshot {
             .collect()
     }
 
-    fn typed<'a, T: DeserializeOwned + Send + Sync>(
+    fn typed<'a, T: DeserializeOwned + Send + Sync + 'static>(
         &'a self,
         cell: &'a OnceLock<Vec<(ObjectId, T)>>,
         kind: &str,
@@ -408,22 +423,25 @@ impl Snapshot {
             let view: Vec<(ObjectId, T)> = self
                 .ids_of(kind)
                 .par_iter()
-                .filter_map(|&id| match self.object(id).deserialize::<T>() {
-                    Ok(v) => Some((id, v)),
-                    Err(e) => {
-                        let o = self.object(id);
-                        let src = o.sources[0];
-                        let file = &self.files[src.file];
-                        self.add_problem(Problem {
-                            input: file.input,
-                            file: Some(file.path.clone()),
-                            line: Some(src.span.start),
-                            message: format!(
-                                "{} {} has an unexpected shape and is not analyzed: {e}",
-                                o.kind, o.name
-                            ),
-                        });
-                        None
+                .filter_map(|&id| {
+                    let o = self.object(id);
+                    let read = o.take_early::<T>().map_or_else(|| o.deserialize::<T>(), Ok);
+                    match read {
+                        Ok(v) => Some((id, v)),
+                        Err(e) => {
+                            let src = o.sources[0];
+                            let file = &self.files[src.file];
+                            self.add_problem(Problem {
+                                input: file.input,
+                                file: Some(file.path.clone()),
+                                line: Some(src.span.start),
+                                message: format!(
+                                    "{} {} has an unexpected shape and is not analyzed: {e}",
+                                    o.kind, o.name
+                                ),
+                            });
+                            None
+                        }
                     }
                 })
                 .collect();

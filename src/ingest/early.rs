@@ -1,0 +1,428 @@
+//! Views read in ingest's header pass, for the kinds with the most text.
+//!
+//! Ingest reads every line of an object once (its header, and a check of the rest), and
+//! a view used to read most of the same lines again. For the kinds below, whose views
+//! are `metadata`, `spec` and `status`, the header pass reads those three values as the
+//! view's types instead (what the view leaves out is still checked line by line), and
+//! the store hands the view over when the rules first ask for it.
+//!
+//! The result must be the view the later read would give, or nothing: a part that does
+//! not read as the view's type is read again from the same place as before (the YAML
+//! fast path goes back to where the value starts; a JSON item is read again without early
+//! views), and that object's view is read later, as if this module did not exist.
+//! `tests/early_views.rs` holds every early view of the samples and the corpus to the
+//! later read.
+
+use crate::snapshot::meta::ObjectMeta;
+use crate::snapshot::{pod, workload};
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::any::Any;
+use std::cell::Cell;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A view read at ingest, until the store hands it to the view that asks for its type.
+pub struct Early {
+    /// The kind it was read as: the object's, or the one its path says (the object
+    /// keeps it only if that is the kind it ends up with).
+    pub kind: &'static str,
+    pub view: Box<dyn Any + Send + Sync>,
+}
+
+impl fmt::Debug for Early {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Early(..)")
+    }
+}
+
+thread_local! {
+    /// Early views are on, and the kind of objects that do not say theirs (see
+    /// [`with_early_views`]).
+    static ON: Cell<Option<Option<&'static str>>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with early views read by the headers it deserializes; `hint` is the kind of
+/// the objects that do not say theirs, as the file's path says (a must-gather's List
+/// items have no `kind`, and the List's own comes after them). Only for readers that
+/// can read a part again when it fails (see [`Attempt`]): the YAML fast path, or a JSON
+/// item that is read again without early views when it fails.
+pub fn with_early_views<R>(hint: Option<&'static str>, f: impl FnOnce() -> R) -> R {
+    let before = ON.replace(Some(hint));
+    let out = f();
+    ON.set(before);
+    out
+}
+
+/// Runs `f` without early views (a JSON item read again).
+pub fn without_early_views<R>(f: impl FnOnce() -> R) -> R {
+    let before = ON.replace(None);
+    let out = f();
+    ON.set(before);
+    out
+}
+
+/// A value read as `T` or, when it is not a `T`, as `U`. Only the YAML fast path can go
+/// back and read it again (`fast_yaml::ATTEMPT`); other deserializers read it as `T` and
+/// fail as `T` fails.
+pub enum Attempt<T, U> {
+    First(T),
+    Second(U),
+}
+
+impl<'de, T: Deserialize<'de>, U: Deserialize<'de>> Deserialize<'de> for Attempt<T, U> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T, U>(PhantomData<(T, U)>);
+        impl<'de, T: Deserialize<'de>, U: Deserialize<'de>> Visitor<'de> for V<T, U> {
+            type Value = Attempt<T, U>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_newtype_struct<D: Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Self::Value, D::Error> {
+                T::deserialize(d).map(Attempt::First)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut tries: A) -> Result<Self::Value, A::Error> {
+                if let Some(t) = tries.next_element::<T>()? {
+                    return Ok(Attempt::First(t));
+                }
+                match tries.next_element::<U>()? {
+                    Some(u) => Ok(Attempt::Second(u)),
+                    None => Err(serde::de::Error::custom("no value to read")),
+                }
+            }
+        }
+        d.deserialize_newtype_struct(crate::ingest::fast_yaml::ATTEMPT, V(PhantomData))
+    }
+}
+
+/// The parts of a view read so far.
+enum Parts {
+    /// Early views are off, the kind has none, or a part did not read as its type.
+    Off,
+    /// On, and the kind is not known yet: `hint` is the kind the path says.
+    Waiting { hint: Option<&'static str> },
+    Reading {
+        view: View,
+        /// `metadata`, `spec`, `status` read (twice is an error for the view).
+        seen: [bool; 3],
+        /// The kind came from the hint: the object's own `kind` may still follow.
+        hinted: bool,
+    },
+}
+
+/// What a header reads into a view: one per object it reads.
+pub struct Reader(Parts);
+
+impl Default for Reader {
+    /// Waiting for the kind when early views are on (see [`with_early_views`]).
+    fn default() -> Reader {
+        Reader(match ON.get() {
+            Some(hint) => Parts::Waiting { hint },
+            None => Parts::Off,
+        })
+    }
+}
+
+impl Reader {
+    /// The object's `kind`: the view to read its parts into.
+    pub fn kind(&mut self, kind: Option<&str>) {
+        self.0 = match (std::mem::replace(&mut self.0, Parts::Off), kind) {
+            (Parts::Waiting { .. }, Some(kind)) => match View::start(kind) {
+                Some(view) => Parts::Reading {
+                    view,
+                    seen: [false; 3],
+                    hinted: false,
+                },
+                None => Parts::Off,
+            },
+            // The hint was right.
+            (
+                Parts::Reading {
+                    view,
+                    seen,
+                    hinted: true,
+                },
+                Some(kind),
+            ) if view.kind() == kind => Parts::Reading {
+                view,
+                seen,
+                hinted: false,
+            },
+            _ => Parts::Off,
+        };
+    }
+
+    /// Whether `metadata` is to be read as a view's (then by [`Self::metadata`]).
+    pub fn wants_metadata(&mut self) -> bool {
+        self.part(0)
+    }
+
+    pub fn metadata(&mut self, meta: Option<ObjectMeta>) {
+        match (&mut self.0, meta) {
+            (Parts::Reading { view, .. }, Some(meta)) => view.set_metadata(meta),
+            _ => self.0 = Parts::Off,
+        }
+    }
+
+    /// Reads `spec` into the view, or skips it as a header does.
+    pub fn spec<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        if !self.part(1) {
+            return map.next_value::<IgnoredAny>().map(drop);
+        }
+        let Parts::Reading { view, .. } = &mut self.0 else {
+            unreachable!("part() is true only while reading")
+        };
+        if !view.read_spec(map)? {
+            self.0 = Parts::Off;
+        }
+        Ok(())
+    }
+
+    /// Reads `status` into the view, or skips it as a header does.
+    pub fn status<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        if !self.part(2) {
+            return map.next_value::<IgnoredAny>().map(drop);
+        }
+        let Parts::Reading { view, .. } = &mut self.0 else {
+            unreachable!("part() is true only while reading")
+        };
+        if !view.read_status(map)? {
+            self.0 = Parts::Off;
+        }
+        Ok(())
+    }
+
+    /// The view, when every part read as its type.
+    pub fn finish(self) -> Option<Early> {
+        match self.0 {
+            Parts::Reading { view, .. } => Some(view.into_early()),
+            _ => None,
+        }
+    }
+
+    /// Whether part `i` is to be read into the view (the first time it is seen; before
+    /// the kind, only when the path gave one).
+    fn part(&mut self, i: usize) -> bool {
+        if let Parts::Waiting { hint } = self.0 {
+            self.0 = match hint.and_then(View::start) {
+                Some(view) => Parts::Reading {
+                    view,
+                    seen: [false; 3],
+                    hinted: true,
+                },
+                None => Parts::Off,
+            };
+        }
+        match &mut self.0 {
+            Parts::Reading { seen, .. } if !seen[i] => {
+                seen[i] = true;
+                true
+            }
+            _ => {
+                self.0 = Parts::Off;
+                false
+            }
+        }
+    }
+}
+
+/// Reads a part as `T`, or skips it when it is not one (`None`).
+fn read_part<'de, T: DeserializeOwned, A: MapAccess<'de>>(
+    map: &mut A,
+) -> Result<Option<T>, A::Error> {
+    Ok(match map.next_value::<Attempt<T, IgnoredAny>>()? {
+        Attempt::First(t) => Some(t),
+        Attempt::Second(_) => None,
+    })
+}
+
+/// The kinds read early: views of `metadata`, `spec` and `status` alone.
+macro_rules! early_kinds {
+    ($($kind:ident => $view:ty),* $(,)?) => {
+        enum View {
+            $($kind(Box<$view>),)*
+        }
+
+        impl View {
+            fn start(kind: &str) -> Option<View> {
+                match kind {
+                    $(stringify!($kind) => Some(View::$kind(Box::default())),)*
+                    _ => None,
+                }
+            }
+
+            fn set_metadata(&mut self, meta: ObjectMeta) {
+                match self {
+                    $(View::$kind(v) => v.metadata = meta,)*
+                }
+            }
+
+            fn read_spec<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<bool, A::Error> {
+                Ok(match self {
+                    $(View::$kind(v) => read_part(map)?.map(|s| v.spec = s).is_some(),)*
+                })
+            }
+
+            fn read_status<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<bool, A::Error> {
+                Ok(match self {
+                    $(View::$kind(v) => read_part(map)?.map(|s| v.status = s).is_some(),)*
+                })
+            }
+
+            fn kind(&self) -> &'static str {
+                match self {
+                    $(View::$kind(_) => stringify!($kind),)*
+                }
+            }
+
+            fn into_early(self) -> Early {
+                let kind = self.kind();
+                match self {
+                    $(View::$kind(v) => Early { kind, view: v },)*
+                }
+            }
+        }
+    };
+}
+
+early_kinds! {
+    Pod => pod::Pod,
+    ReplicaSet => workload::ReplicaSet,
+    Deployment => workload::Deployment,
+    StatefulSet => workload::StatefulSet,
+    DaemonSet => workload::DaemonSet,
+    Job => workload::Job,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ingest::content::{FileRead, read};
+    use crate::ingest::objects::RawObject;
+    use crate::snapshot::pod::Pod;
+
+    fn objects(path: &str, text: &str) -> Vec<RawObject> {
+        match read(path, text.as_bytes().to_vec(), true) {
+            FileRead::Parsed {
+                extracted, error, ..
+            } => {
+                assert!(error.is_none(), "{error:?}");
+                extracted.objects
+            }
+            _ => panic!("not parsed"),
+        }
+    }
+
+    fn early_pod(o: &RawObject) -> Option<&Pod> {
+        o.early
+            .as_ref()
+            .map(|e| e.view.downcast_ref::<Pod>().expect("a pod"))
+    }
+
+    const LIST: &str = "\
+apiVersion: v1
+items:
+- metadata:
+    annotations:
+      a: b
+    managedFields:
+    - manager: kubelet
+      fieldsV1:
+        f:status: {}
+    name: good
+    namespace: ns
+    resourceVersion: \"7\"
+  spec:
+    nodeName: n1
+    containers:
+    - name: c
+      env:
+      - name: X
+        value: \"1\"
+- metadata:
+    name: bad-spec
+    namespace: ns
+  spec:
+    containers: not-a-list
+  status:
+    phase: Pending
+- metadata:
+    name: bad-meta
+    namespace: ns
+    resourceVersion: 12
+  spec:
+    nodeName: n2
+kind: PodList
+";
+
+    /// A part that is not the view's type leaves that object's view to later (which
+    /// fails or reads as before) and reads its header as before; the others are read.
+    #[test]
+    fn a_part_of_another_shape_leaves_the_view_to_later() {
+        let objs = objects("ns/core/pods.yaml", LIST);
+        let names: Vec<_> = objs.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["good", "bad-spec", "bad-meta"]);
+        let good = early_pod(&objs[0]).expect("read early");
+        assert_eq!(good.spec.node_name.as_deref(), Some("n1"));
+        // Lazy fields keep their place in the kept text (after the managedFields block
+        // that is left out of it).
+        assert_eq!(good.metadata.annotation("a"), Some("b"));
+        assert_eq!(
+            format!("{:?}", good.spec.containers[0].env),
+            r#"[Object {"name": String("X"), "value": String("1")}]"#
+        );
+        assert_eq!(objs[0].resource_version.as_deref(), Some("7"));
+        assert!(objs[1].early.is_none());
+        assert!(objs[1].body.deserialize::<Pod>().is_err());
+        assert!(objs[2].early.is_none());
+        assert_eq!(objs[2].namespace.as_deref(), Some("ns"));
+        assert_eq!(objs[2].resource_version, None);
+        assert!(objs[2].body.deserialize::<Pod>().is_err());
+    }
+
+    /// Items without a kind are read as the kind the path says; when the list says
+    /// another, the view is dropped.
+    #[test]
+    fn the_path_gives_the_kind_only_when_the_list_agrees() {
+        let objs = objects("ns/core/pods.yaml", LIST);
+        assert_eq!(objs[0].kind, "Pod");
+        assert!(objs[0].early.is_some());
+        let other = LIST.replace("kind: PodList", "kind: ReplicaSetList");
+        let objs = objects("ns/core/pods.yaml", &other);
+        assert_eq!(objs[0].kind, "ReplicaSet");
+        assert!(objs.iter().all(|o| o.early.is_none()));
+        // No hint (a path that names no kind): items without a kind have no view.
+        let objs = objects("ns/things.yaml", LIST);
+        assert!(objs.iter().all(|o| o.early.is_none()));
+    }
+
+    /// The object's own kind after the parts must be the one the path said.
+    #[test]
+    fn a_kind_after_the_parts_must_match_the_hint() {
+        let doc = "metadata:\n  name: p\nspec:\n  nodeName: n\nkind: Pod\n";
+        assert!(objects("ns/pods/p.yaml", doc)[0].early.is_some());
+        let doc = "metadata:\n  name: p\nspec:\n  nodeName: n\nkind: Job\n";
+        let objs = objects("ns/pods/p.yaml", doc);
+        assert_eq!(objs[0].kind, "Job");
+        assert!(objs[0].early.is_none());
+    }
+
+    /// A JSON item whose part is not the view's type is read again without early views.
+    #[test]
+    fn a_json_item_of_another_shape_is_read_again() {
+        let text = r#"{"kind": "PodList", "apiVersion": "v1", "items": [
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "namespace": "ns"}, "spec": {"nodeName": "n1"}},
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "b", "namespace": "ns"}, "spec": {"containers": 5}}
+        ]}"#;
+        let objs = objects("cluster-resources/pods/ns.json", text);
+        assert_eq!(objs.len(), 2);
+        assert_eq!(
+            early_pod(&objs[0]).and_then(|p| p.spec.node_name.as_deref()),
+            Some("n1")
+        );
+        assert_eq!(objs[1].name, "b");
+        assert!(objs[1].early.is_none());
+    }
+}
