@@ -5,7 +5,8 @@
 //! the text (unnamed fields skipped by indentation, lazy fields kept as text, the general
 //! parser reading an object the fast path cannot) equals the view read from the tree;
 //! the text kept without `managedFields` (YAML and JSON) reads as the original does; and
-//! the JSON fast path (bracket matching) reads as serde_json's path does, or leaves it.
+//! the JSON fast path (bracket matching) reads as serde_json's path does, or leaves it;
+//! and views read with the headers (`ingest::early`) equal the views read later.
 #![no_main]
 
 use kdiag::ingest::body::Body;
@@ -90,7 +91,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let docs: Vec<Doc> = general.into_iter().map(Doc::from_parsed).collect();
     let _ = objects::extract("fuzz/namespaces/ns/core/pods.yaml", docs);
-    let _ = objects::extract("fuzz/a.yaml", kdiag::ingest::scan_yaml(text.to_string(), Some("Pod")).1);
+    // Views read with the headers (items without a kind read as Pods, as the path says)
+    // equal the views read later from the text.
+    let yaml_docs = kdiag::ingest::scan_yaml(text.to_string(), Some("Pod")).1;
+    early_views_match(objects::extract("fuzz/namespaces/ns/core/pods.yaml", yaml_docs));
     // JSON kept without managedFields: same lines, same values once managedFields are gone.
     if let Some(kept) = json::without_managed_fields(text) {
         assert_eq!(kept.lines().count(), text.lines().count(), "kept JSON: line count differs");
@@ -105,7 +109,17 @@ fuzz_target!(|data: &[u8]| {
     let scanned = json::scan(&kept);
     assert_eq!(format!("{scanned:?}"), format!("{:?}", json::scan_general(&kept)), "JSON fast path differs");
     let _ = objects::extract("fuzz.json", scanned.0);
+    early_views_match(objects::extract("fuzz/pods/ns.json", json::scan_with_views(&kept, Some("Pod")).0));
 });
+
+fn early_views_match(extracted: objects::Extracted) {
+    for o in extracted.objects {
+        let Some(early) = &o.early else { continue };
+        let early = early.view.downcast_ref::<Pod>().expect("an early Pod view");
+        let later = o.body.deserialize::<Pod>();
+        assert_eq!(format!("Ok({early:?})"), format!("{later:?}"), "early view differs");
+    }
+}
 
 fn strip_managed_fields(v: &mut serde_json::Value) {
     match v {
