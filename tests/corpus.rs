@@ -304,7 +304,10 @@ fn generated_bundle() -> Generated {
                 .expect("cargo build --example gen_bundle");
             assert!(status.success());
         }
-        let out = std::env::temp_dir().join(format!("kdiag-gen-{}", std::process::id()));
+        // One per test that asks: each removes its own when done.
+        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let out = std::env::temp_dir().join(format!("kdiag-gen-{}-{n}", std::process::id()));
         let status = std::process::Command::new(&gen_bin)
             .arg(&out)
             .args([

@@ -47,12 +47,15 @@ impl Body {
         }
     }
 
-    /// The object's text from its first line on, when it is fast-path YAML of `file`:
-    /// where its lines start without a line index of the whole file.
+    /// The object's text from its first line on (from its first byte, for JSON), when it
+    /// is text of `file`: where its lines start without a line index of the whole file.
     pub fn text_from_start<'a>(&self, file: &'a super::KeptText) -> Option<&'a str> {
         match self {
             Body::Yaml { text, pos, .. } if std::sync::Arc::ptr_eq(text, file) => {
                 file.get(pos.offset..)
+            }
+            Body::Json { text, start, .. } if std::sync::Arc::ptr_eq(text, file) => {
+                file.get(*start..)
             }
             _ => None,
         }
