@@ -157,7 +157,7 @@ impl Reader {
 
     /// Whether `metadata` is to be read as a view's (then by [`Self::metadata`]).
     pub fn wants_metadata(&mut self) -> bool {
-        self.part(0)
+        self.part(0).is_some()
     }
 
     pub fn metadata(&mut self, meta: Option<ObjectMeta>) {
@@ -169,30 +169,12 @@ impl Reader {
 
     /// Reads `spec` into the view, or skips it as a header does.
     pub fn spec<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
-        if !self.part(1) {
-            return map.next_value::<IgnoredAny>().map(drop);
-        }
-        let Parts::Reading { view, .. } = &mut self.0 else {
-            unreachable!("part() is true only while reading")
-        };
-        if !view.read_spec(map)? {
-            self.0 = Parts::Off;
-        }
-        Ok(())
+        self.read(1, map, |view, map| view.read_spec(map))
     }
 
     /// Reads `status` into the view, or skips it as a header does.
     pub fn status<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
-        if !self.part(2) {
-            return map.next_value::<IgnoredAny>().map(drop);
-        }
-        let Parts::Reading { view, .. } = &mut self.0 else {
-            unreachable!("part() is true only while reading")
-        };
-        if !view.read_status(map)? {
-            self.0 = Parts::Off;
-        }
-        Ok(())
+        self.read(2, map, |view, map| view.read_status(map))
     }
 
     /// The view, when every part read as its type.
@@ -203,9 +185,26 @@ impl Reader {
         }
     }
 
-    /// Whether part `i` is to be read into the view (the first time it is seen; before
-    /// the kind, only when the path gave one).
-    fn part(&mut self, i: usize) -> bool {
+    /// Reads part `i` with `read` when it is to be read into the view (see
+    /// [`Self::part`]), else skips it; a part that does not read leaves no view.
+    fn read<'de, A: MapAccess<'de>>(
+        &mut self,
+        i: usize,
+        map: &mut A,
+        read: impl FnOnce(&mut View, &mut A) -> Result<bool, A::Error>,
+    ) -> Result<(), A::Error> {
+        let Some(view) = self.part(i) else {
+            return map.next_value::<IgnoredAny>().map(drop);
+        };
+        if !read(view, map)? {
+            self.0 = Parts::Off;
+        }
+        Ok(())
+    }
+
+    /// The view to read part `i` into: the first time the part is seen, and before the
+    /// kind only when the path gave one. Anything else leaves no view.
+    fn part(&mut self, i: usize) -> Option<&mut View> {
         if let Parts::Waiting { hint } = self.0 {
             self.0 = match hint.and_then(View::start) {
                 Some(view) => Parts::Reading {
@@ -216,15 +215,16 @@ impl Reader {
                 None => Parts::Off,
             };
         }
+        if !matches!(&self.0, Parts::Reading { seen, .. } if !seen[i]) {
+            self.0 = Parts::Off;
+            return None;
+        }
         match &mut self.0 {
-            Parts::Reading { seen, .. } if !seen[i] => {
+            Parts::Reading { view, seen, .. } => {
                 seen[i] = true;
-                true
+                Some(view)
             }
-            _ => {
-                self.0 = Parts::Off;
-                false
-            }
+            _ => None,
         }
     }
 }

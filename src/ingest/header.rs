@@ -3,7 +3,9 @@
 //! A [`Header`] deserializes from any format (the YAML fast path, serde_json, or a
 //! parsed tree) and accepts any shape without failing: fields it does not name are
 //! skipped, so reading the headers of a file costs one pass and no tree. The rest of an
-//! object is deserialized later, from its text, by whichever view needs it.
+//! object is deserialized later, from its text, by whichever view needs it — except for
+//! the kinds with the most text, whose views the fast paths read in the same pass
+//! ([`super::early`]).
 
 use super::early::{self, Attempt, Early};
 use crate::snapshot::meta::ObjectMeta;

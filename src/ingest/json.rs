@@ -1,10 +1,12 @@
 //! JSON files and streams of concatenated JSON values (`kubectl cluster-info dump`).
 //!
-//! serde_json gives no positions for nested values, so each top-level value (and each
-//! element of its `items` list) is first taken as a borrowed `RawValue`: its slice's
-//! offset in the file gives its line range and its body's byte range. Only a header is
-//! read of each piece; views deserialize from the range later. serde_json skips values
-//! without recursing, and its recursion limit bounds the trees a rule asks for.
+//! serde_json gives no positions for nested values, so the fast path ([`scan_split`])
+//! finds where each top-level value and each element of its `items` list lies, and
+//! serde_json reads each element once: its header (and, for the kinds `early` names, its
+//! view), and where it ends. The byte range gives the element's lines and its body; other
+//! views deserialize from the range later. The general path takes each value as a
+//! borrowed `RawValue` first. serde_json skips values without recursing, and its
+//! recursion limit bounds the trees a rule asks for.
 
 use super::body::Body;
 use super::early;
@@ -49,11 +51,12 @@ pub fn scan_fast(text: &super::KeptText) -> Option<Vec<Doc>> {
     scan_split(text)
 }
 
-/// The fast path: values and their `items` are found by matching brackets
-/// ([`value_end`]), then serde_json reads each item's header from its slice, which checks
-/// every byte of the item once (and the top level's header from its text without the
-/// items). `None` on anything it does not expect, errors included: the general path then
-/// reads the file and says exactly what is wrong where.
+/// The fast path: the members of a top-level object are found by matching brackets
+/// ([`value_end`]) up to its `items` list, whose elements serde_json reads one after the
+/// other, each for its header and its end, which checks every byte of the element once;
+/// the top level's header is read from its text without the items. `None` on anything it
+/// does not expect, errors included: the general path then reads the file and says
+/// exactly what is wrong where.
 fn scan_split(text: &super::KeptText) -> Option<Vec<Doc>> {
     let bytes = text.as_bytes();
     let mut docs = Vec::new();

@@ -1,4 +1,6 @@
-//! The snapshot: every object once, indexed, with typed views built on first use.
+//! The snapshot: every object once, indexed, with typed views built on first use (or
+//! handed over from ingest, which reads the views of the kinds with the most text: see
+//! `ingest::early`).
 //!
 //! Rules see only this module. Objects are addressed by [`ObjectId`] and remember the
 //! file and line range of every copy the bundle held, so findings can cite them.
