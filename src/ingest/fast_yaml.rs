@@ -1031,6 +1031,14 @@ impl<'a> Parser<'a> {
                 // An all-space line is empty up to the indentation; spaces past it are
                 // content.
                 match block_indent {
+                    // The file's last line, with no line break: the general parser keeps a
+                    // line break for it (the YAML spec does not); leave the file to it.
+                    Some(bi) if l.indent == bi && !self.src[..l.next].ends_with('\n') => {
+                        return unsupported(
+                            "block scalar ends in spaces without a line break",
+                            l.no,
+                        );
+                    }
                     Some(bi) if l.indent > bi => {
                         lines.push(&body[bi..]);
                         self.last_content_line = l.no;
@@ -1705,6 +1713,27 @@ mod tests {
         assert!(parse(text).is_err());
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-empty-key.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: a block scalar ending the file with a line of
+    /// its indentation's spaces and no line break reads with an extra line break in the
+    /// general parser (not in the YAML spec): such a file is left to the general parser.
+    #[test]
+    fn fuzz_regression_trailing_spaces() {
+        for text in ["a: |\n  x\n  ", "a: >1\n x\n "] {
+            assert!(parse(text).is_err(), "{text:?}");
+        }
+        for text in [
+            "a: |\n  x\n",
+            "a: |\n  x\n  \n",
+            "a: |\n  x\n ",
+            "a: |\n  ",
+            "a: b\n   ",
+        ] {
+            same_as_general(text);
+        }
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-trailing-spaces.yaml");
+        assert!(parse(std::str::from_utf8(crash).unwrap()).is_err());
     }
 
     /// What a view reads: a few fields, the rest skipped by indentation.
