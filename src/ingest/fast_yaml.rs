@@ -375,16 +375,18 @@ pub fn scan_keeping<'a, T: Deserialize<'a>>(
 /// Where `slice` lies in the file being read, when it does.
 pub fn place_of(slice: &str) -> Option<Place> {
     SOURCE.with_borrow(|source| {
-        let (at, len) = match source.as_ref()? {
-            Source::Kept(file) => (file.as_ptr() as usize, file.len()),
-            Source::Scanned { at, len, .. } => (*at, *len),
+        let within = |at: usize, len: usize| {
+            let start = (slice.as_ptr() as usize).checked_sub(at)?;
+            (start + slice.len() <= len).then_some(start..start + slice.len())
         };
-        let start = (slice.as_ptr() as usize).checked_sub(at)?;
-        let range = start..start + slice.len();
-        (range.end <= len).then(|| match source.as_ref()? {
-            Source::Kept(file) => Some(Place::Kept(file.clone(), range)),
-            Source::Scanned { later, .. } => Some(Place::Later(later.clone(), range)),
-        })?
+        match source.as_ref()? {
+            Source::Kept(file) => {
+                within(file.as_ptr() as usize, file.len()).map(|r| Place::Kept(file.clone(), r))
+            }
+            Source::Scanned { at, len, later } => {
+                within(*at, *len).map(|r| Place::Later(later.clone(), r))
+            }
+        }
     })
 }
 
