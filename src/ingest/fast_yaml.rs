@@ -1093,7 +1093,8 @@ impl<'a> Parser<'a> {
                     empties += 1;
                     continue;
                 }
-                let more = l.starts_with(' ');
+                // More indented: starting with white space, a space or a tab.
+                let more = l.starts_with([' ', '\t']);
                 if !started {
                     for _ in 0..empties {
                         s.push('\n');
@@ -1736,6 +1737,17 @@ mod tests {
         }
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-trailing-spaces.yaml");
         assert!(parse(std::str::from_utf8(crash).unwrap()).is_err());
+    }
+
+    /// Found by the yaml_loader fuzz target: in a folded scalar a line whose text starts
+    /// with a tab is more indented (white space is a space or a tab), so the line breaks
+    /// around it are kept.
+    #[test]
+    fn fuzz_regression_folded_tab_line() {
+        same_as_general("a: >\n  x\n  \ty\n  z\n");
+        same_as_general("a: >1\n x\n \ty\n");
+        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-folded-tab-line.yaml");
+        agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
     /// What a view reads: a few fields, the rest skipped by indentation.
