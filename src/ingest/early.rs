@@ -10,8 +10,9 @@
 //! not read as the view's type is read again from the same place as before (the YAML
 //! fast path goes back to where the value starts; a JSON item is read again without early
 //! views), and that object's view is read later, as if this module did not exist.
-//! `tests/early_views.rs` holds every early view of the samples and the corpus to the
-//! later read.
+//! `early_views_match_views_read_later` (tests/corpus.rs) holds every early view of a
+//! generated bundle, the samples and the corpus to the later read; the yaml_loader fuzz
+//! target does the same on random input.
 
 use crate::snapshot::meta::ObjectMeta;
 use crate::snapshot::{pod, workload};
