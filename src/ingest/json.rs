@@ -51,12 +51,12 @@ pub fn scan_fast(text: &super::KeptText) -> Option<Vec<Doc>> {
     scan_split(text)
 }
 
-/// The fast path: the members of a top-level object are found by matching brackets
-/// ([`value_end`]) up to its `items` list, whose elements serde_json reads one after the
-/// other, each for its header and its end, which checks every byte of the element once;
-/// the top level's header is read from its text without the items. `None` on anything it
-/// does not expect, errors included: the general path then reads the file and says
-/// exactly what is wrong where.
+/// The fast path: the elements of a top-level list, or of a top-level object's `items`,
+/// are read by serde_json one after the other, each for its header and where it ends
+/// (which checks every byte of the element once); the object's other members are found
+/// by matching brackets ([`value_end`]), and its header is read from its text without the
+/// items. `None` on anything it does not expect, errors included: the general path then
+/// reads the file and says exactly what is wrong where.
 fn scan_split(text: &super::KeptText) -> Option<Vec<Doc>> {
     let bytes = text.as_bytes();
     let mut docs = Vec::new();
