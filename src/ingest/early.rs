@@ -286,6 +286,22 @@ macro_rules! early_kinds {
                 }
             }
         }
+
+        impl Early {
+            /// The view as `Debug` text, and the same of the view read later from `body`
+            /// (`Ok(..)` or the error): for the tests and the fuzz target that hold the two
+            /// equal.
+            #[doc(hidden)]
+            pub fn and_later(&self, body: &crate::ingest::body::Body) -> (String, String) {
+                match self.kind {
+                    $(stringify!($kind) => (
+                        format!("Ok({:?})", self.view.downcast_ref::<$view>()),
+                        format!("{:?}", body.deserialize::<$view>().map(Some)),
+                    ),)*
+                    other => (format!("an early view of a {other}"), String::new()),
+                }
+            }
+        }
     };
 }
 

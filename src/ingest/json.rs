@@ -107,12 +107,11 @@ fn scan_split(text: &super::KeptText) -> Option<Vec<Doc>> {
     Some(docs)
 }
 
-/// The header of the object `piece`, with its view when it reads as one (see
-/// [`early`]); when it does not, it is read again without.
+/// The header of the object `piece`, which must be all of it ([`element_header`]).
 fn object_header(piece: &str) -> Option<ItemHeader> {
-    serde_json::from_str(piece)
-        .or_else(|_| early::without_early_views(|| serde_json::from_str(piece)))
-        .ok()
+    element_header(piece)
+        .filter(|&(_, len)| skip_ws(piece.as_bytes(), len) == piece.len())
+        .map(|(header, _)| header)
 }
 
 /// The body of `piece`, a slice of `text`.
