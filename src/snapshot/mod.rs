@@ -702,7 +702,8 @@ impl Snapshot {
         };
         let mut lines = text.lines().zip(span.start..=span.end);
         for seg in path {
-            match lines.by_ref().find(|(l, _)| line_has_key(l, seg)) {
+            let entry = Entry::of(seg);
+            match lines.by_ref().find(|(l, _)| entry.is_on(l)) {
                 Some((_, n)) => line_no = n,
                 None => break,
             }
@@ -755,17 +756,58 @@ impl Snapshot {
     }
 }
 
-/// Whether `line` is the entry `seg` names (`key`, or `key=value`), in YAML or JSON.
-fn line_has_key(line: &str, seg: &str) -> bool {
-    let l = line.trim_start().trim_start_matches("- ");
-    match seg.split_once('=') {
-        Some((k, v)) => {
-            starts_with_all(l, &[k, ": ", v])
-                || starts_with_all(l, &[k, ": \"", v, "\""])
-                || starts_with_all(l, &["\"", k, "\": \"", v, "\""])
-                || starts_with_all(l, &["\"", k, "\":\"", v, "\""])
+/// A segment of a [`Snapshot::locate`] path: `key`, or `key=value` for the entry
+/// `key: value`. Split once per segment: every line of a cited object is asked.
+struct Entry<'a> {
+    key: &'a str,
+    value: Option<&'a str>,
+}
+
+impl<'a> Entry<'a> {
+    fn of(seg: &'a str) -> Self {
+        match seg.split_once('=') {
+            Some((key, value)) => Entry {
+                key,
+                value: Some(value),
+            },
+            None => Entry {
+                key: seg,
+                value: None,
+            },
         }
-        None => starts_with_all(l, &[seg, ":"]) || starts_with_all(l, &["\"", seg, "\":"]),
+    }
+
+    /// Whether `line` is this entry, in YAML or JSON (after indentation and `- `).
+    fn is_on(&self, line: &str) -> bool {
+        let mut l = trim_start(line);
+        while let Some(rest) = l.strip_prefix("- ") {
+            l = rest;
+        }
+        let k = self.key;
+        match self.value {
+            Some(v) => {
+                starts_with_all(l, &[k, ": ", v])
+                    || starts_with_all(l, &[k, ": \"", v, "\""])
+                    || starts_with_all(l, &["\"", k, "\": \"", v, "\""])
+                    || starts_with_all(l, &["\"", k, "\":\"", v, "\""])
+            }
+            None => starts_with_all(l, &[k, ":"]) || starts_with_all(l, &["\"", k, "\":"]),
+        }
+    }
+}
+
+/// `str::trim_start`, taking ASCII white space a byte at a time (indentation is most of
+/// what it skips; decoding it as chars cost more than the rest of the match).
+fn trim_start(s: &str) -> &str {
+    let ascii = s
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+        .count();
+    let rest = &s[ascii..];
+    if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
+        rest.trim_start()
+    } else {
+        rest
     }
 }
 
@@ -801,6 +843,7 @@ mod tests {
 
     #[test]
     fn line_has_key_forms() {
+        let line_has_key = |line: &str, seg: &str| Entry::of(seg).is_on(line);
         assert!(line_has_key("  status:", "status"));
         assert!(line_has_key("    - type: Ready", "type=Ready"));
         assert!(line_has_key("  status: \"False\"", "status=False"));
@@ -815,6 +858,21 @@ mod tests {
         assert!(line_has_key("  \"spec\": {", "spec"));
         assert!(!line_has_key("  statusX: 1", "status"));
         assert!(!line_has_key("  name: status:", "status"));
+        assert!(line_has_key("\t- - type: Ready", "type=Ready"));
+        assert!(!line_has_key("-  type: Ready", "type=Ready"));
+        assert!(line_has_key("\u{a0} \u{2003}status:", "status"));
+        for s in [
+            "",
+            " ",
+            "\t\r\n x",
+            " \u{85}\u{a0}x ",
+            "\u{2003}",
+            "\u{e9}",
+            " \u{e9} ",
+            "\x0b\x0cx",
+        ] {
+            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
+        }
     }
 
     /// A field is looked for in its object's lines only, whether the object's lines are
