@@ -2,7 +2,9 @@
 //! archive's members can be parsed as they are inflated, before every path (and so the
 //! layout) is known. What the content means for the bundle is decided by the caller.
 
-use super::{KeptText, body, early, fast_yaml, header, json, layout, objects, parsed, yaml};
+use super::{
+    KeptText, body, buffers, early, fast_yaml, header, json, layout, objects, parsed, yaml,
+};
 use std::sync::Arc;
 
 /// What a file's bytes turned out to hold.
@@ -36,13 +38,17 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
         || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"));
     let looks_like_objects = is_json || looks_yaml(trimmed);
     if !(looks_like_objects || must_parse) {
+        buffers::give_back(text.into_bytes());
         return FileRead::Unparsed;
     }
     // JSON is kept without managedFields (see `json::without_managed_fields`).
     let json_text = |text: String| -> KeptText {
         match json::without_managed_fields(&text) {
-            Some(kept) => Arc::new(kept),
-            None => Arc::new(text),
+            Some(kept) => {
+                buffers::give_back(text.into_bytes());
+                Arc::new(kept)
+            }
+            None => Arc::new(buffers::keep(text)),
         }
     };
     // Objects that do not say their kind have the one their path says (see `early`).
@@ -82,7 +88,7 @@ pub fn scan_yaml(
     use header::{Header, ItemHeader};
     let general = |text: String| {
         let (docs, error) = general_yaml(&text);
-        (Arc::new(text), docs, error)
+        (Arc::new(buffers::keep(text)), docs, error)
     };
     // Lazy fields of the views read with the headers point into the kept text, set below.
     let later = Arc::new(fast_yaml::LaterText::new());
@@ -100,9 +106,10 @@ pub fn scan_yaml(
         return general(text);
     }
     let (text, shifts): (KeptText, _) = if managed.is_empty() {
-        (Arc::new(text), fast_yaml::Shifts::default())
+        (Arc::new(buffers::keep(text)), fast_yaml::Shifts::default())
     } else {
         let (kept, shifts) = fast_yaml::compact(&text, &managed);
+        buffers::give_back(text.into_bytes());
         (Arc::new(kept), shifts)
     };
     let shifts = &later.get_or_init(|| (text.clone(), shifts)).1;

@@ -4,6 +4,7 @@
 //! holds, and reports every file it could not use as a [`Problem`].
 
 pub mod body;
+pub mod buffers;
 pub mod content;
 pub mod early;
 pub mod fast_yaml;
@@ -263,6 +264,7 @@ pub fn load(args: &[InputArg]) -> Result<Loaded, InputError> {
             );
         }
     }
+    buffers::release();
     Ok(loaded)
 }
 

@@ -628,7 +628,7 @@ fn safe_name(raw: &str) -> Result<String, String> {
 
 fn read_limited<R: Read>(reader: &mut R, size_hint: u64) -> Result<Vec<u8>, String> {
     // Headers can lie: never reserve more than 64 MiB up front.
-    let mut data = Vec::with_capacity(size_hint.min(64 << 20) as usize);
+    let mut data = super::buffers::for_len(size_hint.min(64 << 20) as usize);
     reader
         .take(max_entry_bytes() + 1)
         .read_to_end(&mut data)
@@ -665,7 +665,7 @@ fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
             limit_text()
         )));
     }
-    let mut data = Vec::with_capacity(len as usize);
+    let mut data = super::buffers::for_len(len as usize);
     file.take(max_entry_bytes()).read_to_end(&mut data)?;
     Ok(data)
 }
