@@ -27,11 +27,11 @@ use crate::ingest::early::Early;
 use crate::ingest::header::Owner;
 use crate::ingest::parsed::Span;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
+use foldhash::{HashMap, HashMapExt};
 use meta::ObjectRef;
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// Index of an object in [`Snapshot::objects`]; objects are sorted by kind, namespace, name.

@@ -14,8 +14,9 @@ use crate::snapshot::meta::{LabelSelector, Labels, ObjectMeta, get_qty};
 use crate::snapshot::node::{Node, Taint};
 use crate::snapshot::pod::{Pod, PodSpec, Toleration};
 use crate::snapshot::{ObjectId, Snapshot};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Requests in scheduler units (millicores for cpu, whole units otherwise).
 pub type Units = BTreeMap<String, i128>;

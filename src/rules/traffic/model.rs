@@ -16,8 +16,9 @@ use crate::snapshot::network::{
 };
 use crate::snapshot::pod::{Container, Pod};
 use crate::snapshot::{ObjectId, Snapshot};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 /// A pod with its id, as the views hand them out.
 pub type PodRef<'a> = (ObjectId, &'a Pod);
