@@ -30,9 +30,16 @@ pub fn give_back(buf: Vec<u8>) {
     SPARE.give_back(buf);
 }
 
-/// `text` to keep for the whole run (see [`Spare::keep`]).
-pub fn keep(text: String) -> String {
-    SPARE.keep(text)
+/// The text to keep of a file read as `text`: `compacted` (a copy without what is not
+/// kept) when there is one, the buffer then given back; else `text` (see [`Spare::keep`]).
+pub fn kept(text: String, compacted: Option<String>) -> String {
+    match compacted {
+        Some(kept) => {
+            SPARE.give_back(text.into_bytes());
+            kept
+        }
+        None => SPARE.keep(text),
+    }
 }
 
 /// Frees the spare buffers once every file is read.

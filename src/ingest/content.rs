@@ -43,13 +43,8 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
     }
     // JSON is kept without managedFields (see `json::without_managed_fields`).
     let json_text = |text: String| -> KeptText {
-        match json::without_managed_fields(&text) {
-            Some(kept) => {
-                buffers::give_back(text.into_bytes());
-                Arc::new(kept)
-            }
-            None => Arc::new(buffers::keep(text)),
-        }
+        let compacted = json::without_managed_fields(&text);
+        Arc::new(buffers::kept(text, compacted))
     };
     // Objects that do not say their kind have the one their path says (see `early`).
     let hint = layout::kind_from_path(path).map(|(_, kind)| kind);
@@ -88,7 +83,7 @@ pub fn scan_yaml(
     use header::{Header, ItemHeader};
     let general = |text: String| {
         let (docs, error) = general_yaml(&text);
-        (Arc::new(buffers::keep(text)), docs, error)
+        (Arc::new(buffers::kept(text, None)), docs, error)
     };
     // Lazy fields of the views read with the headers point into the kept text, set below.
     let later = Arc::new(fast_yaml::LaterText::new());
@@ -105,13 +100,13 @@ pub fn scan_yaml(
         // Items the fast path could not place: let the general parser read the file.
         return general(text);
     }
-    let (text, shifts): (KeptText, _) = if managed.is_empty() {
-        (Arc::new(buffers::keep(text)), fast_yaml::Shifts::default())
+    let (compacted, shifts) = if managed.is_empty() {
+        (None, fast_yaml::Shifts::default())
     } else {
         let (kept, shifts) = fast_yaml::compact(&text, &managed);
-        buffers::give_back(text.into_bytes());
-        (Arc::new(kept), shifts)
+        (Some(kept), shifts)
     };
+    let text: KeptText = Arc::new(buffers::kept(text, compacted));
     let shifts = &later.get_or_init(|| (text.clone(), shifts)).1;
     let moved = |p: fast_yaml::ItemPos| fast_yaml::ItemPos {
         offset: shifts.map(p.offset),
