@@ -12,6 +12,12 @@
 //! * `KDIAG_BENCH_RUNS` (default 5): timed runs per input.
 //! * `KDIAG_BIN`: the kdiag binary to time (default: the one cargo built for this bench,
 //!   else `target/release/kdiag`, built with `cargo build --release` when missing).
+//!
+//! Before each timed run of kdiag the bench times a *reference pass* over the same files:
+//! read each file and hash every byte (FNV-1a), on as many threads as the machine has. It
+//! does no parsing, so its time moves only with the machine: this project's 2-core machine
+//! runs the same binary up to 1.5× slower in some hours. Comparing `kdiag / reference`
+//! across runs tells a change in kdiag from a change in the machine.
 
 use std::fs;
 use std::io::Read;
@@ -67,13 +73,14 @@ fn main() {
         ("zip", zip, folder_bytes),
         ("troubleshoot tar.gz", tgz, tgz_bytes),
     ];
+    let reference_files = files_under(&out);
     let mut rows = vec![];
     for (form, path, bytes) in forms {
         eprintln!(
             "bench: {form}: {} (1 warm-up + {runs} runs)",
             path.display()
         );
-        let m = measure(&kdiag, &path, runs);
+        let m = measure(&kdiag, &path, &reference_files, runs);
         rows.push((form, path, bytes, m));
     }
 
@@ -81,9 +88,9 @@ fn main() {
     println!("kdiag analyze --format json, {pods} pods, 1 warm-up + {runs} timed runs per input");
     println!();
     println!(
-        "| input | uncompressed MB | on disk MB | objects | min s | median s | MB/s (median) | peak RSS MiB |"
+        "| input | uncompressed MB | on disk MB | objects | min s | median s | MB/s (median) | peak RSS MiB | reference s | kdiag / reference |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (form, path, bytes, m) in &rows {
         let disk = if path.is_dir() {
             *bytes
@@ -91,7 +98,7 @@ fn main() {
             file_size(path)
         };
         println!(
-            "| {form} | {:.1} | {:.1} | {} | {:.3} | {:.3} | {:.1} | {} |",
+            "| {form} | {:.1} | {:.1} | {} | {:.3} | {:.3} | {:.1} | {} | {:.3} | {:.1} |",
             mb(*bytes),
             mb(disk),
             m.objects
@@ -103,6 +110,8 @@ fn main() {
             m.peak_rss_mib
                 .map(|r| r.to_string())
                 .unwrap_or_else(|| "?".into()),
+            m.reference.as_secs_f64(),
+            m.ratio(),
         );
     }
 }
@@ -119,17 +128,19 @@ fn scale_series(root: &Path, bench_dir: &Path, kdiag: &Path, sizes: &[u64], runs
             out.display(),
             mb(bytes)
         );
-        let m = measure(kdiag, &out, runs);
+        let m = measure(kdiag, &out, &files_under(&out), runs);
         rows.push((target_mb, bytes, pods, m));
     }
     println!();
     println!("kdiag analyze --format json on the folder form, 1 warm-up + {runs} timed runs each");
     println!();
-    println!("| target MB | MB | pods | objects | median s | MB/s | peak RSS MiB |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| target MB | MB | pods | objects | median s | MB/s | peak RSS MiB | reference s | kdiag / reference |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (target_mb, bytes, pods, m) in &rows {
         println!(
-            "| {target_mb} | {:.1} | {pods} | {} | {:.3} | {:.1} | {} |",
+            "| {target_mb} | {:.1} | {pods} | {} | {:.3} | {:.1} | {} | {:.3} | {:.1} |",
             mb(*bytes),
             m.objects
                 .map(|o| o.to_string())
@@ -139,6 +150,8 @@ fn scale_series(root: &Path, bench_dir: &Path, kdiag: &Path, sizes: &[u64], runs
             m.peak_rss_mib
                 .map(|r| r.to_string())
                 .unwrap_or_else(|| "?".into()),
+            m.reference.as_secs_f64(),
+            m.ratio(),
         );
     }
 }
@@ -149,16 +162,30 @@ fn scale_series(root: &Path, bench_dir: &Path, kdiag: &Path, sizes: &[u64], runs
 struct Measurement {
     min: Duration,
     median: Duration,
+    /// Median of the reference passes timed just before each run.
+    reference: Duration,
     peak_rss_mib: Option<u64>,
     objects: Option<u64>,
 }
 
-fn measure(kdiag: &Path, input: &Path, runs: usize) -> Measurement {
+impl Measurement {
+    /// kdiag's median time in units of the reference pass's median.
+    fn ratio(&self) -> f64 {
+        self.median.as_secs_f64() / self.reference.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Times `runs` runs of kdiag on `input`, each just after a reference pass over
+/// `reference_files`, so both see the machine in the same state.
+fn measure(kdiag: &Path, input: &Path, reference_files: &[PathBuf], runs: usize) -> Measurement {
     run_once(kdiag, input); // warm-up: page cache, lazy init
+    reference_pass(reference_files);
     let mut times = vec![];
+    let mut references = vec![];
     let mut peak = None;
     let mut objects = None;
     for _ in 0..runs {
+        references.push(reference_pass(reference_files));
         let (t, stats) = run_once(kdiag, input);
         times.push(t);
         if let Some((o, r)) = stats {
@@ -167,12 +194,45 @@ fn measure(kdiag: &Path, input: &Path, runs: usize) -> Measurement {
         }
     }
     times.sort();
+    references.sort();
     Measurement {
         min: times[0],
         median: times[times.len() / 2],
+        reference: references[references.len() / 2],
         peak_rss_mib: peak,
         objects,
     }
+}
+
+/// The reference pass: read every file and hash every byte, the files shared out over the
+/// machine's threads. Returns its wall time.
+fn reference_pass(files: &[PathBuf]) -> Duration {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = Instant::now();
+    let hashes: Vec<u64> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    files
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|f| fnv1a(&fs::read(f).unwrap_or_default()))
+                        .fold(0, |a, h| a ^ h)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or(0)).collect()
+    });
+    let elapsed = start.elapsed();
+    std::hint::black_box(hashes);
+    elapsed
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// What kdiag's stats line says: (objects, peak RSS MiB).
@@ -316,19 +376,28 @@ fn sibling(p: &Path, ext: &str) -> PathBuf {
 }
 
 fn dir_size(p: &Path) -> u64 {
-    let mut total = 0;
+    files_under(p)
+        .iter()
+        .map(|f| fs::metadata(f).map(|m| m.len()).unwrap_or(0))
+        .sum()
+}
+
+/// The regular files under `p`, sorted (the reference pass reads them).
+fn files_under(p: &Path) -> Vec<PathBuf> {
+    let mut files = vec![];
     let mut stack = vec![p.to_path_buf()];
     while let Some(d) = stack.pop() {
         let Ok(rd) = fs::read_dir(&d) else { continue };
         for e in rd.flatten() {
             match e.file_type() {
                 Ok(t) if t.is_dir() => stack.push(e.path()),
-                Ok(t) if t.is_file() => total += e.metadata().map(|m| m.len()).unwrap_or(0),
+                Ok(t) if t.is_file() => files.push(e.path()),
                 _ => {}
             }
         }
     }
-    total
+    files.sort();
+    files
 }
 
 fn file_size(p: &Path) -> u64 {
