@@ -6,7 +6,8 @@
 //! parser reading an object the fast path cannot) equals the view read from the tree;
 //! the text kept without `managedFields` (YAML and JSON) reads as the original does; and
 //! the JSON fast path (bracket matching) reads as serde_json's path does, or leaves it;
-//! and views read with the headers (`ingest::early`) equal the views read later.
+//! and views read with the headers (`ingest::early`) equal the views read later, and leave
+//! the headers as they are without them.
 #![no_main]
 
 use kdiag::ingest::body::Body;
@@ -65,6 +66,22 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
+    // Headers read with early views (items without a kind read as Events, the view read
+    // from their top-level entries) are the headers read without them, items included.
+    if let Ok(plain) = &headers {
+        let with_views = kdiag::ingest::early::with_early_views(Some("Event"), || {
+            fast_yaml::documents::<Header<ItemHeader>>(text)
+        });
+        if let Ok(with_views) = with_views {
+            assert_eq!(with_views.len(), plain.len(), "early views: document count differs");
+            for (a, b) in with_views.iter().zip(plain) {
+                assert_eq!(identity(&a.value), identity(&b.value), "early views: header differs");
+                for (x, y) in a.value.items.iter().flatten().zip(b.value.items.iter().flatten()) {
+                    assert_eq!(identity(x), identity(y), "early views: item header differs");
+                }
+            }
+        }
+    }
     let trees: Option<Vec<&serde_json::Value>> = match (&fast, &err) {
         (Ok(fast), _) => Some(fast.iter().map(|d| &d.value).collect()),
         (Err(_), None) => Some(general.iter().map(|d| &d.value).collect()),
@@ -95,6 +112,9 @@ fuzz_target!(|data: &[u8]| {
     // equal the views read later from the text.
     let yaml_docs = kdiag::ingest::scan_yaml(text.to_string(), Some("Pod")).1;
     early_views_match(objects::extract("fuzz/namespaces/ns/core/pods.yaml", yaml_docs));
+    // The same for Events, read from their top-level entries.
+    let yaml_docs = kdiag::ingest::scan_yaml(text.to_string(), Some("Event")).1;
+    early_views_match(objects::extract("fuzz/namespaces/ns/core/events.yaml", yaml_docs));
     // JSON kept without managedFields: same lines, same values once managedFields are gone.
     if let Some(kept) = json::without_managed_fields(text) {
         assert_eq!(kept.lines().count(), text.lines().count(), "kept JSON: line count differs");
@@ -110,6 +130,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(format!("{scanned:?}"), format!("{:?}", json::scan_general(&kept)), "JSON fast path differs");
     let _ = objects::extract("fuzz.json", scanned.0);
     early_views_match(objects::extract("fuzz/pods/ns.json", json::scan_with_views(&kept, Some("Pod")).0));
+    early_views_match(objects::extract("fuzz/events/ns.json", json::scan_with_views(&kept, Some("Event")).0));
 });
 
 fn early_views_match(extracted: objects::Extracted) {
@@ -134,7 +155,7 @@ fn strip_managed_fields(v: &mut serde_json::Value) {
 
 /// What ingest takes from a header (not `keys`, which counts a repeated key each time,
 /// where a tree keeps it once).
-fn identity(h: &Header<ItemHeader>) -> String {
+fn identity<I>(h: &Header<I>) -> String {
     format!(
         "{:?}",
         (

@@ -4,7 +4,9 @@
 //! a view used to read most of the same lines again. For the kinds below, whose views
 //! are `metadata`, `spec` and `status`, the header pass reads those three values as the
 //! view's types instead (what the view leaves out is still checked line by line), and
-//! the store hands the view over when the rules first ask for it.
+//! the store hands the view over when the rules first ask for it. Events, the most
+//! numerous objects, are read the same way from their top-level entries
+//! ([`EventEntries`]).
 //!
 //! The result must be the view the later read would give, or nothing: a part that does
 //! not read as the view's type is read again from the same place as before (the YAML
@@ -14,6 +16,7 @@
 //! generated bundle, the samples and the corpus to the later read; the yaml_loader fuzz
 //! target does the same on random input.
 
+use crate::snapshot::event::{EventDoc, EventEntries};
 use crate::snapshot::meta::ObjectMeta;
 use crate::snapshot::{pod, workload};
 use serde::Deserialize;
@@ -112,6 +115,69 @@ enum Parts {
         /// The kind came from the hint: the object's own `kind` may still follow.
         hinted: bool,
     },
+    /// An Event, whose view is read from its top-level entries (it has no `spec` or
+    /// `status`); `hinted` as above.
+    Event {
+        entries: Box<EventEntries>,
+        hinted: bool,
+    },
+}
+
+impl Parts {
+    /// The parts of a view of `kind`, none read yet.
+    fn start(kind: &str, hinted: bool) -> Parts {
+        if kind == "Event" {
+            return Parts::Event {
+                entries: Box::default(),
+                hinted,
+            };
+        }
+        match View::start(kind) {
+            Some(view) => Parts::Reading {
+                view,
+                seen: [false; 3],
+                hinted,
+            },
+            None => Parts::Off,
+        }
+    }
+
+    /// The kind a hinted view was started as.
+    fn hinted_kind(&self) -> Option<&'static str> {
+        match self {
+            Parts::Reading {
+                view, hinted: true, ..
+            } => Some(view.kind()),
+            Parts::Event { hinted: true, .. } => Some("Event"),
+            _ => None,
+        }
+    }
+
+    /// The view that was hinted, now that the object's own `kind` says the same.
+    fn confirmed(self) -> Parts {
+        match self {
+            Parts::Reading { view, seen, .. } => Parts::Reading {
+                view,
+                seen,
+                hinted: false,
+            },
+            Parts::Event { entries, .. } => Parts::Event {
+                entries,
+                hinted: false,
+            },
+            other => other,
+        }
+    }
+
+    /// Starts the view the path hints at, when waiting for the kind.
+    fn start_hinted(&mut self) {
+        if let Parts::Waiting { hint } = *self {
+            *self = match hint {
+                Some(kind) => Parts::start(kind, true),
+                None => Parts::Off,
+            };
+        }
+    }
 }
 
 /// What a header reads into a view: one per object it reads.
@@ -130,30 +196,35 @@ impl Default for Reader {
 impl Reader {
     /// The object's `kind`: the view to read its parts into.
     pub fn kind(&mut self, kind: Option<&str>) {
-        self.0 = match (std::mem::replace(&mut self.0, Parts::Off), kind) {
-            (Parts::Waiting { .. }, Some(kind)) => match View::start(kind) {
-                Some(view) => Parts::Reading {
-                    view,
-                    seen: [false; 3],
-                    hinted: false,
-                },
-                None => Parts::Off,
-            },
+        let parts = std::mem::replace(&mut self.0, Parts::Off);
+        self.0 = match (parts, kind) {
+            (Parts::Waiting { .. }, Some(kind)) => Parts::start(kind, false),
             // The hint was right.
-            (
-                Parts::Reading {
-                    view,
-                    seen,
-                    hinted: true,
-                },
-                Some(kind),
-            ) if view.kind() == kind => Parts::Reading {
-                view,
-                seen,
-                hinted: false,
-            },
+            (parts, Some(kind)) if parts.hinted_kind() == Some(kind) => parts.confirmed(),
             _ => Parts::Off,
         };
+    }
+
+    /// The Event being read, to read a top-level entry `key` into when it is one of an
+    /// Event's fields (see [`EventEntries::is_field`]). Such an entry before the kind is
+    /// known, and with no kind from the path, leaves no view: the entry is not kept.
+    pub fn event(&mut self, key: &str) -> Option<&mut EventEntries> {
+        match self.0 {
+            Parts::Waiting { .. } | Parts::Event { .. } if EventEntries::is_field(key) => {}
+            _ => return None,
+        }
+        // Waiting: without a kind from the path the entry is not kept, so no view.
+        self.0.start_hinted();
+        match &mut self.0 {
+            Parts::Event { entries, .. } => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// A top-level key that is not text (a number, say): a view's field by its place
+    /// to serde's derived readers, so it leaves no view.
+    pub fn odd_key(&mut self) {
+        self.0 = Parts::Off;
     }
 
     /// Whether `metadata` is to be read as a view's (then by [`Self::metadata`]).
@@ -182,6 +253,10 @@ impl Reader {
     pub fn finish(self) -> Option<Early> {
         match self.0 {
             Parts::Reading { view, .. } => Some(view.into_early()),
+            Parts::Event { entries, .. } => Some(Early {
+                kind: "Event",
+                view: Box::new(entries.finish()?),
+            }),
             _ => None,
         }
     }
@@ -206,15 +281,10 @@ impl Reader {
     /// The view to read part `i` into: the first time the part is seen, and before the
     /// kind only when the path gave one. Anything else leaves no view.
     fn part(&mut self, i: usize) -> Option<&mut View> {
-        if let Parts::Waiting { hint } = self.0 {
-            self.0 = match hint.and_then(View::start) {
-                Some(view) => Parts::Reading {
-                    view,
-                    seen: [false; 3],
-                    hinted: true,
-                },
-                None => Parts::Off,
-            };
+        self.0.start_hinted();
+        if matches!(self.0, Parts::Event { .. }) {
+            // Not a field of an Event: skipped, as its view skips it.
+            return None;
         }
         if !matches!(&self.0, Parts::Reading { seen, .. } if !seen[i]) {
             self.0 = Parts::Off;
@@ -298,6 +368,10 @@ macro_rules! early_kinds {
                         format!("Ok({:?})", self.view.downcast_ref::<$view>()),
                         format!("{:?}", body.deserialize::<$view>().map(Some)),
                     ),)*
+                    "Event" => (
+                        format!("Ok({:?})", self.view.downcast_ref::<EventDoc>()),
+                        format!("{:?}", body.deserialize::<EventDoc>().map(Some)),
+                    ),
                     other => (format!("an early view of a {other}"), String::new()),
                 }
             }
@@ -318,6 +392,7 @@ early_kinds! {
 mod tests {
     use crate::ingest::content::{FileRead, read};
     use crate::ingest::objects::RawObject;
+    use crate::snapshot::event::{Event, EventDoc};
     use crate::snapshot::pod::Pod;
 
     fn objects(path: &str, text: &str) -> Vec<RawObject> {
@@ -441,5 +516,90 @@ kind: PodList
         );
         assert_eq!(objs[1].name, "b");
         assert!(objs[1].early.is_none());
+    }
+
+    fn early_event(o: &RawObject) -> Option<&Event> {
+        o.early.as_ref().map(|e| {
+            e.view
+                .downcast_ref::<EventDoc>()
+                .expect("an event")
+                .0
+                .as_ref()
+                .expect("a subject")
+        })
+    }
+
+    const EVENTS: &str = "\
+apiVersion: v1
+items:
+- count: 3
+  firstTimestamp: \"2026-11-20T08:00:00Z\"
+  involvedObject:
+    kind: Pod
+    name: p
+    namespace: ns
+  lastTimestamp: \"2026-11-20T09:00:00Z\"
+  message: Back-off pulling image
+  metadata:
+    name: p.1
+    namespace: ns
+  reason: BackOff
+  series:
+    lastObservedTime: \"2026-11-20T10:00:00Z\"
+  type: Warning
+- involvedObject: not-a-subject
+  lastTimestamp: \"2026-11-20T09:00:00Z\"
+  metadata:
+    name: p.2
+    namespace: ns
+- metadata:
+    name: p.3
+    namespace: ns
+  reason: A
+  reason: B
+  regarding:
+    kind: Pod
+    name: p
+kind: List
+";
+
+    /// Events are read from their top-level entries; an entry the whole read would not
+    /// take (a subject that is not a mapping, a repeated field) leaves the view to later,
+    /// and the time ingest reads is the same either way.
+    #[test]
+    fn events_are_read_from_their_entries() {
+        let objs = objects("ns/core/events.yaml", EVENTS);
+        let names: Vec<_> = objs.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["p.1", "p.2", "p.3"]);
+        let e = early_event(&objs[0]).expect("read early");
+        assert_eq!(
+            (e.regarding.name.as_str(), e.reason.as_str(), e.count),
+            ("p", "BackOff", 3)
+        );
+        assert_eq!(e.message, "Back-off pulling image");
+        // The newest of its timestamps, series.lastObservedTime.
+        assert_eq!(
+            objs[0].time,
+            crate::snapshot::time::parse_timestamp("2026-11-20T10:00:00Z")
+        );
+        assert!(objs[1].early.is_none());
+        assert!(objs[1].body.deserialize::<EventDoc>().is_err());
+        assert_eq!(objs[1].time, objs[0].time.map(|t| t - 3600));
+        assert!(objs[2].early.is_none());
+        assert!(objs[2].body.deserialize::<EventDoc>().is_err());
+    }
+
+    /// An Event's fields before its `kind`, with no kind from the path, are not kept: no
+    /// view. With the kind first, or from the path, there is one.
+    #[test]
+    fn an_event_needs_its_kind_before_its_fields() {
+        let doc = "involvedObject:\n  kind: Pod\n  name: p\nkind: Event\nmetadata:\n  name: e\nreason: R\n";
+        let objs = objects("dump/things.yaml", doc);
+        assert_eq!(objs[0].kind, "Event");
+        assert!(objs[0].early.is_none());
+        assert!(objects("ns/core/events.yaml", doc)[0].early.is_some());
+        let first = "kind: Event\nmetadata:\n  name: e\ninvolvedObject:\n  kind: Pod\n  name: p\nreason: R\n";
+        let objs = objects("dump/things.yaml", first);
+        assert_eq!(early_event(&objs[0]).map(|e| e.reason.as_str()), Some("R"));
     }
 }

@@ -141,11 +141,19 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut h = typed(NodeType::Mapping);
-        let mut event_times: [Option<i64>; 4] = [None; 4];
+        let mut event_times: [Option<i64>; 5] = [None; 5];
         let mut early = early::Reader::default();
         while let Some(key) = map.next_key::<Key>()? {
             h.keys += 1;
-            match key.0.as_ref() {
+            if !key.text {
+                early.odd_key();
+            }
+            if let Some(event) = early.event(&key.name) {
+                let t = event.read(&key.name, &mut map)?;
+                note_event_time(&mut event_times, &key.name, t);
+                continue;
+            }
+            match key.name.as_ref() {
                 "kind" => {
                     h.kind = map.next_value::<Text>()?.0;
                     early.kind(h.kind.as_deref());
@@ -180,12 +188,14 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
                     h.kubeletconfig = true;
                     map.next_value::<IgnoredAny>()?;
                 }
-                "lastTimestamp" => event_times[0] = map.next_value::<Time>()?.0,
-                "eventTime" => event_times[1] = map.next_value::<Time>()?.0,
-                "deprecatedLastTimestamp" => event_times[2] = map.next_value::<Time>()?.0,
-                "firstTimestamp" => event_times[3] = map.next_value::<Time>()?.0,
+                key @ ("lastTimestamp"
+                | "eventTime"
+                | "deprecatedLastTimestamp"
+                | "firstTimestamp") => {
+                    note_event_time(&mut event_times, key, map.next_value::<Time>()?.0);
+                }
                 "series" => {
-                    h.event_time = h.event_time.max(map.next_value::<Series>()?.0);
+                    note_event_time(&mut event_times, "series", map.next_value::<Series>()?.0);
                 }
                 "spec" => early.spec(&mut map)?,
                 "status" => early.status(&mut map)?,
@@ -194,9 +204,22 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
                 }
             }
         }
-        h.event_time = event_times.into_iter().fold(h.event_time, Option::max);
+        h.event_time = event_times.into_iter().fold(None, Option::max);
         h.early = early.finish();
         Ok(h)
+    }
+}
+
+/// Notes an Event's timestamp `t` under its key: the last of each key, and the newest
+/// `series.lastObservedTime` (their newest is the Event's time).
+fn note_event_time(times: &mut [Option<i64>; 5], key: &str, t: Option<i64>) {
+    match key {
+        "lastTimestamp" => times[0] = t,
+        "eventTime" => times[1] = t,
+        "deprecatedLastTimestamp" => times[2] = t,
+        "firstTimestamp" => times[3] = t,
+        "series" => times[4] = times[4].max(t),
+        _ => {}
     }
 }
 
@@ -207,8 +230,12 @@ fn typed<I>(node: NodeType) -> Header<I> {
     }
 }
 
-/// A mapping key, borrowed from the text when it can be.
-struct Key<'a>(Cow<'a, str>);
+/// A mapping key, borrowed from the text when it can be; `text`: it was text, not a
+/// number, boolean or null written as a key.
+struct Key<'a> {
+    name: Cow<'a, str>,
+    text: bool,
+}
 
 impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -219,25 +246,46 @@ impl<'de> Deserialize<'de> for Key<'de> {
                 f.write_str("a key")
             }
             fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(s)))
+                Ok(Key {
+                    name: Cow::Borrowed(s),
+                    text: true,
+                })
             }
             fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s.to_string())))
+                Ok(Key {
+                    name: Cow::Owned(s.to_string()),
+                    text: true,
+                })
             }
             fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s)))
+                Ok(Key {
+                    name: Cow::Owned(s),
+                    text: true,
+                })
             }
             fn visit_i64<E>(self, n: i64) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(n.to_string())))
+                Ok(Key {
+                    name: Cow::Owned(n.to_string()),
+                    text: false,
+                })
             }
             fn visit_u64<E>(self, n: u64) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(n.to_string())))
+                Ok(Key {
+                    name: Cow::Owned(n.to_string()),
+                    text: false,
+                })
             }
             fn visit_bool<E>(self, b: bool) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(b.to_string())))
+                Ok(Key {
+                    name: Cow::Owned(b.to_string()),
+                    text: false,
+                })
             }
             fn visit_unit<E>(self) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed("")))
+                Ok(Key {
+                    name: Cow::Borrowed(""),
+                    text: false,
+                })
             }
         }
         d.deserialize_any(V)
@@ -341,7 +389,7 @@ impl<'de> Deserialize<'de> for Series {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Series, A::Error> {
                 let mut t = None;
                 while let Some(key) = map.next_key::<Key>()? {
-                    if key.0 == "lastObservedTime" {
+                    if key.name == "lastObservedTime" {
                         t = map.next_value::<Time>()?.0;
                     } else {
                         map.next_value::<IgnoredAny>()?;
@@ -408,7 +456,7 @@ impl<'de> Deserialize<'de> for Meta {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
                 let mut m = Meta::default();
                 while let Some(key) = map.next_key::<Key>()? {
-                    match key.0.as_ref() {
+                    match key.name.as_ref() {
                         "name" => m.name = map.next_value::<Text>()?.0,
                         "namespace" => m.namespace = map.next_value::<Text>()?.0,
                         "uid" => m.uid = map.next_value::<Text>()?.0,
@@ -488,7 +536,7 @@ impl<'de> Deserialize<'de> for OwnerEntry {
                 let mut o = Owner::default();
                 while let Some(key) = map.next_key::<Key>()? {
                     let text = |t: Text| t.0.unwrap_or_default();
-                    match key.0.as_ref() {
+                    match key.name.as_ref() {
                         "apiVersion" => o.api_version = text(map.next_value()?),
                         "kind" => o.kind = text(map.next_value()?),
                         "name" => o.name = text(map.next_value()?),

@@ -2,6 +2,7 @@
 
 use super::time::parse_timestamp;
 use serde::Deserialize;
+use serde::de::{IgnoredAny, MapAccess};
 use serde_json::Value;
 
 /// The object an event is about.
@@ -63,11 +64,69 @@ struct Subject {
     field_path: Option<Lenient>,
 }
 
-#[derive(Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// `series` of an `events.k8s.io/v1` Event (also on `v1` Events written through it).
+/// Anything but a mapping reads as no series, and a repeated key's last value counts, as
+/// ingest's header reads `lastObservedTime` (see [`EventEntries`]).
+#[derive(Default)]
 struct Series {
     count: Option<Lenient>,
     last_observed_time: Option<Lenient>,
+}
+
+impl<'de> Deserialize<'de> for Series {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Series;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an event series")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Series, A::Error> {
+                let mut series = Series::default();
+                while let Some(key) = map.next_key::<Lenient>()? {
+                    match key {
+                        Lenient::Str(k) if k == "count" => series.count = map.next_value()?,
+                        Lenient::Str(k) if k == "lastObservedTime" => {
+                            series.last_observed_time = map.next_value()?
+                        }
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(series)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Series, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Series::default())
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Series, E> {
+                Ok(Series::default())
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Series, E> {
+                Ok(Series::default())
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Series, E> {
+                Ok(Series::default())
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Series, E> {
+                Ok(Series::default())
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Series, E> {
+                Ok(Series::default())
+            }
+            fn visit_unit<E>(self) -> Result<Series, E> {
+                Ok(Series::default())
+            }
+            fn visit_none<E>(self) -> Result<Series, E> {
+                Ok(Series::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Default, Deserialize)]
@@ -86,7 +145,7 @@ enum Lenient {
 
 impl<'de> Deserialize<'de> for Lenient {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+        use serde::de::{SeqAccess, Visitor};
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Lenient;
@@ -152,7 +211,128 @@ impl Lenient {
 }
 
 /// An Event object read straight from the bundle: `None` when it has no subject.
+#[derive(Debug)]
 pub struct EventDoc(pub Option<Event>);
+
+/// An Event read one top-level entry at a time, as ingest's header pass meets them (see
+/// `ingest::early`): the [`EventDoc`] that reading the whole object gives, or nothing
+/// when an entry is not what that read accepts (it is read again later, as before).
+#[derive(Default)]
+pub struct EventEntries {
+    wire: Wire,
+    /// The fields read so far, by their place in [`FIELDS`]: a repeated field fails the
+    /// whole read.
+    seen: u32,
+    /// An entry did not read as the whole read would take it.
+    failed: bool,
+}
+
+/// The top-level keys [`Wire`] reads, in its field order.
+const FIELDS: [&str; 17] = [
+    "involvedObject",
+    "regarding",
+    "reason",
+    "message",
+    "note",
+    "type",
+    "count",
+    "deprecatedCount",
+    "series",
+    "eventTime",
+    "firstTimestamp",
+    "deprecatedFirstTimestamp",
+    "lastTimestamp",
+    "deprecatedLastTimestamp",
+    "source",
+    "reportingComponent",
+    "reportingController",
+];
+
+impl EventEntries {
+    /// Whether `key` is a field of an Event.
+    pub fn is_field(key: &str) -> bool {
+        FIELDS.contains(&key)
+    }
+
+    /// Reads the value of `key`, a field of an Event (see [`Self::is_field`]). Returns
+    /// what ingest's header reads of the same value, whether or not the Event reads: the
+    /// time of a timestamp, or of a series' `lastObservedTime`.
+    pub fn read<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+    ) -> Result<Option<i64>, A::Error> {
+        let Some(i) = FIELDS.iter().position(|f| *f == key) else {
+            map.next_value::<IgnoredAny>()?;
+            return Ok(None);
+        };
+        if self.seen & (1 << i) != 0 {
+            self.failed = true;
+        }
+        self.seen |= 1 << i;
+        let w = &mut self.wire;
+        let text = |map: &mut A| map.next_value::<Option<Lenient>>();
+        match key {
+            "involvedObject" | "regarding" | "source" => {
+                let ok = match key {
+                    "source" => read_or_skip(map, &mut w.source)?,
+                    "regarding" => read_or_skip(map, &mut w.regarding)?,
+                    _ => read_or_skip(map, &mut w.involved_object)?,
+                };
+                self.failed |= !ok;
+            }
+            "series" => {
+                w.series = map.next_value()?;
+                return Ok(w
+                    .series
+                    .as_ref()
+                    .and_then(|s| Lenient::time(&s.last_observed_time)));
+            }
+            "eventTime" | "firstTimestamp" | "lastTimestamp" | "deprecatedLastTimestamp" => {
+                let slot = match key {
+                    "eventTime" => &mut w.event_time,
+                    "firstTimestamp" => &mut w.first_timestamp,
+                    "lastTimestamp" => &mut w.last_timestamp,
+                    _ => &mut w.deprecated_last_timestamp,
+                };
+                *slot = text(map)?;
+                return Ok(Lenient::time(slot));
+            }
+            "reason" => w.reason = text(map)?,
+            "message" => w.message = text(map)?,
+            "note" => w.note = text(map)?,
+            "type" => w.type_ = text(map)?,
+            "count" => w.count = text(map)?,
+            "deprecatedCount" => w.deprecated_count = text(map)?,
+            "deprecatedFirstTimestamp" => w.deprecated_first_timestamp = text(map)?,
+            "reportingComponent" => w.reporting_component = text(map)?,
+            _ => w.reporting_controller = text(map)?,
+        }
+        Ok(None)
+    }
+
+    /// The Event, unless an entry did not read.
+    pub fn finish(self) -> Option<EventDoc> {
+        (!self.failed).then(|| EventDoc(Event::from_wire(self.wire)))
+    }
+}
+
+/// Reads a value as `T` into `slot`, or skips it when it is not one (`false`): the
+/// YAML fast path reads it again; other readers fail as `T` fails (see
+/// `ingest::early::Attempt`).
+fn read_or_skip<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
+    map: &mut A,
+    slot: &mut Option<T>,
+) -> Result<bool, A::Error> {
+    use crate::ingest::early::Attempt;
+    Ok(match map.next_value::<Attempt<Option<T>, IgnoredAny>>()? {
+        Attempt::First(t) => {
+            *slot = t;
+            true
+        }
+        Attempt::Second(_) => false,
+    })
+}
 
 impl<'de> Deserialize<'de> for EventDoc {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -594,8 +594,11 @@ impl Snapshot {
             self.ids_of("Event")
                 .par_iter()
                 .filter_map(|&id| {
-                    let e = self.object(id).deserialize::<event::EventDoc>().ok()?.0?;
-                    Some((id, e))
+                    let o = self.object(id);
+                    let doc = o
+                        .take_early::<event::EventDoc>()
+                        .map_or_else(|| o.deserialize::<event::EventDoc>(), Ok);
+                    Some((id, doc.ok()?.0?))
                 })
                 .collect()
         })
