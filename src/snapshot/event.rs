@@ -419,4 +419,18 @@ mod tests {
         assert_eq!((e.count, e.message.as_str()), (7, "m2"));
         assert!(e.last > e.first);
     }
+
+    /// A `series` that is not a mapping is no series (the event still reads), and a
+    /// repeated key's last value counts: as ingest's header reads it.
+    #[test]
+    fn series_reads_leniently() {
+        let odd = json!({"regarding": {"kind": "Pod", "name": "p"}, "count": 2, "series": "x"});
+        let e = Event::from_value(&odd).expect("reads");
+        assert_eq!((e.count, e.last), (2, None));
+        let doc = "regarding:\n  kind: Pod\n  name: p\nseries:\n  count: 3\n  count: 4\n";
+        // Read as written (a tree would keep only the last key).
+        let docs = crate::ingest::fast_yaml::documents::<EventDoc>(doc).expect("parses");
+        let e = docs[0].value.0.as_ref().expect("reads");
+        assert_eq!(e.count, 4);
+    }
 }
