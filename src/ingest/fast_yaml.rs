@@ -740,7 +740,12 @@ impl<'a> Parser<'a> {
     /// [`Self::skip_after_key`] would; `false` (the cursor unmoved) otherwise, for the
     /// caller to parse it.
     fn skip_checked(&mut self, indent: usize, rest: &str) -> bool {
-        use super::line_check::{Value, check_line, value};
+        use super::line_check::{Value, check_line, comment_or_tab, value};
+        // The key's line was split, not checked: a comment or tab after its value is
+        // refused here as on the lines below (a view reads checked text without looking).
+        if comment_or_tab(rest.as_bytes()) {
+            return false;
+        }
         // Lines deeper than this column are a block scalar's text.
         let mut text_above = None;
         // The last line's value is below it, deeper than this column (or a list at the
@@ -2080,6 +2085,56 @@ mod tests {
         same_as_general("a: 'b'\nc: d\n");
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-tab-comment.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
+    }
+
+    /// Found by the yaml_loader fuzz target: a comment after a value on the line of the
+    /// key that ingest skipped (`message: Can #dmit`) passed the line check, and a view
+    /// reading the checked text, which does not look for comments, kept it in the value.
+    /// Now the line is refused as the lines below it are, and the file is the general
+    /// parser's.
+    #[test]
+    fn fuzz_regression_comment_after_skipped_value() {
+        use crate::ingest::body::Body;
+        use crate::ingest::header::{Header, ItemHeader};
+        use crate::snapshot::pod::Pod;
+        let crash =
+            include_bytes!("../../fuzz/regressions/yaml_loader-comment-after-skipped-value.yaml");
+        let crash = std::str::from_utf8(crash).unwrap();
+        for text in [
+            "kind: X\nmetadata:\n  name: a\nstatus:\n  message: Can #dmit new\n",
+            "kind: X\nmetadata:\n  name: a\nstatus:\n  conditions:\n  - message: Can #dmit new\n    type: Active\n",
+            "kind: X\nmetadata:\n  name: a\nspec:\n  volumes: x\t#y\n",
+            crash,
+        ] {
+            // What ingest's header scan accepts, a view reads as the general parser does.
+            let Ok(headers) = documents::<Header<ItemHeader>>(text) else {
+                continue;
+            };
+            let (general, _) = super::super::yaml::parse(text);
+            let kept = std::sync::Arc::new(text.to_string());
+            for (h, g) in headers.iter().zip(&general) {
+                let items = g.value.get("items").and_then(|i| i.as_array());
+                let trees = std::iter::once((h.offset, h.span, false, &g.value)).chain(
+                    h.items
+                        .iter()
+                        .zip(items.into_iter().flatten())
+                        .map(|(p, v)| (p.offset, p.span, true, v)),
+                );
+                for (offset, span, item, tree) in trees {
+                    let pos = ItemPos { offset, span };
+                    let body = Body::Yaml {
+                        text: kept.clone(),
+                        pos,
+                        item,
+                    };
+                    let from_text = body.deserialize::<Pod>().map_err(|_| ());
+                    let from_tree = Pod::deserialize(tree).map_err(|_| ());
+                    if let (Ok(a), Ok(b)) = (&from_text, &from_tree) {
+                        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{text:?}");
+                    }
+                }
+            }
+        }
     }
 
     /// Found by the yaml_loader fuzz target (after the tab fix dropped the check): `key :`
