@@ -741,11 +741,6 @@ impl<'a> Parser<'a> {
     /// caller to parse it.
     fn skip_checked(&mut self, indent: usize, rest: &str) -> bool {
         use super::line_check::{Value, check_line, comment_or_tab, value};
-        // The key's line was split, not checked: a comment or tab after its value is
-        // refused here as on the lines below (a view reads checked text without looking).
-        if comment_or_tab(rest.as_bytes()) {
-            return false;
-        }
         // Lines deeper than this column are a block scalar's text.
         let mut text_above = None;
         // The last line's value is below it, deeper than this column (or a list at the
@@ -754,6 +749,14 @@ impl<'a> Parser<'a> {
         match value(rest) {
             Some(Value::Below) => below = Some((indent, true)),
             Some(Value::BlockScalar) => text_above = Some(indent),
+            // The key's line was split, not checked: a comment or tab after a plain scalar
+            // is refused here as on the lines below (a view reads checked text without
+            // looking). `value` refuses anything after a quoted one.
+            Some(Value::Scalar)
+                if !rest.starts_with(['"', '\'']) && comment_or_tab(rest.as_bytes()) =>
+            {
+                return false;
+            }
             Some(Value::Scalar) => {}
             None => return false,
         }
