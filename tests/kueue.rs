@@ -1,7 +1,7 @@
 //! Rules of the kueue area: sample bundles → snapshots and explicit checks, `kdiag why`,
 //! and the Kueue corpus (valid examples quiet, real captures load).
 
-use crate::{json, kdiag, root, settings};
+use crate::{analyze_json, find, findings, json, kdiag, root, settings};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -29,20 +29,7 @@ fn bundle(name: &str) -> String {
 }
 
 fn analyze(name: &str) -> Value {
-    let run = kdiag(&[
-        "analyze",
-        &bundle(name),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-    ]);
-    assert_eq!(run.code, 0, "{name}: {}", run.stderr);
-    json(&run)
-}
-
-fn findings(out: &Value) -> Vec<&Value> {
-    out["findings"].as_array().unwrap().iter().collect()
+    analyze_json(&bundle(name))
 }
 
 /// The analysis restricted to this area's findings (other areas' rules evolve on their own).
@@ -90,13 +77,6 @@ fn s(v: &[Expected]) -> Vec<(String, String, String, String, String)> {
             )
         })
         .collect()
-}
-
-fn finding<'a>(out: &'a Value, rule: &str, name: &str) -> &'a Value {
-    findings(out)
-        .into_iter()
-        .find(|f| f["rule"] == rule && f["object"]["name"] == name)
-        .unwrap_or_else(|| panic!("no {rule} finding on {name}: {:#?}", out["findings"]))
 }
 
 #[test]
@@ -362,7 +342,7 @@ fn each_bundle_gets_its_findings() {
 #[test]
 fn seed_says_never_with_the_numbers() {
     let out = analyze("seed-quota");
-    let f = finding(&out, "kueue/quota-exceeds-capacity", "job-train-d4a37");
+    let f = find(&out, "kueue/quota-exceeds-capacity", "job-train-d4a37");
     assert_eq!(
         f["message"],
         "Job ml/train needs 3 cpu and 3 pods; ClusterQueue cq-ml has 2 cpu and 2 pods nominal, no cohort: this Workload can never be admitted"
@@ -449,11 +429,11 @@ fn seed_says_never_with_the_numbers() {
 #[test]
 fn cohort_borrowing_with_and_without_limit() {
     let out = analyze("cohort-borrowing");
-    let never = finding(&out, "kueue/quota-exceeds-capacity", "job-eval-423cb");
+    let never = find(&out, "kueue/quota-exceeds-capacity", "job-eval-423cb");
     let msg = never["message"].as_str().unwrap();
     assert!(msg.contains("needs 8 cpu"), "{msg}");
     assert!(msg.contains("at most 6 cpu (borrowingLimit 2)"), "{msg}");
-    let later = finding(&out, "kueue/quota-in-use", "job-big-train-ca62f");
+    let later = find(&out, "kueue/quota-in-use", "job-big-train-ca62f");
     let msg = later["message"].as_str().unwrap();
     assert!(msg.contains("needs 12 cpu"), "{msg}");
     assert!(
@@ -482,7 +462,7 @@ fn cohort_borrowing_with_and_without_limit() {
 #[test]
 fn queue_full_names_the_holders() {
     let out = analyze("queue-full");
-    let f = finding(&out, "kueue/quota-in-use", "job-backfill-16664");
+    let f = find(&out, "kueue/quota-in-use", "job-backfill-16664");
     assert_eq!(
         f["message"],
         "Job batch/backfill needs 4 cpu in flavor default-flavor; ClusterQueue cq-batch has 8 cpu nominal and 6 reserved, 2 free: 2 more needed; held by 2 admitted Workloads: batch/job-nightly-a-a4174 (3 cpu), batch/job-nightly-b-cc552 (3 cpu): it fits once they finish or are preempted"
@@ -498,12 +478,12 @@ fn kueue_gated_pods_are_not_reported_twice() {
     ] {
         let out = analyze(name);
         let generic: Vec<_> = findings(&out)
-            .into_iter()
+            .iter()
             .filter(|f| f["rule"] == "pod/stuck")
             .collect();
         assert!(generic.is_empty(), "{name}: {generic:#?}");
         let mentions = findings(&out)
-            .into_iter()
+            .iter()
             .filter(|f| f["message"].as_str().unwrap().contains(pod))
             .count();
         assert_eq!(mentions, 1, "{name}");
@@ -519,7 +499,7 @@ fn admitted_pods_pending_is_scheduling() {
         "{:#?}",
         out["findings"]
     );
-    let f = finding(&out, "kueue/admitted-pods-pending", "segmenter");
+    let f = find(&out, "kueue/admitted-pods-pending", "segmenter");
     let msg = f["message"].as_str().unwrap();
     assert!(
         msg.contains("no node in the bundle carries cloud.example.com/accelerator=a100"),
@@ -543,14 +523,14 @@ fn admitted_pods_pending_is_scheduling() {
 #[test]
 fn queue_links_and_selectors() {
     let out = analyze("namespace-selector");
-    let none = finding(&out, "kueue/namespace-not-selected", "job-report-30455");
+    let none = find(&out, "kueue/namespace-not-selected", "job-report-30455");
     assert!(
         none["message"]
             .as_str()
             .unwrap()
             .contains("has no namespaceSelector, which admits no namespace")
     );
-    let mismatch = finding(&out, "kueue/namespace-not-selected", "job-bert-fb48f");
+    let mismatch = find(&out, "kueue/namespace-not-selected", "job-bert-fb48f");
     assert!(
         mismatch["message"]
             .as_str()
@@ -558,7 +538,7 @@ fn queue_links_and_selectors() {
             .contains("selects namespaces by team=research; namespace ml has labels")
     );
     let out = analyze("clusterqueue-missing-flavor");
-    let f = finding(&out, "kueue/clusterqueue-unusable", "job-detector-c9368");
+    let f = find(&out, "kueue/clusterqueue-unusable", "job-detector-c9368");
     assert!(
         f["message"]
             .as_str()
@@ -566,7 +546,7 @@ fn queue_links_and_selectors() {
             .ends_with("references missing ResourceFlavor(s) spot")
     );
     let out = analyze("localqueue-stopped");
-    let f = finding(&out, "kueue/localqueue-unusable", "job-sweep-b9352");
+    let f = find(&out, "kueue/localqueue-unusable", "job-sweep-b9352");
     assert!(
         f["message"]
             .as_str()
@@ -574,7 +554,7 @@ fn queue_links_and_selectors() {
             .contains("stopped (stopPolicy: Hold)")
     );
     let out = analyze("localqueue-missing");
-    let f = finding(&out, "kueue/localqueue-unusable", "job-etl-78d81");
+    let f = find(&out, "kueue/localqueue-unusable", "job-etl-78d81");
     assert!(
         f["evidence"]
             .as_array()
@@ -588,7 +568,7 @@ fn queue_links_and_selectors() {
 #[test]
 fn disagreement_with_kueue_is_said() {
     let out = analyze("stale-condition");
-    let f = finding(&out, "kueue/workload-pending", "job-hourly-0900-50892");
+    let f = find(&out, "kueue/workload-pending", "job-hourly-0900-50892");
     assert!(f["evidence"].as_array().unwrap().iter().any(|e| e["note"]
         .as_str()
         .unwrap()
@@ -738,7 +718,7 @@ fn kueue_examples_give_no_errors() {
         "never",
     ]));
     let bad: Vec<_> = findings(&out)
-        .into_iter()
+        .iter()
         .filter(|f| f["severity"] == "error" || f["rule"].as_str().unwrap().starts_with("kueue/"))
         .collect();
     assert!(bad.is_empty(), "{bad:#?}");

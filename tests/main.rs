@@ -76,3 +76,77 @@ pub fn settings() -> insta::Settings {
 pub fn exists(p: &str) -> bool {
     Path::new(&root()).join(p).exists()
 }
+
+// ---------------------------------------------------------------------------
+// What the area modules (scheduling, kueue, numa, traffic) ask of an analysis.
+
+/// `kdiag analyze PATH --format json --fail-on never`: exits 0, prints JSON.
+pub fn analyze_json(path: &str) -> serde_json::Value {
+    let run = kdiag(&["analyze", path, "--format", "json", "--fail-on", "never"]);
+    assert_eq!(run.code, 0, "{path}: {}", run.stderr);
+    json(&run)
+}
+
+/// The findings of an analysis.
+pub fn findings(out: &serde_json::Value) -> &Vec<serde_json::Value> {
+    out["findings"].as_array().expect("findings")
+}
+
+/// The one finding of `rule` on the object named `name`.
+pub fn find<'a>(out: &'a serde_json::Value, rule: &str, name: &str) -> &'a serde_json::Value {
+    let hits: Vec<&serde_json::Value> = findings(out)
+        .iter()
+        .filter(|f| f["rule"] == rule && f["object"]["name"] == name)
+        .collect();
+    assert_eq!(hits.len(), 1, "{rule} on {name}: {:#?}", findings(out));
+    hits[0]
+}
+
+/// A string field, or "" when it is not one.
+pub fn text(v: &serde_json::Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+/// The analysis as pretty JSON with only the findings `ours` keeps, so a snapshot of one
+/// area does not change with other areas' rules.
+pub fn own_json(out: &serde_json::Value, ours: fn(&&serde_json::Value) -> bool) -> String {
+    let mut v = out.clone();
+    let kept: Vec<serde_json::Value> = findings(out).iter().filter(ours).cloned().collect();
+    v["findings"] = serde_json::Value::Array(kept);
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+/// Asserts that `bundle`'s analysis has no problems and exactly the findings `want`
+/// among those `ours` keeps, in the report's order: (rule, kind/name, severity).
+pub fn assert_exact_findings(
+    bundle: &str,
+    out: &serde_json::Value,
+    ours: fn(&&serde_json::Value) -> bool,
+    want: &[(&str, &str, &str)],
+) {
+    assert!(
+        out["problems"].as_array().unwrap().is_empty(),
+        "{bundle}: {:#?}",
+        out["problems"]
+    );
+    let got: Vec<(String, String, String)> = findings(out)
+        .iter()
+        .filter(ours)
+        .map(|f| {
+            (
+                text(&f["rule"]).to_string(),
+                format!(
+                    "{}/{}",
+                    text(&f["object"]["kind"]),
+                    text(&f["object"]["name"])
+                ),
+                text(&f["severity"]).to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|(r, o, s)| (r.to_string(), o.to_string(), s.to_string()))
+        .collect();
+    assert_eq!(got, want, "{bundle}");
+}

@@ -2,7 +2,7 @@
 //! `sample-bundles/scheduling/` → a JSON snapshot (human too for two), explicit checks of
 //! the recomputed numbers, the quiet bundles and the real troubleshoot fixtures.
 
-use crate::{json, kdiag, root, settings};
+use crate::{analyze_json, find, findings, json, kdiag, root, settings};
 use serde_json::Value;
 
 const DIR: &str = "sample-bundles/scheduling";
@@ -37,30 +37,7 @@ fn path(bundle: &str) -> String {
 }
 
 fn analyze(bundle: &str) -> Value {
-    let run = kdiag(&[
-        "analyze",
-        &path(bundle),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-    ]);
-    assert_eq!(run.code, 0, "{bundle}: {}", run.stderr);
-    json(&run)
-}
-
-fn findings(out: &Value) -> &Vec<Value> {
-    out["findings"].as_array().expect("findings")
-}
-
-/// The one finding of `rule` on the object named `name`.
-fn find<'a>(out: &'a Value, rule: &str, name: &str) -> &'a Value {
-    let hits: Vec<&Value> = findings(out)
-        .iter()
-        .filter(|f| f["rule"] == rule && f["object"]["name"] == name)
-        .collect();
-    assert_eq!(hits.len(), 1, "{rule} on {name}: {:#?}", findings(out));
-    hits[0]
+    analyze_json(&path(bundle))
 }
 
 fn message(f: &Value) -> &str {

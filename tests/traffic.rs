@@ -3,7 +3,10 @@
 //! produce, the Ingress → Service → EndpointSlice → Pod → probe chain, and no false
 //! errors on the healthy bundles and the real corpus.
 
-use crate::{json, kdiag, root, settings};
+use crate::{
+    analyze_json, assert_exact_findings, find, findings, json, kdiag, own_json, root, settings,
+    text,
+};
 use serde_json::Value;
 
 /// Every bundle, with the readiness and traffic findings it must produce (rule, object
@@ -161,45 +164,12 @@ fn path(bundle: &str) -> String {
 }
 
 fn analyze(bundle: &str) -> Value {
-    let run = kdiag(&[
-        "analyze",
-        &path(bundle),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-    ]);
-    assert_eq!(run.code, 0, "{bundle}: {}", run.stderr);
-    json(&run)
-}
-
-fn findings(out: &Value) -> &Vec<Value> {
-    out["findings"].as_array().unwrap()
+    analyze_json(&path(bundle))
 }
 
 /// Readiness and traffic findings: what this area owns.
 fn ours(f: &&Value) -> bool {
     f["stage"] == "readiness" || f["stage"] == "traffic"
-}
-
-/// The JSON output restricted to this area's findings, so other areas' rules do not
-/// change these snapshots.
-fn own_json(out: &Value) -> String {
-    let mut v = out.clone();
-    let kept: Vec<Value> = findings(out).iter().filter(ours).cloned().collect();
-    v["findings"] = Value::Array(kept);
-    serde_json::to_string_pretty(&v).unwrap()
-}
-
-fn find<'a>(out: &'a Value, rule: &str, name: &str) -> &'a Value {
-    findings(out)
-        .iter()
-        .find(|f| f["rule"] == rule && f["object"]["name"] == name)
-        .unwrap_or_else(|| panic!("no {rule} finding on {name}: {:#?}", out["findings"]))
-}
-
-fn text(v: &Value) -> &str {
-    v.as_str().unwrap_or("")
 }
 
 #[test]
@@ -211,7 +181,7 @@ fn traffic_sample_snapshots() {
         } else {
             format!("traffic-{bundle}")
         };
-        let out = own_json(&analyze(bundle));
+        let out = own_json(&analyze(bundle), ours);
         settings().bind(|| insta::assert_snapshot!(format!("{name}.json"), out));
         if HUMAN.contains(bundle) {
             let h = kdiag(&["analyze", &path(bundle), "--fail-on", "never"]);
@@ -225,31 +195,7 @@ fn traffic_sample_snapshots() {
 fn each_bundle_gets_exactly_its_findings() {
     for (bundle, expected) in BUNDLES {
         let out = analyze(bundle);
-        assert!(
-            out["problems"].as_array().unwrap().is_empty(),
-            "{bundle}: {:#?}",
-            out["problems"]
-        );
-        let got: Vec<(String, String, String)> = findings(&out)
-            .iter()
-            .filter(ours)
-            .map(|f| {
-                (
-                    text(&f["rule"]).to_string(),
-                    format!(
-                        "{}/{}",
-                        text(&f["object"]["kind"]),
-                        text(&f["object"]["name"])
-                    ),
-                    text(&f["severity"]).to_string(),
-                )
-            })
-            .collect();
-        let want: Vec<(String, String, String)> = expected
-            .iter()
-            .map(|(r, o, s)| (r.to_string(), o.to_string(), s.to_string()))
-            .collect();
-        assert_eq!(got, want, "{bundle}");
+        assert_exact_findings(bundle, &out, ours, expected);
         // The readiness rules explain their pods: the generic classifier stays quiet.
         if bundle.starts_with("readiness-") {
             assert!(
