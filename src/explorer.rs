@@ -328,6 +328,25 @@ fn str_at<'a>(v: &'a Value, p: &str) -> &'a str {
     v.pointer(p).and_then(Value::as_str).unwrap_or("")
 }
 
+/// `status.loadBalancer.ingress` of a Service or an Ingress: each entry's IP, else its
+/// hostname.
+fn load_balancer_addresses(v: &Value) -> Vec<String> {
+    v.pointer("/status/loadBalancer/ingress")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|i| {
+                    i.get("ip")
+                        .or_else(|| i.get("hostname"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn int_at(v: &Value, p: &str) -> i64 {
     v.pointer(p).and_then(Value::as_i64).unwrap_or(0)
 }
@@ -751,21 +770,7 @@ fn columns(
             let external = match typ {
                 "ExternalName" => str_at(v, "/spec/externalName").to_string(),
                 "LoadBalancer" => {
-                    let ing: Vec<String> = v
-                        .pointer("/status/loadBalancer/ingress")
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .map(|i| {
-                                    i.get("ip")
-                                        .or_else(|| i.get("hostname"))
-                                        .and_then(Value::as_str)
-                                        .unwrap_or("")
-                                        .to_string()
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
+                    let ing = load_balancer_addresses(v);
                     if ing.is_empty() {
                         "<pending>".into()
                     } else {
@@ -882,21 +887,7 @@ fn columns(
                         .collect()
                 })
                 .unwrap_or_default();
-            let address: Vec<String> = v
-                .pointer("/status/loadBalancer/ingress")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .map(|i| {
-                            i.get("ip")
-                                .or_else(|| i.get("hostname"))
-                                .and_then(Value::as_str)
-                                .unwrap_or("")
-                                .to_string()
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let address = load_balancer_addresses(v);
             let tls = v
                 .pointer("/spec/tls")
                 .and_then(Value::as_array)
