@@ -205,18 +205,19 @@ impl Reader {
         };
     }
 
-    /// The Event being read, to read a top-level entry `key` into when it is one of an
-    /// Event's fields (see [`EventEntries::is_field`]). Such an entry before the kind is
-    /// known, and with no kind from the path, leaves no view: the entry is not kept.
-    pub fn event(&mut self, key: &str) -> Option<&mut EventEntries> {
-        match self.0 {
-            Parts::Waiting { .. } | Parts::Event { .. } if EventEntries::is_field(key) => {}
-            _ => return None,
+    /// The Event being read, and the place of `key` among its fields, to read a
+    /// top-level entry into when it is one (see [`EventEntries::field`]). Such an entry
+    /// before the kind is known, and with no kind from the path, leaves no view: the
+    /// entry is not kept.
+    pub fn event(&mut self, key: &str) -> Option<(&mut EventEntries, usize)> {
+        if !matches!(self.0, Parts::Waiting { .. } | Parts::Event { .. }) {
+            return None;
         }
+        let field = EventEntries::field(key)?;
         // Waiting: without a kind from the path the entry is not kept, so no view.
         self.0.start_hinted();
         match &mut self.0 {
-            Parts::Event { entries, .. } => Some(entries),
+            Parts::Event { entries, .. } => Some((entries, field)),
             _ => None,
         }
     }
@@ -407,10 +408,15 @@ mod tests {
         }
     }
 
-    fn early_pod(o: &RawObject) -> Option<&Pod> {
+    /// The view read early, which must be a `T`.
+    fn early_view<T: 'static>(o: &RawObject) -> Option<&T> {
         o.early
             .as_ref()
-            .map(|e| e.view.downcast_ref::<Pod>().expect("a pod"))
+            .map(|e| e.view.downcast_ref::<T>().expect("a view of that type"))
+    }
+
+    fn early_pod(o: &RawObject) -> Option<&Pod> {
+        early_view(o)
     }
 
     const LIST: &str = "\
@@ -519,14 +525,7 @@ kind: PodList
     }
 
     fn early_event(o: &RawObject) -> Option<&Event> {
-        o.early.as_ref().map(|e| {
-            e.view
-                .downcast_ref::<EventDoc>()
-                .expect("an event")
-                .0
-                .as_ref()
-                .expect("a subject")
-        })
+        early_view::<EventDoc>(o).map(|d| d.0.as_ref().expect("a subject"))
     }
 
     const EVENTS: &str = "\

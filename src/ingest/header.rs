@@ -148,8 +148,8 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
             if !key.text {
                 early.odd_key();
             }
-            if let Some(event) = early.event(&key.name) {
-                let t = event.read(&key.name, &mut map)?;
+            if let Some((event, field)) = early.event(&key.name) {
+                let t = event.read(field, &mut map)?;
                 note_event_time(&mut event_times, &key.name, t);
                 continue;
             }

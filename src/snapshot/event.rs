@@ -249,55 +249,40 @@ const FIELDS: [&str; 17] = [
 ];
 
 impl EventEntries {
-    /// Whether `key` is a field of an Event.
-    pub fn is_field(key: &str) -> bool {
-        FIELDS.contains(&key)
+    /// The place of `key` among an Event's fields ([`FIELDS`]), when it is one.
+    pub fn field(key: &str) -> Option<usize> {
+        FIELDS.iter().position(|f| *f == key)
     }
 
-    /// Reads the value of `key`, a field of an Event (see [`Self::is_field`]). Returns
-    /// what ingest's header reads of the same value, whether or not the Event reads: the
-    /// time of a timestamp, or of a series' `lastObservedTime`.
+    /// Reads the value of the field at place `field` (see [`Self::field`]). Returns what
+    /// ingest's header reads of the same value, whether or not the Event reads: the time
+    /// of a timestamp, or of a series' `lastObservedTime`.
     pub fn read<'de, A: MapAccess<'de>>(
         &mut self,
-        key: &str,
+        field: usize,
         map: &mut A,
     ) -> Result<Option<i64>, A::Error> {
-        let Some(i) = FIELDS.iter().position(|f| *f == key) else {
-            map.next_value::<IgnoredAny>()?;
-            return Ok(None);
-        };
-        if self.seen & (1 << i) != 0 {
-            self.failed = true;
-        }
-        self.seen |= 1 << i;
+        self.failed |= self.seen & (1 << field) != 0;
+        self.seen |= 1 << field;
         let w = &mut self.wire;
         let text = |map: &mut A| map.next_value::<Option<Lenient>>();
-        match key {
-            "involvedObject" | "regarding" | "source" => {
-                let ok = match key {
-                    "source" => read_or_skip(map, &mut w.source)?,
-                    "regarding" => read_or_skip(map, &mut w.regarding)?,
-                    _ => read_or_skip(map, &mut w.involved_object)?,
-                };
-                self.failed |= !ok;
-            }
+        let time = |map: &mut A, slot: &mut Option<Lenient>| {
+            *slot = text(map)?;
+            Ok(Lenient::time(slot))
+        };
+        match FIELDS[field] {
+            "involvedObject" => self.failed |= !read_or_skip(map, &mut w.involved_object)?,
+            "regarding" => self.failed |= !read_or_skip(map, &mut w.regarding)?,
+            "source" => self.failed |= !read_or_skip(map, &mut w.source)?,
             "series" => {
                 w.series = map.next_value()?;
-                return Ok(w
-                    .series
-                    .as_ref()
-                    .and_then(|s| Lenient::time(&s.last_observed_time)));
+                let last = w.series.as_ref().map(|s| &s.last_observed_time);
+                return Ok(last.and_then(Lenient::time));
             }
-            "eventTime" | "firstTimestamp" | "lastTimestamp" | "deprecatedLastTimestamp" => {
-                let slot = match key {
-                    "eventTime" => &mut w.event_time,
-                    "firstTimestamp" => &mut w.first_timestamp,
-                    "lastTimestamp" => &mut w.last_timestamp,
-                    _ => &mut w.deprecated_last_timestamp,
-                };
-                *slot = text(map)?;
-                return Ok(Lenient::time(slot));
-            }
+            "eventTime" => return time(map, &mut w.event_time),
+            "firstTimestamp" => return time(map, &mut w.first_timestamp),
+            "lastTimestamp" => return time(map, &mut w.last_timestamp),
+            "deprecatedLastTimestamp" => return time(map, &mut w.deprecated_last_timestamp),
             "reason" => w.reason = text(map)?,
             "message" => w.message = text(map)?,
             "note" => w.note = text(map)?,

@@ -96,6 +96,12 @@ impl Object {
         early.take()?.view.downcast::<T>().ok().map(|v| *v)
     }
 
+    /// The object as a view's `T`: the one ingest read, else read now from its text.
+    fn view<T: DeserializeOwned + 'static>(&self) -> Result<T, String> {
+        self.take_early::<T>()
+            .map_or_else(|| self.deserialize::<T>(), Ok)
+    }
+
     /// Deserializes the fields `T` names, straight from the bundle's text.
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, String> {
         match self.tree.get() {
@@ -427,8 +433,7 @@ impl Snapshot {
                 .par_iter()
                 .filter_map(|&id| {
                     let o = self.object(id);
-                    let read = o.take_early::<T>().map_or_else(|| o.deserialize::<T>(), Ok);
-                    match read {
+                    match o.view::<T>() {
                         Ok(v) => Some((id, v)),
                         Err(e) => {
                             let src = o.sources[0];
@@ -594,11 +599,8 @@ impl Snapshot {
             self.ids_of("Event")
                 .par_iter()
                 .filter_map(|&id| {
-                    let o = self.object(id);
-                    let doc = o
-                        .take_early::<event::EventDoc>()
-                        .map_or_else(|| o.deserialize::<event::EventDoc>(), Ok);
-                    Some((id, doc.ok()?.0?))
+                    let doc = self.object(id).view::<event::EventDoc>().ok()?;
+                    Some((id, doc.0?))
                 })
                 .collect()
         })
