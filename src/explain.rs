@@ -9,12 +9,12 @@
 //! Kueue's start from the finding that explains them.
 
 use crate::ingest::InputArg;
+use crate::kube::kueue::ClusterQueue;
 use crate::rules::Finding;
 use crate::rules::kueue::chain::{
     self, Chain, Ctx, Verdict, describe_selector, flavor_words, quota_table,
 };
 use crate::rules::kueue::model::{self, Node, show};
-use crate::snapshot::kueue::ClusterQueue;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -826,7 +826,7 @@ fn table(rows: &[Value], indent: &str, with_needed: bool, out: &mut String) {
             )
         {
             let u = |s: &str| {
-                crate::snapshot::quantity::Quantity::parse(s)
+                crate::kube::quantity::Quantity::parse(s)
                     .ok()
                     .map(|q| model::units(r, q))
             };

@@ -5,9 +5,9 @@
 //! bundle; Secrets are printed from their scrubbed form, never from the bundle's text.
 
 use crate::{load, load_snapshot};
+use kdiag::kube::time::{format_rfc3339, parse_timestamp};
 use kdiag::report::redact::Redactor;
 use kdiag::rules::Finding;
-use kdiag::snapshot::time::{format_rfc3339, parse_timestamp};
 use kdiag::snapshot::{ObjectId, Snapshot};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -976,7 +976,7 @@ fn columns(
             vec![n, str_at(v, "/status/phase").into(), age],
         ),
         "Event" => {
-            let e = kdiag::snapshot::event::Event::from_value(v).unwrap_or_default();
+            let e = kdiag::kube::event::Event::from_value(v).unwrap_or_default();
             let last = match (e.last, snap.as_of) {
                 (Some(t), Some(now)) => human_duration(now - t),
                 _ => "<unknown>".into(),
@@ -1351,7 +1351,7 @@ fn pod_status(snap: &Snapshot, v: &Value) -> String {
 }
 
 fn event_last(snap: &Snapshot, id: ObjectId) -> Option<i64> {
-    kdiag::snapshot::event::Event::from_value(snap.object(id).value()).and_then(|e| e.last)
+    kdiag::kube::event::Event::from_value(snap.object(id).value()).and_then(|e| e.last)
 }
 
 // ── label selectors (-l) ────────────────────────────────────────────────────────────
@@ -1426,7 +1426,7 @@ fn dedent_yaml(text: &str) -> Option<String> {
         .lines()
         .filter(|l| {
             let t = l.trim();
-            in_gap = t == kdiag::ingest::fast_yaml::MANAGED_FIELDS_GAP || (in_gap && t.is_empty());
+            in_gap = t == kdiag::parse::fast_yaml::MANAGED_FIELDS_GAP || (in_gap && t.is_empty());
             t != "---" && t != "..." && !t.starts_with('#') && !in_gap
         })
         .collect();
@@ -2108,7 +2108,7 @@ fn events_section(snap: &Snapshot, id: ObjectId, out: &mut String) {
 fn findings_section(snap: &Snapshot, findings: &[Finding], id: ObjectId, out: &mut String) {
     let o = snap.object(id);
     let me = o.reference();
-    let same = |r: &kdiag::snapshot::meta::ObjectRef| {
+    let same = |r: &kdiag::kube::meta::ObjectRef| {
         r.kind == me.kind && r.namespace == me.namespace && r.name == me.name
     };
     let mine: Vec<&Finding> = findings
@@ -2170,11 +2170,11 @@ mod tests {
         // The kept text (managedFields left as a comment and empty lines) reads the same;
         // an empty line inside a block scalar stays.
         let doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: kubelet\n    operation: Update\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n";
-        let (_, managed) = kdiag::ingest::fast_yaml::scan::<
+        let (_, managed) = kdiag::parse::fast_yaml::scan::<
             kdiag::ingest::header::Header<kdiag::ingest::header::ItemHeader>,
         >(doc)
         .unwrap();
-        let (kept, _) = kdiag::ingest::fast_yaml::compact(doc, &managed);
+        let (kept, _) = kdiag::parse::fast_yaml::compact(doc, &managed);
         assert_ne!(kept.as_str(), doc);
         assert_eq!(
             dedent_yaml(&kept).unwrap(),

@@ -7,6 +7,8 @@
 
 pub mod explain;
 pub mod ingest;
+pub mod kube;
+pub mod parse;
 pub mod report;
 pub mod rules;
 pub mod snapshot;

@@ -159,7 +159,7 @@ fn text_files(exts: &[&str]) -> Vec<(String, String)> {
 /// file the general parser rejects.
 #[test]
 fn fast_yaml_matches_general_parser() {
-    use kdiag::ingest::{fast_yaml, yaml};
+    use kdiag::parse::{fast_yaml, yaml};
     let files = text_files(&[".yaml", ".yml"]);
     let mut accepted = 0;
     for (what, text) in &files {
@@ -178,7 +178,7 @@ fn fast_yaml_matches_general_parser() {
                 panic!("{what}: object at line {}: {d}", g.span.start);
             }
             assert_eq!(f.span.start, g.span.start, "{what}");
-            let starts = |d: &kdiag::ingest::parsed::ParsedDoc| {
+            let starts = |d: &kdiag::parse::spans::ParsedDoc| {
                 d.item_spans.iter().map(|s| s.start).collect::<Vec<_>>()
             };
             assert_eq!(starts(f), starts(g), "{what}");
@@ -329,8 +329,10 @@ fn generated_bundle() -> Generated {
 /// parser's documents on every YAML file of the generated bundle.
 #[test]
 fn views_from_text_match_views_from_trees() {
-    use kdiag::ingest::{InputArg, fast_yaml, load, yaml};
-    use kdiag::snapshot::{Snapshot, event, kueue, network, node, pod, workload};
+    use kdiag::ingest::{InputArg, load};
+    use kdiag::kube::{event, kueue, network, node, pod, workload};
+    use kdiag::parse::{fast_yaml, yaml};
+    use kdiag::snapshot::Snapshot;
     use serde::de::DeserializeOwned;
 
     fn same<T: DeserializeOwned + std::fmt::Debug>(snap: &Snapshot, kind: &str) -> usize {
@@ -422,9 +424,10 @@ fn views_from_text_match_views_from_trees() {
 #[test]
 fn early_views_match_views_read_later() {
     use kdiag::ingest::content::{self, FileRead};
+    use kdiag::ingest::json;
     use kdiag::ingest::objects::{Doc, RawObject, extract};
     use kdiag::ingest::source;
-    use kdiag::ingest::{json, yaml};
+    use kdiag::parse::yaml;
     const EARLY_KINDS: [&str; 7] = [
         "Pod",
         "ReplicaSet",

@@ -2,7 +2,7 @@
 //! it accepts round-trips through the canonical form.
 #![no_main]
 
-use kdiag::snapshot::quantity::Quantity;
+use kdiag::kube::quantity::Quantity;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

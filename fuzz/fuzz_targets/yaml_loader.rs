@@ -13,8 +13,9 @@
 use kdiag::ingest::body::Body;
 use kdiag::ingest::header::{Header, ItemHeader};
 use kdiag::ingest::objects::{self, Doc};
-use kdiag::ingest::{fast_yaml, json, yaml};
-use kdiag::snapshot::pod::Pod;
+use kdiag::ingest::json;
+use kdiag::parse::{fast_yaml, yaml};
+use kdiag::kube::pod::Pod;
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;
 use std::sync::Arc;

@@ -1,8 +1,8 @@
 //! Where an object's content lives: a tree parsed at ingest, or text deserialized when
 //! a view or a rule first needs it.
 
-use super::fast_yaml::{self, ItemPos};
 use super::objects;
+use crate::parse::fast_yaml::{self, ItemPos};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -84,7 +84,7 @@ fn general_value(text: &str, pos: ItemPos, item: bool) -> Result<Value, String> 
         end = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i + 1);
     }
     let lines = text.get(pos.offset..end).unwrap_or_default();
-    let (docs, error) = super::yaml::parse(lines);
+    let (docs, error) = crate::parse::yaml::parse(lines);
     if let Some(e) = error {
         let line = e.line.map(|l| l + pos.span.start - 1);
         return Err(match line {

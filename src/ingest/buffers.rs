@@ -1,7 +1,7 @@
 //! Read buffers handed from one file to the next.
 //!
 //! A file is read into a buffer, scanned, and usually kept in a smaller copy without its
-//! `managedFields` (see [`super::fast_yaml::compact`]); the buffer it was read into is then
+//! `managedFields` (see [`crate::parse::fast_yaml::compact`]); the buffer it was read into is then
 //! free. Given back to the allocator, that memory goes back to the kernel within
 //! milliseconds (see `tune_allocator` in `main.rs`), and the next file's buffer is fresh
 //! memory again, faulted in a page at a time: page faults were about an eighth of the CPU

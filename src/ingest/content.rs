@@ -2,9 +2,8 @@
 //! archive's members can be parsed as they are inflated, before every path (and so the
 //! layout) is known. What the content means for the bundle is decided by the caller.
 
-use super::{
-    KeptText, body, buffers, early, fast_yaml, header, json, layout, objects, parsed, yaml,
-};
+use super::{KeptText, body, buffers, early, header, json, layout, objects};
+use crate::parse::{fast_yaml, spans, yaml};
 use std::sync::Arc;
 
 /// What a file's bytes turned out to hold.
@@ -20,7 +19,7 @@ pub enum FileRead {
         looks_like_objects: bool,
         text: KeptText,
         extracted: objects::Extracted,
-        error: Option<parsed::ParseError>,
+        error: Option<spans::ParseError>,
     },
 }
 
@@ -78,7 +77,7 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
 pub fn scan_yaml(
     text: String,
     hint: Option<&'static str>,
-) -> (KeptText, Vec<objects::Doc>, Option<parsed::ParseError>) {
+) -> (KeptText, Vec<objects::Doc>, Option<spans::ParseError>) {
     use body::Body;
     use header::{Header, ItemHeader};
     let general = |text: String| {
@@ -141,7 +140,7 @@ pub fn scan_yaml(
 }
 
 /// The general YAML parser: trees with positions, for YAML the fast path refuses.
-fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<parsed::ParseError>) {
+fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<spans::ParseError>) {
     let (docs, error) = yaml::parse(text);
     (
         docs.into_iter().map(objects::Doc::from_parsed).collect(),

@@ -16,15 +16,14 @@
 //! generated bundle, the samples and the corpus to the later read; the yaml_loader fuzz
 //! target does the same on random input.
 
-use crate::snapshot::event::{EventDoc, EventEntries};
-use crate::snapshot::meta::ObjectMeta;
-use crate::snapshot::{pod, workload};
-use serde::Deserialize;
-use serde::de::{DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use crate::kube::event::{EventDoc, EventEntries};
+use crate::kube::meta::ObjectMeta;
+use crate::kube::{pod, workload};
+use crate::parse::attempt::Attempt;
+use serde::de::{DeserializeOwned, IgnoredAny, MapAccess};
 use std::any::Any;
 use std::cell::Cell;
 use std::fmt;
-use std::marker::PhantomData;
 
 /// A view read at ingest, until the store hands it to the view that asks for its type.
 pub struct Early {
@@ -49,7 +48,7 @@ thread_local! {
 /// Runs `f` with early views read by the headers it deserializes; `hint` is the kind of
 /// the objects that do not say theirs, as the file's path says (a must-gather's List
 /// items have no `kind`, and the List's own comes after them). Only for readers that
-/// can read a part again when it fails (see [`Attempt`]): the YAML fast path, or a JSON
+/// can read a part again when it fails (see [`Attempt`](crate::parse::attempt::Attempt)): the YAML fast path, or a JSON
 /// item that is read again without early views when it fails.
 pub fn with_early_views<R>(hint: Option<&'static str>, f: impl FnOnce() -> R) -> R {
     let before = ON.replace(Some(hint));
@@ -64,42 +63,6 @@ pub fn without_early_views<R>(f: impl FnOnce() -> R) -> R {
     let out = f();
     ON.set(before);
     out
-}
-
-/// A value read as `T` or, when it is not a `T`, as `U`. Only the YAML fast path can go
-/// back and read it again (`fast_yaml::ATTEMPT`); other deserializers read it as `T` and
-/// fail as `T` fails.
-pub enum Attempt<T, U> {
-    First(T),
-    Second(U),
-}
-
-impl<'de, T: Deserialize<'de>, U: Deserialize<'de>> Deserialize<'de> for Attempt<T, U> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T, U>(PhantomData<(T, U)>);
-        impl<'de, T: Deserialize<'de>, U: Deserialize<'de>> Visitor<'de> for V<T, U> {
-            type Value = Attempt<T, U>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_newtype_struct<D: Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> Result<Self::Value, D::Error> {
-                T::deserialize(d).map(Attempt::First)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut tries: A) -> Result<Self::Value, A::Error> {
-                if let Some(t) = tries.next_element::<T>()? {
-                    return Ok(Attempt::First(t));
-                }
-                match tries.next_element::<U>()? {
-                    Some(u) => Ok(Attempt::Second(u)),
-                    None => Err(serde::de::Error::custom("no value to read")),
-                }
-            }
-        }
-        d.deserialize_newtype_struct(crate::ingest::fast_yaml::ATTEMPT, V(PhantomData))
-    }
 }
 
 /// The parts of a view read so far.
@@ -393,8 +356,8 @@ early_kinds! {
 mod tests {
     use crate::ingest::content::{FileRead, read};
     use crate::ingest::objects::RawObject;
-    use crate::snapshot::event::{Event, EventDoc};
-    use crate::snapshot::pod::Pod;
+    use crate::kube::event::{Event, EventDoc};
+    use crate::kube::pod::Pod;
 
     fn objects(path: &str, text: &str) -> Vec<RawObject> {
         match read(path, text.as_bytes().to_vec(), true) {
@@ -579,7 +542,7 @@ kind: List
         // The newest of its timestamps, series.lastObservedTime.
         assert_eq!(
             objs[0].time,
-            crate::snapshot::time::parse_timestamp("2026-11-20T10:00:00Z")
+            crate::kube::time::parse_timestamp("2026-11-20T10:00:00Z")
         );
         assert!(objs[1].early.is_none());
         assert!(objs[1].body.deserialize::<EventDoc>().is_err());

@@ -7,9 +7,10 @@
 //! the kinds with the most text, whose views the fast paths read in the same pass
 //! ([`super::early`]).
 
-use super::early::{self, Attempt, Early};
-use crate::snapshot::meta::ObjectMeta;
-use crate::snapshot::time::parse_timestamp;
+use super::early::{self, Early};
+use crate::kube::meta::ObjectMeta;
+use crate::kube::time::parse_timestamp;
+use crate::parse::attempt::Attempt;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
@@ -648,7 +649,7 @@ impl<'de, I: Deserialize<'de>> Deserialize<'de> for Items<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::fast_yaml;
+    use crate::parse::fast_yaml;
 
     const YAML: &str = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Event\n  lastTimestamp: \"2026-11-20T09:00:00Z\"\n  metadata:\n    creationTimestamp: \"2026-11-20T08:00:00Z\"\n    name: e1\n    namespace: demo\n    ownerReferences:\n    - apiVersion: apps/v1\n      controller: true\n      kind: ReplicaSet\n      name: rs\n      uid: u-rs\n    resourceVersion: \"42\"\n    uid: u-e1\n  series:\n    lastObservedTime: \"2026-11-20T10:00:00Z\"\n- just a string\nkind: List\nmetadata:\n  resourceVersion: \"\"\n";
 
@@ -674,7 +675,7 @@ mod tests {
     fn same_header_from_yaml_text_json_text_and_tree() {
         let docs = fast_yaml::documents::<Header<ItemHeader>>(YAML).expect("fast path");
         check(&docs[0].value);
-        let tree = crate::ingest::yaml::parse(YAML).0.remove(0).value;
+        let tree = crate::parse::yaml::parse(YAML).0.remove(0).value;
         check(&Header::<ItemHeader>::deserialize(&tree).unwrap());
         let json = serde_json::to_string(&tree).unwrap();
         check(&serde_json::from_str::<Header<ItemHeader>>(&json).unwrap());

@@ -12,7 +12,7 @@ use super::body::Body;
 use super::early;
 use super::header::{Header, ItemHeader};
 use super::objects::{Doc, Item, with_items};
-use super::parsed::{ParseError, Span};
+use crate::parse::spans::{ParseError, Span};
 use serde_json::value::RawValue;
 use std::ops::Range;
 
@@ -426,7 +426,7 @@ pub fn without_managed_fields(text: &str) -> Option<String> {
     if ranges.is_empty() {
         return None;
     }
-    Some(super::fast_yaml::blank_out(text, &ranges, "").0)
+    Some(crate::parse::fast_yaml::blank_out(text, &ranges, "").0)
 }
 
 fn json_error(e: &serde_json::Error, _text: &str, _lines: &LineIndex) -> ParseError {

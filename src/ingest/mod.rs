@@ -7,17 +7,14 @@ pub mod body;
 pub mod buffers;
 pub mod content;
 pub mod early;
-pub mod fast_yaml;
 pub mod header;
 pub mod json;
 pub mod layout;
-pub mod line_check;
 pub mod objects;
-pub mod parsed;
 pub mod source;
-pub mod yaml;
 
-use crate::snapshot::time::parse_timestamp;
+use crate::kube::time::parse_timestamp;
+use crate::parse::spans;
 use content::FileRead;
 pub use content::scan_yaml;
 use layout::{FileClass, Layout, LogKey};
@@ -26,7 +23,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use source::{Collected, Entry, EntryData};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// One PATH argument.
 #[derive(Clone, Debug)]
@@ -57,10 +53,7 @@ pub struct InputInfo {
     pub notes: Vec<String>,
 }
 
-/// A file's text as kept for views and quoting, shared by the bodies of its objects: an
-/// `Arc<String>` takes over the buffer the file was read into (or compacted into), where
-/// an `Arc<str>` would copy it.
-pub type KeptText = Arc<String>;
+pub use crate::parse::KeptText;
 
 /// A file that held objects; its text is kept so findings can quote and cite it.
 #[derive(Debug)]
@@ -73,7 +66,7 @@ pub struct SourceFile {
     line_starts: std::sync::OnceLock<Vec<u32>>,
     /// Lines of Secret objects in this file (set by the snapshot): [`SourceFile::quote`]
     /// masks their values.
-    pub secret_spans: Vec<parsed::Span>,
+    pub secret_spans: Vec<spans::Span>,
 }
 
 impl SourceFile {
@@ -91,7 +84,7 @@ impl SourceFile {
     /// values under a Secret's `data` / `stringData` read `<redacted>`.
     pub fn quote(&self, start: u32, end: u32) -> std::borrow::Cow<'_, str> {
         let text = self.lines(start, end);
-        let overlapping: Vec<parsed::Span> = self
+        let overlapping: Vec<spans::Span> = self
             .secret_spans
             .iter()
             .filter(|s| s.start <= end.max(start) && s.end >= start)
@@ -283,7 +276,7 @@ enum Outcome {
     Objects {
         text: KeptText,
         extracted: objects::Extracted,
-        error: Option<parsed::ParseError>,
+        error: Option<spans::ParseError>,
     },
     Skipped,
     Log,
@@ -496,6 +489,7 @@ pub fn read_log(log: &LogSource) -> std::io::Result<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn lines_from_the_sparse_index_match_the_text() {
@@ -525,7 +519,7 @@ mod tests {
     fn quoted_secret_values_are_masked() {
         let text = "- apiVersion: v1\n  data:\n    password: aHVudGVy\n    user: YWRtaW4=\n  kind: Secret\n  metadata:\n    name: db\n  stringData: {\"token\": \"t0p\"}\n- apiVersion: v1\n  data:\n    color: blue\n  kind: ConfigMap\n";
         let mut f = SourceFile::new(0, "x.yaml".into(), Arc::new(text.to_string()));
-        f.secret_spans.push(parsed::Span { start: 1, end: 8 });
+        f.secret_spans.push(spans::Span { start: 1, end: 8 });
         let q = f.quote(1, 11);
         assert!(
             !q.contains("aHVudGVy") && !q.contains("YWRtaW4=") && !q.contains("t0p"),
@@ -538,7 +532,7 @@ mod tests {
         assert!(q.contains("color: blue"), "ConfigMaps are not masked: {q}");
         let json = "{\n  \"kind\": \"Secret\",\n  \"data\": {\n    \"k\": \"c2VjcmV0\"\n  },\n  \"metadata\": {\"name\": \"s\"}\n}\n";
         let mut f = SourceFile::new(0, "x.json".into(), Arc::new(json.to_string()));
-        f.secret_spans.push(parsed::Span { start: 1, end: 7 });
+        f.secret_spans.push(spans::Span { start: 1, end: 7 });
         let q = f.quote(1, 7);
         assert!(
             !q.contains("c2VjcmV0") && q.contains("\"name\": \"s\""),

@@ -8,7 +8,8 @@
 use super::body::Body;
 use super::header::{Header, ItemHeader, NodeType};
 use super::layout;
-use super::parsed::{ParsedDoc, Span};
+use crate::kube::meta::LAST_APPLIED;
+use crate::parse::spans::{ParsedDoc, Span};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -347,9 +348,6 @@ fn drop_last_applied(map: &mut Map<String, Value>) {
     }
 }
 
-/// The annotation `kubectl apply` leaves: a copy of the whole object.
-pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
-
 fn set_name(map: &mut Map<String, Value>, name: &str) {
     let meta = map
         .entry("metadata")
@@ -391,7 +389,7 @@ fn kubelet_configz(path: &str, body: &Body, span: Span) -> RawObject {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::yaml;
+    use crate::parse::yaml;
 
     fn run(path: &str, text: &str) -> Extracted {
         let (docs, err) = yaml::parse(text);

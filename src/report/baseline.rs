@@ -189,8 +189,8 @@ fn first_sentence(m: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kube::meta::ObjectRef;
     use crate::rules::Stage;
-    use crate::snapshot::meta::ObjectRef;
 
     fn finding(fp: &str) -> Finding {
         Finding {

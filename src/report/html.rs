@@ -11,8 +11,8 @@
 
 use super::Analysis;
 use super::baseline::{self, Comparison};
+use crate::kube::quantity::Quantity;
 use crate::rules::{Evidence, Finding, Severity, Stage};
-use crate::snapshot::quantity::Quantity;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -10,9 +10,9 @@ pub mod redact;
 pub mod sarif;
 
 use crate::ingest::Problem;
+use crate::kube::time::format_rfc3339;
 use crate::rules::Finding;
 use crate::snapshot::Snapshot;
-use crate::snapshot::time::format_rfc3339;
 use serde::Serialize;
 
 /// `inputs[]` of the JSON contract.

@@ -243,7 +243,7 @@ fn resolved_result(old: &Value, index: &HashMap<&str, usize>) -> Value {
     r
 }
 
-fn qualified(o: &crate::snapshot::meta::ObjectRef) -> String {
+fn qualified(o: &crate::kube::meta::ObjectRef) -> String {
     match &o.namespace {
         Some(ns) => format!("{}/{}/{}", o.kind, ns, o.name),
         None => format!("{}/{}", o.kind, o.name),

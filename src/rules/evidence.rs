@@ -2,8 +2,8 @@
 //! and line, and a note in words.
 
 use super::Evidence;
-use crate::snapshot::event::Event;
-use crate::snapshot::time::format_duration;
+use crate::kube::event::Event;
+use crate::kube::time::format_duration;
 use crate::snapshot::{ObjectId, Snapshot};
 
 /// The object's kept copy, at its first line.

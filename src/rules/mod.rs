@@ -17,7 +17,7 @@ pub mod runtime;
 pub mod scheduling;
 pub mod traffic;
 
-use crate::snapshot::meta::ObjectRef;
+use crate::kube::meta::ObjectRef;
 use crate::snapshot::{ObjectId, Snapshot};
 use rayon::prelude::*;
 use serde::Serialize;

@@ -5,30 +5,16 @@
 //! Rules see only this module. Objects are addressed by [`ObjectId`] and remember the
 //! file and line range of every copy the bundle held, so findings can cite them.
 
-pub mod core;
-pub mod event;
-pub mod kueue;
-pub mod lazy;
 pub mod logs;
-pub mod meta;
-pub mod network;
-pub mod node;
-pub mod pod;
-pub mod policy;
-#[allow(dead_code)]
-pub mod quantity;
-pub mod storage;
-pub mod time;
-pub mod vecmap;
-pub mod workload;
 
 use crate::ingest::body::Body;
 use crate::ingest::early::Early;
 use crate::ingest::header::Owner;
-use crate::ingest::parsed::Span;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
+use crate::kube::meta::ObjectRef;
+use crate::kube::{core, event, kueue, network, node, pod, policy, storage, workload};
+use crate::parse::spans::Span;
 use foldhash::{HashMap, HashMapExt};
-use meta::ObjectRef;
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

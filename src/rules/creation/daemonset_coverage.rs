@@ -3,13 +3,13 @@
 
 use super::failed_create::has_failed_create;
 use crate::declare_rule;
+use crate::kube::node::{Node, Taint};
+use crate::kube::pod::{Pod, PodSpec, Toleration};
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note};
 use crate::rules::scheduling::fit::{node_matches_terms, required_node_terms, tolerates};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
-use crate::snapshot::node::{Node, Taint};
-use crate::snapshot::pod::{Pod, PodSpec, Toleration};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

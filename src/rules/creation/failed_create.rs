@@ -1,13 +1,13 @@
 //! `creation/failed-create`: controllers that cannot create their pods.
 
 use crate::declare_rule;
+use crate::kube::meta::{Qty, ResourceList, condition};
+use crate::kube::pod::PodSpec;
+use crate::kube::quantity::Quantity;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Presence, note};
 use crate::rules::scheduling::requests::effective_requests;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::meta::{Qty, ResourceList, condition};
-use crate::snapshot::pod::PodSpec;
-use crate::snapshot::quantity::Quantity;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;

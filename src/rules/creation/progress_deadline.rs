@@ -3,10 +3,10 @@
 
 use super::failed_create::{deployment_replica_failure, has_failed_create};
 use crate::declare_rule;
+use crate::kube::meta::condition;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::condition;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 

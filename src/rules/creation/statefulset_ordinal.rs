@@ -2,10 +2,10 @@
 //! ordinal, and the note other rules add when a stuck pod blocks later ordinals.
 
 use crate::declare_rule;
+use crate::kube::workload::StatefulSet;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::workload::StatefulSet;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

@@ -3,9 +3,9 @@
 use super::chain::{self, Chain, Ctx, Verdict, flavor_words, join_and};
 use super::model::{kueue_gated, tolerates};
 use crate::declare_rule;
+use crate::kube::kueue::ResourceFlavor;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 use crate::snapshot::Snapshot;
-use crate::snapshot::kueue::ResourceFlavor;
 use std::collections::BTreeMap;
 
 declare_rule! {
@@ -280,7 +280,7 @@ fn finding(k: &Ctx, c: &Chain) -> Option<Finding> {
 fn matching_nodes(
     snap: &Snapshot,
     rf: &ResourceFlavor,
-    pod_tolerations: &[crate::snapshot::pod::Toleration],
+    pod_tolerations: &[crate::kube::pod::Toleration],
 ) -> Option<(usize, usize)> {
     if !snap.has_kind("Node") {
         return None;

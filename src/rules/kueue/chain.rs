@@ -6,10 +6,10 @@ use super::model::{
     self, FlavorResource, Node, QuotaTree, Units, flavor_mismatch, group_for, holdings,
     limit_defaults, pod_requests, show, show_with,
 };
+use crate::kube::kueue::{ClusterQueue, LocalQueue, ResourceFlavor, Workload};
+use crate::kube::meta::{Condition, ObjectRef};
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::{Evidence, Finding, RuleMeta, Severity, evidence};
-use crate::snapshot::kueue::{ClusterQueue, LocalQueue, ResourceFlavor, Workload};
-use crate::snapshot::meta::{Condition, ObjectRef};
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::{Value, json};
 use std::cell::RefCell;
@@ -737,7 +737,7 @@ impl<'a> Chain<'a> {
                     Some(acid) => {
                         let ac = Snapshot::view_of(snap.admission_checks(), acid);
                         if ac.is_some_and(|a| {
-                            crate::snapshot::meta::condition(&a.status.conditions, "Active")
+                            crate::kube::meta::condition(&a.status.conditions, "Active")
                                 .is_some_and(|c| c.status == "False")
                         }) {
                             inactive.push(name.clone());
@@ -1750,7 +1750,7 @@ impl<'a> Chain<'a> {
                         let ac = Snapshot::view_of(snap.admission_checks(), acid);
                         let active = ac
                             .and_then(|a| {
-                                crate::snapshot::meta::condition(&a.status.conditions, "Active")
+                                crate::kube::meta::condition(&a.status.conditions, "Active")
                             })
                             .map(|c| {
                                 format!(
@@ -2299,7 +2299,7 @@ pub fn flavor_words(rf: &ResourceFlavor, why: Option<&str>) -> String {
 }
 
 /// `{}` (all), `team=ml`, `env In [a, b]`.
-pub fn describe_selector(sel: &crate::snapshot::meta::LabelSelector) -> String {
+pub fn describe_selector(sel: &crate::kube::meta::LabelSelector) -> String {
     let mut parts: Vec<String> = sel
         .match_labels
         .iter()

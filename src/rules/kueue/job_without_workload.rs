@@ -3,8 +3,8 @@
 use super::chain::missing;
 use super::model::{kueue_gated, queue_label, workloads_of};
 use crate::declare_rule;
+use crate::kube::meta::ObjectMeta;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
-use crate::snapshot::meta::ObjectMeta;
 use crate::snapshot::{ObjectId, Snapshot};
 
 declare_rule! {

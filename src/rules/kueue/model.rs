@@ -2,12 +2,12 @@
 //! matching, the quota tree (ClusterQueues and Cohorts) and the links between Jobs,
 //! Workloads and pods. Formulas follow kubernetes-semantics.md §1.12–1.14.
 
-use crate::snapshot::kueue::{
+use crate::kube::kueue::{
     ADMISSION_GATE, ClusterQueue, Cohort, QUEUE_NAME_LABEL, ResourceFlavor, ResourceGroup, Workload,
 };
-use crate::snapshot::meta::{ObjectMeta, ResourceList, null_default, null_vec};
-use crate::snapshot::pod::{Container, PodSpec, Toleration};
-use crate::snapshot::quantity::Quantity;
+use crate::kube::meta::{ObjectMeta, ResourceList, null_default, null_vec};
+use crate::kube::pod::{Container, PodSpec, Toleration};
+use crate::kube::quantity::Quantity;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde::Deserialize;
 use serde_json::Value;
@@ -411,7 +411,7 @@ fn quotas_of(groups: &[ResourceGroup]) -> HashMap<FlavorResource, Limits> {
     for g in groups {
         for f in &g.flavors {
             for r in &f.resources {
-                let u = |q: &Option<crate::snapshot::meta::Qty>| {
+                let u = |q: &Option<crate::kube::meta::Qty>| {
                     q.as_ref().and_then(|q| q.value).map(|v| units(&r.name, v))
                 };
                 out.insert(

@@ -172,7 +172,7 @@ fn finding(k: &Ctx, c: &Chain) -> Option<Finding> {
                 } else {
                     format!(" ({reason}: {message})")
                 },
-                crate::snapshot::time::format_rfc3339(until),
+                crate::kube::time::format_rfc3339(until),
                 until_words(snap, until)
             ),
             "the Workload is re-queued when the back-off ends; repeated PodsReady timeouts mean its pods cannot all start in time: look at why they stay Pending",

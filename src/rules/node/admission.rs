@@ -1,13 +1,13 @@
 //! `node/admission-rejected`: the kubelet refused a pod the scheduler had placed.
 
 use crate::declare_rule;
+use crate::kube::meta::{ObjectRef, get_qty};
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Case, note};
 use crate::rules::scheduling::fit::{Usage, pod_units};
 use crate::rules::scheduling::requests::display_units;
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::{ObjectRef, get_qty};
-use crate::snapshot::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

@@ -2,12 +2,12 @@
 
 use super::image_pull::IMAGE_REASONS;
 use crate::declare_rule;
+use crate::kube::meta::{Condition, condition};
+use crate::kube::pod::Pod;
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::{Condition, condition};
-use crate::snapshot::pod::Pod;
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use crate::snapshot::{ObjectId, Snapshot};
 
 declare_rule! {

@@ -1,10 +1,10 @@
 //! `node/evicted`: pods the kubelet evicted or stopped for a node shutdown.
 
 use crate::declare_rule;
+use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::{ObjectRef, condition};
 use std::collections::BTreeMap;
 
 declare_rule! {

@@ -1,12 +1,12 @@
 //! `node/image-pull`: pods bound to a node whose image cannot be pulled, one finding per image.
 
 use crate::declare_rule;
+use crate::kube::event::Event;
+use crate::kube::meta::ObjectRef;
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Case, Presence, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::event::Event;
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
 

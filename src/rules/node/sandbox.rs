@@ -1,10 +1,10 @@
 //! `node/sandbox`: pods whose sandbox (network namespace, pause container) cannot be created.
 
 use crate::declare_rule;
+use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::meta::{ObjectRef, condition};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

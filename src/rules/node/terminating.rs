@@ -1,11 +1,11 @@
 //! `node/terminating`: pods deleted long ago that are still there.
 
 use crate::declare_rule;
+use crate::kube::meta::ObjectRef;
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -1,12 +1,12 @@
 //! `node/volume-mount`: containers not created because a volume cannot be attached or mounted.
 
 use crate::declare_rule;
+use crate::kube::event::Event;
+use crate::kube::meta::ObjectRef;
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Case, Presence, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::event::Event;
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;

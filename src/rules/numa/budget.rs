@@ -20,10 +20,10 @@
 //! API defaulting is applied to specs that were not defaulted (controller templates): a
 //! request that is not set equals the limit.
 
+use crate::kube::meta::ResourceList;
+use crate::kube::pod::{Container, PodSpec, Resources};
+use crate::kube::quantity::Quantity;
 use crate::rules::scheduling::requests::{display_units, is_sidecar};
-use crate::snapshot::meta::ResourceList;
-use crate::snapshot::pod::{Container, PodSpec, Resources};
-use crate::snapshot::quantity::Quantity;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,10 +9,10 @@ use super::kubelet::{
 use super::locate::child_evidence;
 use super::placement::candidate_nodes;
 use crate::declare_rule;
+use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note, plural};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::pod::PodSpec;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -23,11 +23,11 @@
 //! Fields are read from the raw JSON by hand so that an odd value (a string where a bool
 //! is expected) loses that field, not the whole configuration.
 
+use crate::kube::meta::{LabelSelector, Labels};
+use crate::kube::time::parse_timestamp;
 use crate::rules::Evidence;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::note;
-use crate::snapshot::meta::{LabelSelector, Labels};
-use crate::snapshot::time::parse_timestamp;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};

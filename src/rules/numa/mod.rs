@@ -14,8 +14,8 @@ pub mod predicted;
 pub mod rejected;
 pub mod topology;
 
+use crate::kube::pod::Pod;
 use crate::rules::RuleMeta;
-use crate::snapshot::pod::Pod;
 
 /// Every rule of this area, in the order `kdiag rules` lists them.
 pub static RULES: &[&RuleMeta] = &[

@@ -2,10 +2,10 @@
 //! of the bundle its nodeSelector, required node affinity and tolerations allow (the
 //! scheduler's static filters; capacity changes over time and is not considered).
 
+use crate::kube::node::Taint;
+use crate::kube::pod::PodSpec;
 use crate::rules::scheduling::fit::{node_matches_terms, required_node_terms, tolerates};
 use crate::snapshot::Snapshot;
-use crate::snapshot::node::Taint;
-use crate::snapshot::pod::PodSpec;
 
 /// Names of the nodes `spec` can run on.
 pub fn candidate_nodes(snap: &Snapshot, spec: &PodSpec) -> Vec<String> {

@@ -11,10 +11,10 @@ use super::locate::child_evidence;
 use super::placement::candidate_nodes;
 use super::rejected::POD_SCOPE_MESSAGE;
 use crate::declare_rule;
+use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note, plural};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::pod::PodSpec;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::HashMap;
 

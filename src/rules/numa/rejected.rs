@@ -7,12 +7,12 @@ use super::kubelet::{KubeletIndex, NodeKubelet};
 use super::locate::child_evidence;
 use super::topology::NodeTopology;
 use crate::declare_rule;
+use crate::kube::meta::ObjectRef;
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Case, note};
 use crate::rules::scheduling::requests::{display_units, effective_requests};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

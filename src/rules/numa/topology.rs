@@ -2,8 +2,8 @@
 //! resource-topology-exporter or NFD): per NUMA zone, the capacity, allocatable and
 //! available amount of each resource. Read by hand: zones without numbers are skipped.
 
+use crate::kube::quantity::Quantity;
 use crate::rules::scheduling::requests::scheduler_units;
-use crate::snapshot::quantity::Quantity;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -1,14 +1,14 @@
 //! The generic stage classifier: where did each stuck pod stop?
 
 use crate::declare_rule;
+use crate::kube::event::Event;
+use crate::kube::meta::ObjectRef;
+use crate::kube::pod::{ContainerStatus, Pod};
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::runtime::facts::owning_job;
 use crate::rules::scheduling::common::{self, Case, node_evidence};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::event::Event;
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::pod::{ContainerStatus, Pod};
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

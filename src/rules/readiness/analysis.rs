@@ -5,12 +5,12 @@
 //! exactly one readiness finding; the traffic rules use [`pod_summary`] for the last hops
 //! of their chain (Pod → probe event).
 
+use crate::kube::event::Event;
+use crate::kube::meta::ObjectRef;
+use crate::kube::pod::{Container, ContainerStatus, Pod};
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::{Evidence, Finding, RuleMeta, Severity};
-use crate::snapshot::event::Event;
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::pod::{Container, ContainerStatus, Pod};
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;

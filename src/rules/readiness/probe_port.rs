@@ -2,9 +2,9 @@
 
 use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 
 declare_rule! {

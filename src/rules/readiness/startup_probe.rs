@@ -2,10 +2,10 @@
 
 use super::analysis::{self, NotReady, PodDiagnosis, ProbeKind};
 use crate::declare_rule;
+use crate::kube::pod::Pod;
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::pod::Pod;
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use crate::snapshot::{ObjectId, Snapshot};
 
 declare_rule! {

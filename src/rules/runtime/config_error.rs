@@ -3,11 +3,11 @@
 
 use super::facts;
 use crate::declare_rule;
+use crate::kube::meta::ObjectRef;
+use crate::kube::pod::Container;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, Case, Presence, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::pod::Container;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;

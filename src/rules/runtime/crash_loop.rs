@@ -2,11 +2,11 @@
 
 use super::facts::{self, last_termination, log_evidence, termination_sentence};
 use crate::declare_rule;
+use crate::kube::event::Event;
+use crate::kube::meta::ObjectRef;
 use crate::rules::scheduling::common::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
-use crate::snapshot::event::Event;
-use crate::snapshot::meta::ObjectRef;
 use std::collections::BTreeMap;
 
 declare_rule! {

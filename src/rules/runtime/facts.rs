@@ -3,11 +3,11 @@
 //! Job that owns a pod.
 
 use crate::ingest::{LogSource, read_log};
+use crate::kube::meta::get_qty;
+use crate::kube::pod::{ContainerStatus, Pod, StateDetail};
+use crate::kube::workload::Job;
 use crate::rules::Evidence;
 use crate::rules::evidence;
-use crate::snapshot::meta::get_qty;
-use crate::snapshot::pod::{ContainerStatus, Pod, StateDetail};
-use crate::snapshot::workload::Job;
 use crate::snapshot::{ObjectId, Snapshot};
 
 /// The termination a crash-looping container last ended with: the current state when

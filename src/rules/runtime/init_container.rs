@@ -2,11 +2,11 @@
 
 use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
+use crate::kube::meta::ObjectRef;
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::scheduling::common::{self, Case};
 use crate::rules::scheduling::requests::is_sidecar;
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use std::collections::BTreeMap;
 
 declare_rule! {

@@ -2,11 +2,11 @@
 
 use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
+use crate::kube::meta::{ObjectRef, condition};
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::scheduling::common::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::{ObjectRef, condition};
-use crate::snapshot::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

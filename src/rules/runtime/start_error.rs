@@ -2,9 +2,9 @@
 
 use super::facts;
 use crate::declare_rule;
+use crate::kube::meta::ObjectRef;
 use crate::rules::scheduling::common::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::meta::ObjectRef;
 use std::collections::BTreeMap;
 
 declare_rule! {

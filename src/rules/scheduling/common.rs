@@ -4,11 +4,11 @@
 //! event evidence, and what a bundle says about a referenced object (present, absent
 //! from a bundle that holds that kind, or not collected at all).
 
+use crate::kube::event::Event;
+use crate::kube::meta::ObjectRef;
 use crate::rules::creation::statefulset_ordinal;
 use crate::rules::evidence;
 use crate::rules::{Evidence, Finding, RuleMeta, Severity};
-use crate::snapshot::event::Event;
-use crate::snapshot::meta::ObjectRef;
 use crate::snapshot::{ObjectId, Snapshot};
 
 /// One pod a rule explains, before grouping.
@@ -293,7 +293,7 @@ pub fn controller_is_healthy(snap: &Snapshot, pod: ObjectId) -> bool {
 
 /// Containers are still being created: every status waits in ContainerCreating or
 /// PodInitializing, or there are no statuses yet.
-pub fn creating(pod: &crate::snapshot::pod::Pod) -> bool {
+pub fn creating(pod: &crate::kube::pod::Pod) -> bool {
     let mut statuses = pod.all_statuses().peekable();
     if statuses.peek().is_none() {
         return true;

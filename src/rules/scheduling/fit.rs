@@ -10,9 +10,9 @@
 //! Not recomputed: topology spread constraints, volume limits, DRA, scheduler profiles.
 
 use super::requests::{effective_requests, scheduler_units};
-use crate::snapshot::meta::{LabelSelector, Labels, ObjectMeta, get_qty};
-use crate::snapshot::node::{Node, Taint};
-use crate::snapshot::pod::{Pod, PodSpec, Toleration};
+use crate::kube::meta::{LabelSelector, Labels, ObjectMeta, get_qty};
+use crate::kube::node::{Node, Taint};
+use crate::kube::pod::{Pod, PodSpec, Toleration};
 use crate::snapshot::{ObjectId, Snapshot};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::Value;

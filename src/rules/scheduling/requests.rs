@@ -13,9 +13,9 @@
 //! A container that sets a limit but no request for a resource requests its limit (API
 //! defaulting does this for pods; controller templates in a bundle are not defaulted).
 
-use crate::snapshot::meta::ResourceList;
-use crate::snapshot::pod::{Container, PodSpec};
-use crate::snapshot::quantity::Quantity;
+use crate::kube::meta::ResourceList;
+use crate::kube::pod::{Container, PodSpec};
+use crate::kube::quantity::Quantity;
 use std::collections::BTreeMap;
 
 /// Resource name → effective request of the pod (zero requests are left out).

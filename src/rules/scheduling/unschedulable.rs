@@ -5,13 +5,13 @@ use super::fit::{self, Exclusion, NodeFit, Short, Usage, claim_names, priority_o
 use super::message::{FitMessage, ReasonKind};
 use super::requests::display_units;
 use crate::declare_rule;
+use crate::kube::event::Event;
+use crate::kube::meta::ObjectRef;
+use crate::kube::pod::Pod;
+use crate::kube::policy::AUTOSCALER_STATUS;
+use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::event::Event;
-use crate::snapshot::meta::ObjectRef;
-use crate::snapshot::pod::Pod;
-use crate::snapshot::policy::AUTOSCALER_STATUS;
-use crate::snapshot::time::{format_duration, parse_timestamp};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

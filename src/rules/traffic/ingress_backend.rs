@@ -2,9 +2,9 @@
 
 use super::model::{self, Backend, Model};
 use crate::declare_rule;
+use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::meta::ObjectRef;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 
@@ -176,8 +176,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
 /// number is what a named targetPort resolves to on the Service's pods.
 fn container_port_hint(
     model: &Model,
-    svc: &crate::snapshot::network::Service,
-    want: &crate::snapshot::network::ServiceBackendPort,
+    svc: &crate::kube::network::Service,
+    want: &crate::kube::network::ServiceBackendPort,
 ) -> String {
     let (Some(n), Some(sel)) = (want.number, svc.spec.selector()) else {
         return String::new();
@@ -187,7 +187,7 @@ fn container_port_hint(
     svc.spec
         .ports
         .iter()
-        .filter(|p| matches!(p.target(), crate::snapshot::network::TargetPort::Name(_)))
+        .filter(|p| matches!(p.target(), crate::kube::network::TargetPort::Name(_)))
         .find(|p| {
             pods.iter()
                 .any(|(_, pod)| model::resolve(pod, p) == model::Resolve::Port(n))
@@ -204,7 +204,7 @@ fn container_port_hint(
 }
 
 /// `:http` or `:80` for a backend port.
-pub fn port_text(p: &crate::snapshot::network::ServiceBackendPort) -> String {
+pub fn port_text(p: &crate::kube::network::ServiceBackendPort) -> String {
     match (&p.name, p.number) {
         (Some(n), _) if !n.is_empty() => format!(":{n}"),
         (_, Some(n)) => format!(":{n}"),

@@ -1,9 +1,9 @@
 //! An Ingress whose IngressClass does not exist (or that has none and no default).
 
 use crate::declare_rule;
+use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::meta::ObjectRef;
 
 declare_rule! {
     /// An Ingress's IngressClass does not exist, or it names none and no class is default.

@@ -6,15 +6,15 @@
 //! Service-level rules can leave a broken Service to the Ingress finding that already
 //! carries its whole chain (one finding per broken chain, on the Ingress when there is one).
 
-use crate::rules::evidence;
-use crate::rules::readiness::analysis;
-use crate::rules::{Evidence, Severity};
-use crate::snapshot::meta::{LabelLookup, ObjectRef};
-use crate::snapshot::network::{
+use crate::kube::meta::{LabelLookup, ObjectRef};
+use crate::kube::network::{
     EndpointSlice, Endpoints, Ingress, IngressServiceBackend, Service, ServiceBackendPort,
     ServicePort, TargetPort,
 };
-use crate::snapshot::pod::{Container, Pod};
+use crate::kube::pod::{Container, Pod};
+use crate::rules::evidence;
+use crate::rules::readiness::analysis;
+use crate::rules::{Evidence, Severity};
 use crate::snapshot::{ObjectId, Snapshot};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{Value, json};

@@ -2,11 +2,11 @@
 
 use super::model::{self, PodRef, Resolve};
 use crate::declare_rule;
+use crate::kube::network::{ServicePort, TargetPort};
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
-use crate::snapshot::network::{ServicePort, TargetPort};
-use crate::snapshot::pod::Pod;
 
 declare_rule! {
     /// A Service port's protocol differs from that of the container port it targets.

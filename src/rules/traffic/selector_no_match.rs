@@ -2,9 +2,9 @@
 
 use super::model::{self, Cause, Model};
 use crate::declare_rule;
+use crate::kube::pod::PodTemplate;
 use crate::rules::evidence;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::pod::PodTemplate;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 
@@ -193,7 +193,7 @@ fn template_matches(
     sel: &BTreeMap<String, String>,
 ) -> Vec<(ObjectId, &'static str, String, i64)> {
     let hits = |t: &PodTemplate| sel.iter().all(|(k, v)| t.metadata.labels.get(k) == Some(v));
-    let in_ns = |m: &crate::snapshot::meta::ObjectMeta| m.namespace.as_deref() == Some(ns);
+    let in_ns = |m: &crate::kube::meta::ObjectMeta| m.namespace.as_deref() == Some(ns);
     let mut out = Vec::new();
     for (id, d) in snap.deployments() {
         if in_ns(&d.metadata) && hits(&d.spec.template) {

@@ -2,10 +2,10 @@
 
 use super::model::{self, Model, Resolve};
 use crate::declare_rule;
+use crate::kube::network::{Service, ServicePort, TargetPort};
+use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
-use crate::snapshot::network::{Service, ServicePort, TargetPort};
-use crate::snapshot::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 
 declare_rule! {

@@ -304,12 +304,12 @@ impl EventEntries {
 
 /// Reads a value as `T` into `slot`, or skips it when it is not one (`false`): the
 /// YAML fast path reads it again; other readers fail as `T` fails (see
-/// `ingest::early::Attempt`).
+/// `parse::attempt::Attempt`).
 fn read_or_skip<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
     map: &mut A,
     slot: &mut Option<T>,
 ) -> Result<bool, A::Error> {
-    use crate::ingest::early::Attempt;
+    use crate::parse::attempt::Attempt;
     Ok(match map.next_value::<Attempt<Option<T>, IgnoredAny>>()? {
         Attempt::First(t) => {
             *slot = t;
@@ -414,7 +414,7 @@ mod tests {
         assert_eq!((e.count, e.last), (2, None));
         let doc = "regarding:\n  kind: Pod\n  name: p\nseries:\n  count: 3\n  count: 4\n";
         // Read as written (a tree would keep only the last key).
-        let docs = crate::ingest::fast_yaml::documents::<EventDoc>(doc).expect("parses");
+        let docs = crate::parse::fast_yaml::documents::<EventDoc>(doc).expect("parses");
         let e = docs[0].value.0.as_ref().expect("reads");
         assert_eq!(e.count, 4);
     }

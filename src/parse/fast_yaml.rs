@@ -18,7 +18,7 @@
 //! cannot read after all is read by the general parser from its own lines (`Body`).
 
 use super::line_check::{comment_or_tab, key_colon, skip_spaces};
-use super::parsed::{ParsedDoc, Span};
+use super::spans::{ParsedDoc, Span};
 use super::yaml::{Plain, resolve_plain};
 use serde::Deserialize;
 use serde::de::{
@@ -269,11 +269,11 @@ impl Shifts {
 }
 
 /// The newtype name a field type uses to receive the text of its `key: value` entry
-/// (see `snapshot::lazy`); other deserializers give it the value.
+/// (see `kube::lazy`); other deserializers give it the value.
 pub const LAZY: &str = "$kdiag::lazy";
 
 /// The newtype name of a value read as one type or, failing that, as another (see
-/// `ingest::early`); other deserializers read it as the first type.
+/// [`super::attempt`]); other deserializers read it as the first type.
 pub const ATTEMPT: &str = "$kdiag::attempt";
 
 /// The value of the single `key: value` entry in `entry` (as handed to a [`LAZY`] field:
@@ -1789,7 +1789,7 @@ mod tests {
     /// back to parsing (a quoted scalar continued on the next line, a flow mapping).
     #[test]
     fn line_checked_scan_finds_what_a_parsed_scan_finds() {
-        use super::super::header::{Header, ItemHeader};
+        use crate::ingest::header::{Header, ItemHeader};
         let texts = [
             "apiVersion: v1\nitems:\n- metadata:\n    annotations:\n      net: |-\n        [{\n          \"ips\": [\"10.0.0.1\"]\n        }]\n    name: a\n    namespace: n\n  spec:\n    containers:\n    - args:\n      - --flag=x\n      image: \"quay.io/a:1\"\n      name: c\n    nodeSelector: {}\n  status:\n    message: 'it''s fine'\n    phase: Running\n- metadata:\n    name: b\n  status:\n    message: 'a long message folded\n      onto the next line'\nkind: PodList\n",
             "kind: Pod\nmetadata:\n  name: c\nspec:\n  nodeSelector: {disk: ssd}\n  tolerations:\n  - key: a\n    operator: Exists\nstatus:\n  phase: Pending\n",
@@ -1826,15 +1826,15 @@ mod tests {
     }
 
     /// The bodies ingest keeps for the items of the first document of `text`.
-    fn ingested_items(text: &str) -> Vec<super::super::body::Body> {
+    fn ingested_items(text: &str) -> Vec<crate::ingest::body::Body> {
         let (docs, _) =
-            scan::<super::super::header::Header<super::super::header::ItemHeader>>(text)
+            scan::<crate::ingest::header::Header<crate::ingest::header::ItemHeader>>(text)
                 .expect("the header scan takes it");
         let text = std::sync::Arc::new(text.to_string());
         docs[0]
             .items
             .iter()
-            .map(|&pos| super::super::body::Body::Yaml {
+            .map(|&pos| crate::ingest::body::Body::Yaml {
                 text: text.clone(),
                 pos,
                 item: true,
@@ -1847,7 +1847,7 @@ mod tests {
     /// view (`Body`) and for a lazy field, as a full parse of the file reads it.
     #[test]
     fn objects_the_fast_path_cannot_read_are_read_by_the_general_parser() {
-        use crate::snapshot::pod::Pod;
+        use crate::kube::pod::Pod;
         let text = "apiVersion: v1\nitems:\n- metadata:\n    name: a\n  spec:\n    nodeSelector:\n      \"disk\\\"type\": ssd\n    volumes:\n    - name: v\n      \"odd\\\"key\": 1\n- metadata:\n    name: b\nkind: PodList\n";
         let bodies = ingested_items(text);
         assert!(parse(text).is_err(), "the fast path does not read it");
@@ -1868,7 +1868,7 @@ mod tests {
     /// and the general parser reports the error at its line.
     #[test]
     fn values_that_do_not_nest_are_parsed() {
-        use super::super::header::{Header, ItemHeader};
+        use crate::ingest::header::{Header, ItemHeader};
         for text in [
             "items:\n- metadata:\n    name: a\n  spec:\n    nodeName: n1\n      zone: b\n- metadata:\n    name: b\nkind: PodList\n",
             "kind: Workload\nmetadata:\n  name: w\nstatus:\n  admission:\n    <...>\n  conditions: []\n  <...>\n",
@@ -1886,7 +1886,7 @@ mod tests {
     /// takes the file, and the view of that object reports the YAML error at its line.
     #[test]
     fn a_value_that_does_not_parse_is_reported_when_read() {
-        use crate::snapshot::pod::Pod;
+        use crate::kube::pod::Pod;
         let text = "items:\n- metadata:\n    name: a\n  spec:\n    nodeName: \"n\\q1\"\n- metadata:\n    name: b\nkind: PodList\n";
         let bodies = ingested_items(text);
         assert!(super::super::yaml::parse(text).1.is_some(), "not YAML");
@@ -1900,7 +1900,7 @@ mod tests {
     /// asked, what a full parse reads, also as the first key of a list item (`- env:`).
     #[test]
     fn lazy_fields_read_what_a_full_parse_reads() {
-        use crate::snapshot::pod::Pod;
+        use crate::kube::pod::Pod;
         let text = "kind: Pod\nspec:\n  containers:\n  - env:\n    - name: A\n      value: x\n    name: c\n    readinessProbe:\n      httpGet:\n        port: 80\n  - name: d\n    env: []\n  volumes:\n  - name: v\n    emptyDir: {}\n";
         let doc = &documents::<serde::de::IgnoredAny>(text).unwrap()[0];
         let pos = ItemPos {
@@ -2099,7 +2099,7 @@ mod tests {
     fn fuzz_regression_comment_after_skipped_value() {
         use crate::ingest::content::{FileRead, read};
         use crate::ingest::header::{Header, ItemHeader};
-        use crate::snapshot::pod::Pod;
+        use crate::kube::pod::Pod;
         let crash =
             include_bytes!("../../fuzz/regressions/yaml_loader-comment-after-skipped-value.yaml");
         let crash = std::str::from_utf8(crash).unwrap();
@@ -2224,7 +2224,7 @@ mod tests {
     /// same items.
     #[test]
     fn fuzz_regression_bare_dash_item() {
-        use super::super::header::{Header, ItemHeader};
+        use crate::ingest::header::{Header, ItemHeader};
         let crash = include_bytes!("../../fuzz/regressions/yaml_loader-bare-dash-item.yaml");
         let text = std::str::from_utf8(crash).unwrap();
         let (general, err) = super::super::yaml::parse(text);
@@ -2244,7 +2244,7 @@ mod tests {
     /// later, and a tree counts a repeated key once); the target compares just those.
     #[test]
     fn fuzz_regression_header_scan_against_general() {
-        use super::super::header::{Header, ItemHeader};
+        use crate::ingest::header::{Header, ItemHeader};
         for crash in [
             &include_bytes!("../../fuzz/regressions/yaml_loader-lone-dash-document.yaml")[..],
             &include_bytes!("../../fuzz/regressions/yaml_loader-repeated-key.yaml")[..],

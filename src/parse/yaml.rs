@@ -6,7 +6,7 @@
 //! without materializing it, and (c) bound alias expansion and nesting so hostile input
 //! (billion laughs, absurd nesting) becomes a problem instead of a hang.
 
-use super::parsed::{ParseError, ParsedDoc, Span};
+use super::spans::{ParseError, ParsedDoc, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;

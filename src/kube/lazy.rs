@@ -7,7 +7,7 @@
 //! Either way `get` gives the same value, and
 //! `null` or a value of the wrong shape reads as the default, as `null_default` does.
 
-use crate::ingest::fast_yaml::{LAZY, LaterText, Place, entry_value, place_of};
+use crate::parse::fast_yaml::{LAZY, LaterText, Place, entry_value, place_of};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, Deserializer, Visitor};
 use serde_json::Value;
@@ -30,7 +30,7 @@ enum Text {
     Owned(Box<str>),
     /// The entry's bytes in the file's text, which the snapshot keeps anyway.
     Shared {
-        file: crate::ingest::KeptText,
+        file: crate::parse::KeptText,
         start: u32,
         end: u32,
     },

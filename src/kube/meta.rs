@@ -6,6 +6,9 @@ pub use super::vecmap::VecMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
+/// The annotation `kubectl apply` leaves: a copy of the whole object, which no view reads.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
 /// The part of `metadata` rules read.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -55,7 +58,7 @@ impl<'de> Deserialize<'de> for Annotations {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut out = Vec::new();
                 while let Some(key) = map.next_key::<String>()? {
-                    if key == crate::ingest::objects::LAST_APPLIED {
+                    if key == LAST_APPLIED {
                         map.next_value::<IgnoredAny>()?;
                     } else {
                         out.push((key, map.next_value::<String>()?));

@@ -1,0 +1,23 @@
+//! The Kubernetes object model: narrow typed views of the objects rules read (Pods,
+//! controllers, Events, Nodes, networking, storage, policy, Kueue), read with serde from
+//! a bundle's text or from a tree, and the values inside them (quantities, times).
+//!
+//! Views name only the fields rules read, with defaults for everything else, so a
+//! partial object or a field of an odd shape reads as "no evidence", never as an error.
+//! Nothing here knows bundles or files: ingest builds these views, the snapshot keeps them.
+
+pub mod core;
+pub mod event;
+pub mod kueue;
+pub mod lazy;
+pub mod meta;
+pub mod network;
+pub mod node;
+pub mod pod;
+pub mod policy;
+#[allow(dead_code)]
+pub mod quantity;
+pub mod storage;
+pub mod time;
+pub mod vecmap;
+pub mod workload;
