@@ -1722,7 +1722,7 @@ mod tests {
     fn fuzz_regression_empty_key() {
         let text = "data:\n    LOG_LEVE'L:yinfo\n  : info+    QUEUE_HOST: x\n";
         assert!(parse(text).is_err());
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-empty-key.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-empty-key.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -1743,7 +1743,7 @@ mod tests {
         ] {
             same_as_general(text);
         }
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-trailing-spaces.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-trailing-spaces.yaml");
         assert!(parse(std::str::from_utf8(crash).unwrap()).is_err());
     }
 
@@ -1754,7 +1754,7 @@ mod tests {
     fn fuzz_regression_folded_tab_line() {
         same_as_general("a: >\n  x\n  \ty\n  z\n");
         same_as_general("a: >1\n x\n \ty\n");
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-folded-tab-line.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-folded-tab-line.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -1923,7 +1923,7 @@ mod tests {
     fn fuzz_regression_bare_cr() {
         assert!(parse("a: one\rtwo\n").is_err());
         assert!(parse("a: one\r\nb: two\r\n").is_ok());
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-bare-cr.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-bare-cr.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -1952,7 +1952,7 @@ mod tests {
         ] {
             same_as_general(text);
         }
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-lone-separator.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-lone-separator.yaml");
         same_as_general(std::str::from_utf8(crash).unwrap());
     }
 
@@ -1992,7 +1992,7 @@ mod tests {
     #[test]
     fn fuzz_regression_managed_fields_first_in_document() {
         let crash = include_bytes!(
-            "../../fuzz/regressions/yaml_loader-managed-fields-first-in-document.yaml"
+            "../../../fuzz/regressions/yaml_loader-managed-fields-first-in-document.yaml"
         );
         let crash = std::str::from_utf8(crash).unwrap();
         for text in [
@@ -2029,7 +2029,8 @@ mod tests {
     /// `{}`; with the block taken out of the kept text it read as `null`.
     #[test]
     fn fuzz_regression_only_managed_fields() {
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-only-managed-fields.yaml");
+        let crash =
+            include_bytes!("../../../fuzz/regressions/yaml_loader-only-managed-fields.yaml");
         let text = std::str::from_utf8(crash).unwrap();
         let (docs, managed) = scan::<Value>(text).unwrap();
         let (kept, _) = compact(text, &managed);
@@ -2057,7 +2058,7 @@ mod tests {
             "leading all-space line too wide"
         );
         let crash =
-            include_bytes!("../../fuzz/regressions/yaml_loader-block-scalar-space-line.yaml");
+            include_bytes!("../../../fuzz/regressions/yaml_loader-block-scalar-space-line.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2075,7 +2076,7 @@ mod tests {
             same_as_general(text);
         }
         let crash =
-            include_bytes!("../../fuzz/regressions/yaml_loader-folded-leading-empty-line.yaml");
+            include_bytes!("../../../fuzz/regressions/yaml_loader-folded-leading-empty-line.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2086,7 +2087,7 @@ mod tests {
         assert!(parse("a\t#x: 1\n").is_err());
         assert!(parse("a: one\n  two\t#c\n").is_err());
         same_as_general("a: 'b'\nc: d\n");
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-tab-comment.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-tab-comment.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2100,8 +2101,9 @@ mod tests {
         use crate::ingest::content::{FileRead, read};
         use crate::ingest::header::{Header, ItemHeader};
         use crate::kube::pod::Pod;
-        let crash =
-            include_bytes!("../../fuzz/regressions/yaml_loader-comment-after-skipped-value.yaml");
+        let crash = include_bytes!(
+            "../../../fuzz/regressions/yaml_loader-comment-after-skipped-value.yaml"
+        );
         let crash = std::str::from_utf8(crash).unwrap();
         for text in [
             "kind: X\nmetadata:\n  name: a\nstatus:\n  message: Can #dmit new\n",
@@ -2142,7 +2144,7 @@ mod tests {
     #[test]
     fn fuzz_regression_key_trailing_space() {
         assert!(parse("a : 1\n").is_err());
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-key-trailing-space.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-key-trailing-space.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2163,7 +2165,7 @@ mod tests {
         ] {
             assert!(parse(text).is_err(), "{text:?}");
         }
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-flow-document.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-flow-document.yaml");
         same_as_general(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2172,7 +2174,7 @@ mod tests {
     #[test]
     fn fuzz_regression_dash_comment_key() {
         assert!(parse("items:\n- #a: b\n").is_err());
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment-key.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-dash-comment-key.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2180,8 +2182,9 @@ mod tests {
     /// (the fast path read it as a scalar document).
     #[test]
     fn fuzz_regression_document_end_trailing_space() {
-        let crash =
-            include_bytes!("../../fuzz/regressions/yaml_loader-document-end-trailing-space.yaml");
+        let crash = include_bytes!(
+            "../../../fuzz/regressions/yaml_loader-document-end-trailing-space.yaml"
+        );
         let text = std::str::from_utf8(crash).unwrap();
         assert_eq!(parse(text).unwrap().len(), 0);
         agrees_when_both_accept(text);
@@ -2196,7 +2199,7 @@ mod tests {
     /// the fast path used NUL to mark an escaped line break and dropped every NUL.
     #[test]
     fn fuzz_regression_nul_escape() {
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-nul-escape.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-nul-escape.yaml");
         same_as_general(std::str::from_utf8(crash).unwrap());
         for text in [
             "a: \"x\\0y\"\n",
@@ -2212,7 +2215,7 @@ mod tests {
     /// indented one is a plain scalar (the fast path read a separator and a null document).
     #[test]
     fn fuzz_regression_indented_separator() {
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-indented-separator.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-indented-separator.yaml");
         let text = std::str::from_utf8(crash).unwrap();
         assert!(parse(text).is_err(), "the general parser reads it");
         agrees_when_both_accept(text);
@@ -2225,7 +2228,7 @@ mod tests {
     #[test]
     fn fuzz_regression_bare_dash_item() {
         use crate::ingest::header::{Header, ItemHeader};
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-bare-dash-item.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-bare-dash-item.yaml");
         let text = std::str::from_utf8(crash).unwrap();
         let (general, err) = super::super::yaml::parse(text);
         if let (Ok(headers), None) = (documents::<Header<ItemHeader>>(text), err) {
@@ -2246,8 +2249,8 @@ mod tests {
     fn fuzz_regression_header_scan_against_general() {
         use crate::ingest::header::{Header, ItemHeader};
         for crash in [
-            &include_bytes!("../../fuzz/regressions/yaml_loader-lone-dash-document.yaml")[..],
-            &include_bytes!("../../fuzz/regressions/yaml_loader-repeated-key.yaml")[..],
+            &include_bytes!("../../../fuzz/regressions/yaml_loader-lone-dash-document.yaml")[..],
+            &include_bytes!("../../../fuzz/regressions/yaml_loader-repeated-key.yaml")[..],
         ] {
             let text = std::str::from_utf8(crash).unwrap();
             let headers = documents::<Header<ItemHeader>>(text).expect("header scan");
@@ -2279,7 +2282,7 @@ mod tests {
                 same_as_general(text);
             }
         }
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-vertical-tab.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-vertical-tab.yaml");
         same_as_general(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2288,7 +2291,7 @@ mod tests {
     #[test]
     fn fuzz_regression_dash_comment() {
         assert!(parse("finalizers:\n- #kueue.x-k8s.io/resource-in-use\n").is_err());
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-dash-comment.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-dash-comment.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
@@ -2299,7 +2302,7 @@ mod tests {
         let docs = parse("NULL: a\n0x10: b\nTrue: c\nplain: d\n").unwrap();
         let keys: Vec<&String> = docs[0].value.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["16", "null", "plain", "true"]);
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-null-key.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-null-key.yaml");
         let text = std::str::from_utf8(crash).unwrap();
         let (general, err) = super::super::yaml::parse(text);
         assert!(err.is_none());
@@ -2311,7 +2314,7 @@ mod tests {
     #[test]
     fn fuzz_regression_key_trailing_tab() {
         assert!(parse("status:\n  allocatable\t:\n    cpu: 1\n").is_err());
-        let crash = include_bytes!("../../fuzz/regressions/yaml_loader-key-trailing-tab.yaml");
+        let crash = include_bytes!("../../../fuzz/regressions/yaml_loader-key-trailing-tab.yaml");
         agrees_when_both_accept(std::str::from_utf8(crash).unwrap());
     }
 
