@@ -12,6 +12,8 @@ pub mod json;
 pub mod layout;
 pub mod objects;
 pub mod source;
+#[cfg(test)]
+mod yaml_reads;
 
 use crate::kube::time::parse_timestamp;
 use crate::parse::spans;
