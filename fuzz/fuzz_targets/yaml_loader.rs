@@ -117,7 +117,7 @@ fuzz_target!(|data: &[u8]| {
     let yaml_docs = kdiag::ingest::scan_yaml(text.to_string(), Some("Event")).1;
     early_views_match(objects::extract("fuzz/namespaces/ns/core/events.yaml", yaml_docs));
     // JSON kept without managedFields: same lines, same values once managedFields are gone.
-    if let Some(kept) = json::without_managed_fields(text) {
+    if let Some(kept) = kdiag::parse::json::without_managed_fields(text) {
         assert_eq!(kept.lines().count(), text.lines().count(), "kept JSON: line count differs");
         let stream = |t: &str| serde_json::Deserializer::from_str(t).into_iter::<serde_json::Value>().collect::<Result<Vec<_>, _>>();
         if let Ok(mut before) = stream(text) {

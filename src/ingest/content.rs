@@ -40,9 +40,9 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
         buffers::give_back(text.into_bytes());
         return FileRead::Unparsed;
     }
-    // JSON is kept without managedFields (see `json::without_managed_fields`).
+    // JSON is kept without managedFields (see `parse::json::without_managed_fields`).
     let json_text = |text: String| -> KeptText {
-        let compacted = json::without_managed_fields(&text);
+        let compacted = crate::parse::json::without_managed_fields(&text);
         Arc::new(buffers::kept(text, compacted))
     };
     // Objects that do not say their kind have the one their path says (see `early`).

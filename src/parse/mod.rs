@@ -4,6 +4,7 @@
 
 pub mod attempt;
 pub mod fast_yaml;
+pub mod json;
 pub mod line_check;
 pub mod spans;
 pub mod yaml;
