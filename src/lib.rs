@@ -1,9 +1,12 @@
 //! kdiag: reads a saved Kubernetes snapshot (a support bundle) offline and explains
 //! where each stuck thing stopped and why, with the evidence from the bundle.
 //!
-//! Data flow, one module per stage: [`ingest`] (PATHs → parsed objects with lines) →
-//! [`snapshot`] (indexed store, typed views) → [`rules`] (findings, run in parallel) →
-//! [`report`] (human, JSON).
+//! Data flow, one floor per module, each using only the floors before it: [`parse`]
+//! (text → serde, with line spans) → [`kube`] (the Kubernetes object model: typed views,
+//! quantities, times) → [`ingest`] (PATHs → objects with their files and lines) →
+//! [`snapshot`] (the indexed store) → [`rules`] (findings, run in parallel) → [`report`]
+//! (human, JSON, SARIF, HTML) and [`explain`]. `tools/floors.py` fails on an import
+//! that goes the other way.
 
 pub mod explain;
 pub mod ingest;

@@ -1,7 +1,9 @@
 //! Ingest: PATHs → files → parsed objects with their source lines, in parallel.
 //!
 //! Nothing here decides what is wrong with the cluster; it only says what the bundle
-//! holds, and reports every file it could not use as a [`Problem`].
+//! holds, and reports every file it could not use as a [`Problem`]. It reads text
+//! through [`crate::parse`] and builds the views of [`crate::kube`]; the store
+//! ([`crate::snapshot`]) is built from what it returns.
 
 pub mod body;
 pub mod buffers;

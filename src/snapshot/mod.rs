@@ -2,8 +2,9 @@
 //! handed over from ingest, which reads the views of the kinds with the most text: see
 //! `ingest::early`).
 //!
-//! Rules see only this module. Objects are addressed by [`ObjectId`] and remember the
-//! file and line range of every copy the bundle held, so findings can cite them.
+//! Rules see the bundle only through this module and the views of [`crate::kube`].
+//! Objects are addressed by [`ObjectId`] and remember the file and line range of every
+//! copy the bundle held, so findings can cite them.
 
 pub mod logs;
 
