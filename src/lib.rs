@@ -31,7 +31,7 @@ pub fn analyze(
     let (t_build, c_build) = (t.elapsed(), cpu());
     let findings = rules::run_all(&snapshot);
     if stats {
-        // Where the time of one run goes, for the benchmark and the README's table; CPU
+        // Where the time of one run goes, for the benchmark and docs/performance.md; CPU
         // time beside wall time tells how well a phase uses the cores.
         eprintln!(
             "kdiag stats: ingest {:.3}s (cpu {:.2}s, peak RSS {} MiB), store {:.3}s (cpu {:.2}s), rules {:.3}s (cpu {:.2}s)",
