@@ -11,9 +11,9 @@
 use crate::ingest::InputArg;
 use crate::kube::kueue::ClusterQueue;
 use crate::rules::Finding;
-use crate::rules::kueue::chain::{
-    self, Chain, Ctx, Verdict, describe_selector, flavor_words, quota_table,
-};
+use crate::rules::kueue::chain::quota::quota_table;
+use crate::rules::kueue::chain::words::{describe_selector, flavor_words};
+use crate::rules::kueue::chain::{self, Chain, Ctx, Verdict};
 use crate::rules::kueue::model::{self, Node, show};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -391,7 +391,7 @@ fn workload_tree(ctx: &Ctx, c: &Chain, out: &mut String, with_owner: bool) {
             } else {
                 per.join(", ")
             },
-            chain::join_and(&total)
+            chain::words::join_and(&total)
         );
     }
     if c.needs.is_empty() {

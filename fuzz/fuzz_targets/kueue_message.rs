@@ -5,7 +5,7 @@
 //! Input: the first line is the condition reason, the rest the message.
 #![no_main]
 
-use kdiag::rules::kueue::chain::{Class, classify};
+use kdiag::rules::kueue::chain::kueue_says::{Class, classify};
 use libfuzzer_sys::fuzz_target;
 
 /// Kueue's reason vocabulary (both generations), as `classify` maps it.

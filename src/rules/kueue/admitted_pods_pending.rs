@@ -1,6 +1,7 @@
 //! Admitted Workloads whose pods stay Pending: a scheduler problem, not a queue one.
 
-use super::chain::{self, Chain, Ctx, Verdict, flavor_words, join_and};
+use super::chain::words::{flavor_words, join_and};
+use super::chain::{self, Chain, Ctx, Verdict};
 use super::model::{kueue_gated, tolerates};
 use crate::declare_rule;
 use crate::kube::kueue::ResourceFlavor;
@@ -97,7 +98,7 @@ fn finding(k: &Ctx, c: &Chain) -> Option<Finding> {
             .find("ResourceFlavor", None, f)
             .and_then(|id| Snapshot::view_of(snap.resource_flavors(), id).map(|v| (id, v)));
         let Some((fid, rf)) = rf else {
-            ev.push(chain::missing(
+            ev.push(chain::evidence::missing(
                 "ResourceFlavor",
                 None,
                 f,

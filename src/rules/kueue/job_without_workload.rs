@@ -1,6 +1,6 @@
 //! Jobs (and gated pods) that Kueue should manage but that have no Workload.
 
-use super::chain::missing;
+use super::chain::evidence::missing;
 use super::model::{kueue_gated, queue_label, workloads_of};
 use crate::declare_rule;
 use crate::kube::meta::ObjectMeta;

@@ -1,7 +1,8 @@
 //! Workloads that lost their admission: preempted, PodsReady timeout, deactivated,
 //! stopped queues; and deactivated Workloads that will not be admitted again.
 
-use super::chain::{self, Chain, Ctx, Verdict, until_words};
+use super::chain::words::until_words;
+use super::chain::{self, Chain, Ctx, Verdict};
 use crate::declare_rule;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 
