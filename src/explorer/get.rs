@@ -1,0 +1,173 @@
+//! `kdiag get`: the objects picked by kind, name, namespace and label selector, printed
+//! as a table (the columns of each kind are in `columns.rs`), YAML, JSON or names.
+
+use super::columns::columns;
+use super::lookup::{cluster_scoped, resolve_kind, resolve_object};
+use super::selector::{matches_selector, parse_selector};
+use super::yaml::object_yaml;
+use super::{GetArgs, GetFormat, emit};
+use crate::load_snapshot;
+use kdiag::report::redact::Redactor;
+use kdiag::snapshot::{ObjectId, Snapshot};
+use serde_json::json;
+use std::process::ExitCode;
+
+pub fn get(args: GetArgs) -> ExitCode {
+    let Some(snap) = load_snapshot(&args.paths) else {
+        return ExitCode::from(2);
+    };
+    let (typed, name) = match args.target.split_once('/') {
+        Some((k, n)) => (k, Some(n)),
+        None => (args.target.as_str(), None),
+    };
+    let Some(kind) = resolve_kind(&snap, typed) else {
+        eprintln!(
+            "kdiag: the bundle holds no objects of kind {typed:?} (kubectl names like pods, po, deploy, svc, cq are accepted)"
+        );
+        return ExitCode::from(2);
+    };
+    let selector = match args.selector.as_deref().map(parse_selector).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kdiag: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let scoped = cluster_scoped(&snap, &kind);
+    let ids: Vec<ObjectId> = match name {
+        Some(n) => match resolve_object(
+            &snap,
+            &kind,
+            n,
+            if args.all_namespaces {
+                None
+            } else {
+                args.namespace.as_deref()
+            },
+        ) {
+            Ok(id) => vec![id],
+            Err(e) => {
+                eprintln!("kdiag: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => {
+            let ns = if scoped || args.all_namespaces {
+                None
+            } else {
+                Some(args.namespace.as_deref().unwrap_or("default"))
+            };
+            let mut ids: Vec<ObjectId> = snap
+                .ids_of(&kind)
+                .iter()
+                .copied()
+                .filter(|&id| ns.is_none() || snap.object(id).namespace.as_deref() == ns)
+                .filter(|&id| {
+                    selector
+                        .as_ref()
+                        .is_none_or(|s| matches_selector(s, snap.object(id).value()))
+                })
+                .collect();
+            if kind == "Event" {
+                ids.sort_by_key(|&id| (event_last(&snap, id), id));
+            }
+            if ids.is_empty() {
+                let elsewhere = snap.ids_of(&kind).len();
+                match ns {
+                    Some(ns) if elsewhere > 0 => eprintln!(
+                        "No resources found in {ns} namespace ({elsewhere} {kind} object(s) in other namespaces: use -A or -n NS)."
+                    ),
+                    Some(ns) => eprintln!("No resources found in {ns} namespace."),
+                    None => eprintln!("No resources found."),
+                }
+                return ExitCode::SUCCESS;
+            }
+            ids
+        }
+    };
+    let redactor = args.redact.then(|| Redactor::from_snapshot(&snap));
+    let single = name.is_some();
+    let text = match args.output {
+        Some(GetFormat::Json) => {
+            let v = if single {
+                snap.object(ids[0]).value().clone()
+            } else {
+                json!({"apiVersion": "v1", "items": ids.iter().map(|&id| snap.object(id).value().clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+            };
+            let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Some(GetFormat::Yaml) => {
+            if single {
+                object_yaml(&snap, ids[0])
+            } else {
+                let mut s = String::from("apiVersion: v1\nitems:\n");
+                for &id in &ids {
+                    for (i, l) in object_yaml(&snap, id).lines().enumerate() {
+                        s.push_str(if i == 0 { "- " } else { "  " });
+                        s.push_str(l);
+                        s.push('\n');
+                    }
+                }
+                s.push_str("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
+                s
+            }
+        }
+        Some(GetFormat::Name) => ids
+            .iter()
+            .map(|&id| format!("{}/{}\n", kind.to_ascii_lowercase(), snap.object(id).name))
+            .collect(),
+        Some(GetFormat::Wide) | None => {
+            let wide = args.output == Some(GetFormat::Wide);
+            let with_ns = args.all_namespaces && !scoped;
+            table(&snap, &kind, &ids, wide, with_ns)
+        }
+    };
+    emit(text, redactor.as_ref())
+}
+
+fn table(snap: &Snapshot, kind: &str, ids: &[ObjectId], wide: bool, with_ns: bool) -> String {
+    let mut header: Vec<&str> = Vec::new();
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for &id in ids {
+        let o = snap.object(id);
+        let (h, mut row) = columns(snap, kind, &o.name, o.value(), wide);
+        header = h;
+        if with_ns {
+            row.insert(0, o.namespace.clone().unwrap_or_default());
+        }
+        rows.push(row);
+    }
+    if with_ns {
+        header.insert(0, "NAMESPACE");
+    }
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in &rows {
+        for (i, c) in r.iter().enumerate() {
+            if i < widths.len() {
+                widths[i] = widths[i].max(c.chars().count());
+            }
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<&str>, out: &mut String| {
+        let n = cells.len();
+        for (i, c) in cells.into_iter().enumerate() {
+            out.push_str(c);
+            if i + 1 < n {
+                out.push_str(&" ".repeat(widths[i] - c.chars().count() + 3));
+            }
+        }
+        out.push('\n');
+    };
+    line(header.clone(), &mut out);
+    for r in &rows {
+        line(r.iter().map(String::as_str).collect(), &mut out);
+    }
+    out
+}
+
+fn event_last(snap: &Snapshot, id: ObjectId) -> Option<i64> {
+    kdiag::kube::event::Event::from_value(snap.object(id).value()).and_then(|e| e.last)
+}

@@ -1,0 +1,214 @@
+//! YAML output (`get -o yaml`, and the spec and status `describe` prints): an object's
+//! own text from the bundle, dedented and without `managedFields`, or a small emitter.
+
+use kdiag::snapshot::{ObjectId, Snapshot};
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// The object as YAML: its own text from the bundle when the bundle has it as YAML
+/// (without `managedFields`, as kubectl prints it), else emitted from the parsed
+/// object. Secrets always come from the parsed object, whose values ingest removed.
+pub(super) fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
+    let o = snap.object(id);
+    if o.kind != "Secret" {
+        let (file, span) = snap.source_of(id);
+        let text = file.lines(span.start, span.end);
+        if let Some(y) = dedent_yaml(text) {
+            return y;
+        }
+    }
+    let mut out = String::new();
+    yaml_value(o.value(), 0, &mut out);
+    out
+}
+
+/// A List item or document as a top-level document; `None` when the text is JSON.
+fn dedent_yaml(text: &str) -> Option<String> {
+    // The empty lines that follow the comment ingest left for a managedFields block go too.
+    let mut in_gap = false;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            let t = l.trim();
+            in_gap = t == kdiag::parse::fast_yaml::MANAGED_FIELDS_GAP || (in_gap && t.is_empty());
+            t != "---" && t != "..." && !t.starts_with('#') && !in_gap
+        })
+        .collect();
+    let first = lines.iter().find(|l| !l.trim().is_empty())?;
+    let lead = first.len() - first.trim_start().len();
+    let rest = &first[lead..];
+    if rest.starts_with('{') || rest.starts_with('[') || rest.starts_with('"') {
+        return None;
+    }
+    let item = rest.starts_with("- ");
+    let width = lead + if item { 2 } else { 0 };
+    let mut out = String::new();
+    let mut skip_indent: Option<usize> = None;
+    let mut first_done = false;
+    for l in lines {
+        let line = if !first_done && !l.trim().is_empty() {
+            first_done = true;
+            let t = &l[lead..];
+            if item {
+                t[2..].to_string()
+            } else {
+                t.to_string()
+            }
+        } else {
+            let ws = l.len() - l.trim_start().len();
+            l[ws.min(width)..].to_string()
+        };
+        // Drop metadata.managedFields (a key and everything deeper, or list items at its indent).
+        let indent = line.len() - line.trim_start().len();
+        if let Some(k) = skip_indent {
+            if line.trim().is_empty()
+                || indent > k
+                || (indent == k && line.trim_start().starts_with("- "))
+            {
+                continue;
+            }
+            skip_indent = None;
+        }
+        if line.trim_start().starts_with("managedFields:") && indent == 2 {
+            skip_indent = Some(indent);
+            continue;
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// A small YAML emitter (block style; strings quoted JSON-style when plain would not
+/// read back as the same string).
+pub(super) fn yaml_value(v: &Value, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let _ = write!(out, "{pad}{}:", yaml_scalar_str(k));
+                yaml_child(x, indent, out);
+            }
+        }
+        Value::Array(a) => {
+            for x in a {
+                let _ = write!(out, "{pad}-");
+                match x {
+                    Value::Object(m) if !m.is_empty() => {
+                        let mut inner = String::new();
+                        yaml_value(x, indent + 2, &mut inner);
+                        out.push(' ');
+                        out.push_str(&inner[indent + 2..]);
+                    }
+                    Value::Array(a) if !a.is_empty() => {
+                        out.push('\n');
+                        yaml_value(x, indent + 2, out);
+                    }
+                    _ => {
+                        out.push(' ');
+                        out.push_str(&yaml_scalar(x));
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+        _ => {
+            let _ = writeln!(out, "{pad}{}", yaml_scalar(v));
+        }
+    }
+}
+
+fn yaml_child(x: &Value, indent: usize, out: &mut String) {
+    match x {
+        Value::Object(m) if !m.is_empty() => {
+            out.push('\n');
+            yaml_value(x, indent + 2, out);
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push('\n');
+            yaml_value(x, indent, out);
+        }
+        _ => {
+            out.push(' ');
+            out.push_str(&yaml_scalar(x));
+            out.push('\n');
+        }
+    }
+}
+
+fn yaml_scalar(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => yaml_scalar_str(s),
+        Value::Object(_) => "{}".into(),
+        Value::Array(_) => "[]".into(),
+    }
+}
+
+fn yaml_scalar_str(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.trim() == s
+        && !s.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
+            '@', '`',
+        ])
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.ends_with(':')
+        && !s.chars().any(|c| c.is_control())
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~"
+        )
+        && s.parse::<f64>().is_err()
+        && !s.starts_with("0x")
+        && !s.starts_with("0o");
+    if plain {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn yaml_emitter() {
+        let v =
+            json!({"a": {"b": [1, {"c": "x: y", "d": []}], "e": "true"}, "f": "plain", "g": {}});
+        let mut out = String::new();
+        yaml_value(&v, 0, &mut out);
+        assert_eq!(
+            out,
+            "a:\n  b:\n  - 1\n  - c: \"x: y\"\n    d: []\n  e: \"true\"\nf: plain\ng: {}\n"
+        );
+    }
+
+    #[test]
+    fn dedents_list_items_and_drops_managed_fields() {
+        let item = "  - apiVersion: v1\n    kind: Pod\n    metadata:\n      managedFields:\n      - manager: kubelet\n        operation: Update\n      name: p\n    spec: {}";
+        assert_eq!(
+            dedent_yaml(item).unwrap(),
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n"
+        );
+        assert_eq!(dedent_yaml("{\"kind\": \"Pod\"}"), None);
+        // The kept text (managedFields left as a comment and empty lines) reads the same;
+        // an empty line inside a block scalar stays.
+        let doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: kubelet\n    operation: Update\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n";
+        let (_, managed) = kdiag::parse::fast_yaml::scan::<
+            kdiag::ingest::header::Header<kdiag::ingest::header::ItemHeader>,
+        >(doc)
+        .unwrap();
+        let (kept, _) = kdiag::parse::fast_yaml::compact(doc, &managed);
+        assert_ne!(kept.as_str(), doc);
+        assert_eq!(
+            dedent_yaml(&kept).unwrap(),
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n"
+        );
+    }
+}
