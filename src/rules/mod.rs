@@ -12,6 +12,7 @@ pub mod kueue;
 pub mod node;
 pub mod numa;
 pub mod pod;
+pub mod pod_findings;
 pub mod readiness;
 pub mod runtime;
 pub mod scheduling;

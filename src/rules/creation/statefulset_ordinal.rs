@@ -4,7 +4,7 @@
 use crate::declare_rule;
 use crate::kube::workload::StatefulSet;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note};
+use crate::rules::pod_findings::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -141,7 +141,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             ),
         )];
         let warnings: Vec<_> = events.iter().filter(|(_, e)| e.is_warning()).collect();
-        ev.extend(common::last_events(snap, &warnings, 2));
+        ev.extend(pod_findings::last_events(snap, &warnings, 2));
         if warnings.is_empty() {
             ev.push(note("no Warning event about the StatefulSet in the bundle"));
         }

@@ -1,11 +1,10 @@
 //! Rules of the `scheduling` area, one file per rule; `RULES` registers them.
 //!
 //! Shared building blocks live here too: [`requests`] (the effective pod request),
-//! [`message`] (the FailedScheduling text parser), [`fit`] (per-node recomputation of the
-//! scheduler's filters) and [`common`] (grouped pod findings and evidence helpers used by
-//! the creation, node and runtime rules as well).
+//! [`message`] (the FailedScheduling text parser) and [`fit`] (per-node recomputation of
+//! the scheduler's filters). The grouped pod findings and evidence helpers that the
+//! creation, node and runtime rules use as well are in [`crate::rules::pod_findings`].
 
-pub mod common;
 pub mod fit;
 pub mod message;
 pub mod requests;

@@ -1,6 +1,5 @@
 //! `scheduling/unschedulable`: recomputes why a pending pod has no node.
 
-use super::common::{self, Case, Presence, note};
 use super::fit::{self, Exclusion, NodeFit, Short, Usage, claim_names, priority_of};
 use super::message::{FitMessage, ReasonKind};
 use super::requests::display_units;
@@ -11,6 +10,7 @@ use crate::kube::pod::Pod;
 use crate::kube::policy::AUTOSCALER_STATUS;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
+use crate::rules::pod_findings::{self, Case, Presence, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -63,7 +63,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     for (id, pod) in pending {
         if let Some(a) = analyze(snap, &usage, id, pod) {
             groups
-                .entry((common::owner_of(snap, id), a.cause.clone()))
+                .entry((pod_findings::owner_of(snap, id), a.cause.clone()))
                 .or_default()
                 .push(a);
         }
@@ -85,8 +85,15 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 }
                 cases.push(a.case);
             }
-            let mut f =
-                common::pods_finding(snap, &UNSCHEDULABLE, severity, owner, &cause, cases, help);
+            let mut f = pod_findings::pods_finding(
+                snap,
+                &UNSCHEDULABLE,
+                severity,
+                owner,
+                &cause,
+                cases,
+                help,
+            );
             f.evidence.extend(extra);
             f
         })
@@ -148,7 +155,7 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
         .filter(|(_, e)| FitMessage::parse(&e.message).is_some())
         .copied()
         .collect();
-    ev.extend(common::last_events(
+    ev.extend(pod_findings::last_events(
         snap,
         if fit_events.is_empty() {
             &failed
@@ -998,12 +1005,12 @@ impl Claim {
 
 /// The pod's PersistentVolumeClaims as the VolumeBinding PreFilter sees them.
 fn claims(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Vec<Claim> {
-    let ns = common::namespace_of(snap, id);
+    let ns = pod_findings::namespace_of(snap, id);
     claim_names(&pod.spec)
         .into_iter()
         .map(|name| {
             let mut evidence = Vec::new();
-            let (state, detail) = match common::presence(snap, "PersistentVolumeClaim", Some(ns), &name) {
+            let (state, detail) = match pod_findings::presence(snap, "PersistentVolumeClaim", Some(ns), &name) {
                 Presence::Present(cid) => match Snapshot::view_of(snap.pvcs(), cid) {
                     Some(pvc) => {
                         let phase = pvc.status.phase.as_deref().unwrap_or("");
@@ -1061,14 +1068,14 @@ fn claims(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Vec<Claim> {
                                     e.is_warning() || e.reason == "ExternalProvisioning" || e.reason == "WaitForFirstConsumer"
                                 })
                                 .collect();
-                            evidence.extend(common::last_events(snap, &warn, 1));
+                            evidence.extend(pod_findings::last_events(snap, &warn, 1));
                         }
                         (state, detail)
                     }
                     None => (ClaimState::Unknown, String::new()),
                 },
                 Presence::Absent => {
-                    evidence.push(note(common::describe_presence("PersistentVolumeClaim", ns, &name, Presence::Absent)));
+                    evidence.push(note(pod_findings::describe_presence("PersistentVolumeClaim", ns, &name, Presence::Absent)));
                     (ClaimState::Missing, String::new())
                 }
                 Presence::NotCollected => (ClaimState::Unknown, String::new()),
