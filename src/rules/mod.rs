@@ -16,6 +16,7 @@ pub mod pod_findings;
 pub mod readiness;
 pub mod runtime;
 pub mod scheduling;
+pub mod statefulset_ordinals;
 pub mod traffic;
 
 use crate::kube::meta::ObjectRef;
