@@ -12,9 +12,11 @@ pub mod kueue;
 pub mod node;
 pub mod numa;
 pub mod pod;
+pub mod pod_findings;
 pub mod readiness;
 pub mod runtime;
 pub mod scheduling;
+pub mod statefulset_ordinals;
 pub mod traffic;
 
 use crate::kube::meta::ObjectRef;

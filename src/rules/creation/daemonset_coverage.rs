@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::kube::node::{Node, Taint};
 use crate::kube::pod::{Pod, PodSpec, Toleration};
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note};
+use crate::rules::pod_findings::{self, note};
 use crate::rules::scheduling::fit::{node_matches_terms, required_node_terms, tolerates};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
@@ -166,7 +166,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 "missing-pods",
                 format!(
                     "DaemonSet has no pod on {} ({}), which {} its selector, affinity and tolerations; the bundle holds no FailedCreate event saying why (events expire after about an hour)",
-                    common::plural(missing.len(), "eligible node"),
+                    pod_findings::plural(missing.len(), "eligible node"),
                     missing.join(", "),
                     if missing.len() == 1 { "matches" } else { "match" }
                 ),
@@ -191,7 +191,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 "misscheduled",
                 format!(
                     "DaemonSet runs {} on nodes it no longer selects: {} (labels or taints changed after the pods started; the controller removes them)",
-                    common::plural(misplaced.len(), "pod"),
+                    pod_findings::plural(misplaced.len(), "pod"),
                     list.join("; ")
                 ),
                 ev,

@@ -5,7 +5,7 @@ use crate::kube::meta::{Qty, ResourceList, condition};
 use crate::kube::pod::PodSpec;
 use crate::kube::quantity::Quantity;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Presence, note};
+use crate::rules::pod_findings::{self, Presence, note};
 use crate::rules::scheduling::requests::effective_requests;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -215,8 +215,8 @@ fn finding(
         let sa = quoted_after(text, "serviceaccount \"")
             .or_else(|| spec.service_account_name.clone())
             .unwrap_or_else(|| "default".into());
-        let p = common::presence(snap, "ServiceAccount", Some(&ns), &sa);
-        let state = common::describe_presence("ServiceAccount", &ns, &sa, p);
+        let p = pod_findings::presence(snap, "ServiceAccount", Some(&ns), &sa);
+        let state = pod_findings::describe_presence("ServiceAccount", &ns, &sa, p);
         match p {
             Presence::Present(said) => ev.push(evidence::object(
                 snap,
@@ -259,7 +259,7 @@ fn finding(
     };
     let message = format!(
         "{} cannot create its pods ({have} of {want} exist): {what}",
-        if common::owner_of(snap, id).kind == o.kind {
+        if pod_findings::owner_of(snap, id).kind == o.kind {
             o.kind.clone()
         } else {
             format!("its {} {}", o.kind, o.name)
@@ -269,7 +269,7 @@ fn finding(
     Finding::new(
         &FAILED_CREATE,
         Severity::Error,
-        common::owner_of(snap, id),
+        pod_findings::owner_of(snap, id),
         &cause,
         message,
         ev,
@@ -490,11 +490,11 @@ fn quota(
             &["status", "used"],
             format!("ResourceQuota {}: {}", q.name, parts.join("; ")),
         )),
-        None => ev.push(note(common::describe_presence(
+        None => ev.push(note(pod_findings::describe_presence(
             "ResourceQuota",
             ns,
             &q.name,
-            common::presence(snap, "ResourceQuota", Some(ns), &q.name),
+            pod_findings::presence(snap, "ResourceQuota", Some(ns), &q.name),
         ))),
     }
     let relevant: Vec<&String> = defaults

@@ -5,7 +5,7 @@ use super::failed_create::{deployment_replica_failure, has_failed_create};
 use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note};
+use crate::rules::pod_findings::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -149,7 +149,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 .filter(|(_, e)| e.is_warning())
                 .collect();
             let refs: Vec<_> = warnings.iter().collect();
-            ev.extend(common::last_events(snap, &refs, 1));
+            ev.extend(pod_findings::last_events(snap, &refs, 1));
             (
                 Severity::Error,
                 "no-progress",

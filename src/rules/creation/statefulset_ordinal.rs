@@ -1,13 +1,12 @@
 //! `creation/statefulset-ordinal`: a StatefulSet that stopped creating pods at one
-//! ordinal, and the note other rules add when a stuck pod blocks later ordinals.
+//! ordinal. The note other rules add when a stuck pod blocks later ordinals is
+//! [`crate::rules::statefulset_ordinals::blocked_note`].
 
 use crate::declare_rule;
-use crate::kube::workload::StatefulSet;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note};
+use crate::rules::pod_findings::{self, note};
+use crate::rules::statefulset_ordinals::{ordered, ordinal_list, pods_by_ordinal};
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::{ObjectId, Snapshot};
-use std::collections::BTreeMap;
 
 declare_rule! {
     /// Finds a StatefulSet whose next ordinal was never created while the lower ones are Ready.
@@ -26,70 +25,6 @@ declare_rule! {
         fallback: false,
         run: run,
     };
-}
-
-/// Pods of a StatefulSet by ordinal.
-fn pods_by_ordinal(snap: &Snapshot, sts_id: ObjectId) -> BTreeMap<i64, ObjectId> {
-    let o = snap.object(sts_id);
-    let prefix = format!("{}-", o.name);
-    let uid = o.uid.as_deref().unwrap_or("");
-    snap.children_of(uid)
-        .iter()
-        .filter(|&&c| snap.object(c).kind == "Pod")
-        .filter_map(|&c| {
-            snap.object(c)
-                .name
-                .strip_prefix(&prefix)
-                .and_then(|n| n.parse::<i64>().ok())
-                .map(|n| (n, c))
-        })
-        .collect()
-}
-
-fn ordered(s: &StatefulSet) -> bool {
-    s.spec
-        .pod_management_policy
-        .as_deref()
-        .unwrap_or("OrderedReady")
-        == "OrderedReady"
-}
-
-fn ordinal_list(name: &str, ords: &[i64]) -> String {
-    let names: Vec<String> = ords.iter().take(3).map(|o| format!("{name}-{o}")).collect();
-    if ords.len() > 3 {
-        format!("{} … {name}-{}", names.join(", "), ords[ords.len() - 1])
-    } else {
-        names.join(", ")
-    }
-}
-
-/// "with podManagementPolicy OrderedReady, db-2, db-3 are not created until db-1 is
-/// Ready" — when `pod` is a stuck ordinal of the StatefulSet and later ordinals are missing.
-pub fn blocked_note(snap: &Snapshot, sts_id: ObjectId, pod: ObjectId) -> Option<String> {
-    let sts = Snapshot::view_of(snap.stateful_sets(), sts_id)?;
-    if !ordered(sts) {
-        return None;
-    }
-    let name = &snap.object(sts_id).name;
-    let by_ord = pods_by_ordinal(snap, sts_id);
-    let (&k, _) = by_ord.iter().find(|(_, id)| **id == pod)?;
-    let desired = sts.spec.desired();
-    let missing: Vec<i64> = (k + 1..desired)
-        .filter(|o| !by_ord.contains_key(o))
-        .collect();
-    if missing.is_empty() {
-        return None;
-    }
-    let p = snap.pod(pod)?;
-    let what = if p.metadata.deletion_timestamp.is_some() {
-        format!("{name}-{k} is deleted and replaced")
-    } else {
-        format!("{name}-{k} is Running and Ready")
-    };
-    Some(format!(
-        "with podManagementPolicy OrderedReady the StatefulSet does not create {} until {what}",
-        ordinal_list(name, &missing)
-    ))
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
@@ -141,7 +76,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             ),
         )];
         let warnings: Vec<_> = events.iter().filter(|(_, e)| e.is_warning()).collect();
-        ev.extend(common::last_events(snap, &warnings, 2));
+        ev.extend(pod_findings::last_events(snap, &warnings, 2));
         if warnings.is_empty() {
             ev.push(note("no Warning event about the StatefulSet in the bundle"));
         }

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, get_qty};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Case, note};
+use crate::rules::pod_findings::{self, Case, note};
 use crate::rules::scheduling::fit::{Usage, pod_units};
 use crate::rules::scheduling::requests::display_units;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -95,7 +95,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     e.reason == "DeviceNotReady" || e.message.contains("DeviceNotReady")
                 })
                 .collect();
-            ev.extend(common::last_events(snap, &evs, 1));
+            ev.extend(pod_findings::last_events(snap, &evs, 1));
             (
                 "deferred:DeviceNotReady".to_string(),
                 format!(
@@ -113,7 +113,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             ));
             let events = snap.events_for(*id);
             let evs: Vec<_> = events.iter().filter(|(_, e)| e.reason == reason).collect();
-            ev.extend(common::last_events(snap, &evs, 1));
+            ev.extend(pod_findings::last_events(snap, &evs, 1));
             let inner = message.trim_start_matches("Pod was rejected: ").trim();
             let (what, help) = if let Some(res) = reason.strip_prefix("OutOf") {
                 let u = usage.get_or_insert_with(|| Usage::build(snap));
@@ -135,10 +135,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     ),
                 }
             };
-            ev.push(common::node_evidence(snap, &node));
+            ev.push(pod_findings::node_evidence(snap, &node));
             (format!("rejected:{reason}"), what, help, Severity::Error)
         };
-        if rejected && common::controller_is_healthy(snap, *id) {
+        if rejected && pod_findings::controller_is_healthy(snap, *id) {
             severity = Severity::Info;
         }
         let summary = if severity == Severity::Info {
@@ -147,7 +147,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             what
         };
         let entry = groups
-            .entry((common::owner_of(snap, *id), cause))
+            .entry((pod_findings::owner_of(snap, *id), cause))
             .or_insert_with(|| (Vec::new(), help.to_string(), severity));
         entry.2 = entry.2.min(severity);
         entry.0.push(Case {
@@ -159,7 +159,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, help, sev))| {
-            common::pods_finding(snap, &ADMISSION_REJECTED, sev, owner, &cause, cases, help)
+            pod_findings::pods_finding(snap, &ADMISSION_REJECTED, sev, owner, &cause, cases, help)
         })
         .collect()
 }

@@ -6,7 +6,7 @@ use crate::kube::meta::{Condition, condition};
 use crate::kube::pod::Pod;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note};
+use crate::rules::pod_findings::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -121,13 +121,13 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     format!(
                         "{} ({})",
                         snap.object(*id).name,
-                        common::owner_of(snap, *id).display()
+                        pod_findings::owner_of(snap, *id).display()
                     )
                 })
                 .collect();
             message.push_str(&format!(
                 "; {} bound here {} stuck: {}",
-                common::plural(stuck.len(), "pod"),
+                pod_findings::plural(stuck.len(), "pod"),
                 if stuck.len() == 1 { "is" } else { "are" },
                 names.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
                     + &if names.len() > 5 {
@@ -136,7 +136,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                         String::new()
                     }
             ));
-            for (id, _) in stuck.iter().take(common::EVIDENCE_PODS) {
+            for (id, _) in stuck.iter().take(pod_findings::EVIDENCE_PODS) {
                 ev.push(evidence::object(
                     snap,
                     *id,
@@ -146,7 +146,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         } else if not_ready {
             message.push_str(&format!(
                 "; {} bound here",
-                common::plural(bound.len(), "non-terminated pod")
+                pod_findings::plural(bound.len(), "non-terminated pod")
             ));
         }
         if not_ready {
@@ -155,7 +155,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         if !evicted.is_empty() {
             message.push_str(&format!(
                 "; {} evicted from it {} in the bundle",
-                common::plural(evicted.len(), "pod"),
+                pod_findings::plural(evicted.len(), "pod"),
                 if evicted.len() == 1 { "is" } else { "are" }
             ));
             ev.push(note(format!(

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Case};
+use crate::rules::pod_findings::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
 
@@ -116,9 +116,9 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 ));
             }
         } else if !node.is_empty() {
-            ev.push(common::node_evidence(snap, &node));
+            ev.push(pod_findings::node_evidence(snap, &node));
         }
-        let healthy = common::controller_is_healthy(snap, *id);
+        let healthy = pod_findings::controller_is_healthy(snap, *id);
         let severity = if healthy {
             Severity::Info
         } else {
@@ -143,7 +143,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         };
         let entry = groups
             .entry((
-                common::owner_of(snap, *id),
+                pod_findings::owner_of(snap, *id),
                 format!("{}:{key}", if shutdown { "shutdown" } else { "evicted" }),
             ))
             .or_insert_with(|| (Vec::new(), severity, help));
@@ -157,7 +157,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, sev, help))| {
-            common::pods_finding(snap, &EVICTED, sev, owner, &cause, cases, help)
+            pod_findings::pods_finding(snap, &EVICTED, sev, owner, &cause, cases, help)
         })
         .collect()
 }

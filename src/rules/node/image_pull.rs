@@ -5,7 +5,7 @@ use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Case, Presence, note};
+use crate::rules::pod_findings::{self, Case, Presence, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
@@ -294,7 +294,7 @@ fn finding(
 ) -> Finding {
     let first = list[0];
     let pod = snap.pod(first.id).cloned().unwrap_or_default();
-    let ns = common::namespace_of(snap, first.id).to_string();
+    let ns = pod_findings::namespace_of(snap, first.id).to_string();
     let r = parse_image(image);
     let nodes: BTreeSet<&str> = list.iter().map(|f| f.node.as_str()).collect();
     let node_text = if nodes.len() == 1 {
@@ -358,7 +358,7 @@ fn finding(
     let quoted = if detail.is_empty() || class == PullClass::Unknown {
         String::new()
     } else {
-        format!(" — {}", common::clip(detail, 400))
+        format!(" — {}", pod_findings::clip(detail, 400))
     };
     let summary_for = |f: &Failing| {
         format!(
@@ -423,7 +423,7 @@ fn finding(
             evidence: ev,
         });
     }
-    let mut extra = vec![common::node_evidence(snap, &first.node)];
+    let mut extra = vec![pod_findings::node_evidence(snap, &first.node)];
     let (secret_notes, secret_sentence, compact) = pull_secrets(snap, &ns, &pod);
     if class.about_credentials() {
         extra.extend(secret_notes);
@@ -449,11 +449,14 @@ fn finding(
         PullClass::Unknown => "run kubectl describe pod for fresh Failed events; check the image reference and the pull credentials".into(),
     };
     // Owners: group the pods' owners; one finding for all of them.
-    let mut owners: Vec<ObjectRef> = list.iter().map(|f| common::owner_of(snap, f.id)).collect();
+    let mut owners: Vec<ObjectRef> = list
+        .iter()
+        .map(|f| pod_findings::owner_of(snap, f.id))
+        .collect();
     owners.sort();
     owners.dedup();
     let owner = owners.remove(0);
-    let mut f = common::pods_finding_also(
+    let mut f = pod_findings::pods_finding_also(
         snap,
         &IMAGE_PULL,
         Severity::Error,
@@ -483,7 +486,7 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod: &Pod) -> (Vec<Evidence>, String,
         .clone()
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "default".into());
-    match common::presence(snap, "ServiceAccount", Some(ns), &sa) {
+    match pod_findings::presence(snap, "ServiceAccount", Some(ns), &sa) {
         Presence::Present(said) => {
             if let Some(acc) = Snapshot::view_of(snap.service_accounts(), said) {
                 for s in &acc.image_pull_secrets {
@@ -500,7 +503,7 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod: &Pod) -> (Vec<Evidence>, String,
         }
         p => ev.push(note(format!(
             "{}, so its imagePullSecrets are {}",
-            common::describe_presence("ServiceAccount", ns, &sa, p),
+            pod_findings::describe_presence("ServiceAccount", ns, &sa, p),
             if p == Presence::Absent {
                 "none"
             } else {
@@ -511,10 +514,10 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod: &Pod) -> (Vec<Evidence>, String,
     names.dedup();
     let mut states = Vec::new();
     for (name, from) in &names {
-        let p = common::presence(snap, "Secret", Some(ns), name);
+        let p = pod_findings::presence(snap, "Secret", Some(ns), name);
         let mut text = format!(
             "pull secret {name} (from {from}): {}",
-            common::describe_presence("Secret", ns, name, p)
+            pod_findings::describe_presence("Secret", ns, name, p)
         );
         if p == Presence::NotCollected && !snap.has_kind("Secret") {
             text.push_str(" (support bundles collect no Secrets by default)");

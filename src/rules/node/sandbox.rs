@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note};
+use crate::rules::pod_findings::{self, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -96,7 +96,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
         let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
             continue;
         };
-        if !pod.is_active() || pod.metadata.deletion_timestamp.is_some() || !common::creating(pod) {
+        if !pod.is_active()
+            || pod.metadata.deletion_timestamp.is_some()
+            || !pod_findings::creating(pod)
+        {
             continue;
         }
         let events = snap.events_for(*id);
@@ -131,12 +134,12 @@ fn finding(snap: &Snapshot, node: &str, key: &str, pods: &[(ObjectId, ObjectId)]
         .collect();
     let mut owners: Vec<String> = pods
         .iter()
-        .map(|(p, _)| common::owner_of(snap, *p).display())
+        .map(|(p, _)| pod_findings::owner_of(snap, *p).display())
         .collect();
     owners.sort();
     owners.dedup();
     let mut ev: Vec<Evidence> = Vec::new();
-    for (p, eid) in pods.iter().take(common::EVIDENCE_PODS) {
+    for (p, eid) in pods.iter().take(pod_findings::EVIDENCE_PODS) {
         if let Some(e) = Snapshot::view_of(snap.events(), *eid) {
             ev.push(evidence::event(snap, *eid, e));
         }
@@ -146,20 +149,20 @@ fn finding(snap: &Snapshot, node: &str, key: &str, pods: &[(ObjectId, ObjectId)]
             format!(
                 "pod {} (of {})",
                 snap.object(*p).name,
-                common::owner_of(snap, *p).display()
+                pod_findings::owner_of(snap, *p).display()
             ),
         ));
     }
-    if pods.len() > common::EVIDENCE_PODS {
+    if pods.len() > pod_findings::EVIDENCE_PODS {
         ev.push(note(format!(
             "and {} more pod(s): {}",
-            pods.len() - common::EVIDENCE_PODS,
-            names[common::EVIDENCE_PODS..].join(", ")
+            pods.len() - pod_findings::EVIDENCE_PODS,
+            names[pod_findings::EVIDENCE_PODS..].join(", ")
         )));
     }
     let object = match snap.node_named(node) {
         Some((nid, n)) => {
-            ev.push(common::node_evidence(snap, node));
+            ev.push(pod_findings::node_evidence(snap, node));
             if let Some(c) =
                 condition(&n.status.conditions, "NetworkUnavailable").filter(|c| c.status == "True")
             {
@@ -179,7 +182,7 @@ fn finding(snap: &Snapshot, node: &str, key: &str, pods: &[(ObjectId, ObjectId)]
             snap.object(nid).reference()
         }
         None => {
-            ev.push(common::node_evidence(snap, node));
+            ev.push(pod_findings::node_evidence(snap, node));
             ObjectRef {
                 api_version: "v1".into(),
                 kind: "Node".into(),
@@ -223,8 +226,8 @@ fn finding(snap: &Snapshot, node: &str, key: &str, pods: &[(ObjectId, ObjectId)]
     };
     let message = format!(
         "{} on this node cannot get a pod sandbox: {what} — {} (pods: {}; of {}){cni_note}",
-        common::plural(pods.len(), "pod"),
-        common::clip(&msg, 400),
+        pod_findings::plural(pods.len(), "pod"),
+        pod_findings::clip(&msg, 400),
         names.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
             + &if names.len() > 5 {
                 format!(" and {} more", names.len() - 5)

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Case};
+use crate::rules::pod_findings::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -73,7 +73,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         )];
         let (cause, what, help, severity) = match (&node, &node_state) {
             (Some(n), Some(None)) if !snap.has_kind("Node") && finalizers.is_empty() => {
-                ev.push(common::node_evidence(snap, n));
+                ev.push(pod_findings::node_evidence(snap, n));
                 (
                     "node-unknown".to_string(),
                     format!(
@@ -87,7 +87,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 if state.as_deref() != Some("True")
                     && (state.is_some() || snap.has_kind("Node")) =>
             {
-                ev.push(common::node_evidence(snap, n));
+                ev.push(pod_findings::node_evidence(snap, n));
                 (
                     "lost-node".to_string(),
                     format!(
@@ -109,7 +109,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     format!("finalizers: {}", finalizers.join(", ")),
                 ));
                 if let Some(n) = &node {
-                    ev.push(common::node_evidence(snap, n));
+                    ev.push(pod_findings::node_evidence(snap, n));
                 }
                 (
                     format!("finalizers:{}", finalizers.join(",")),
@@ -122,7 +122,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 )
             }
             (Some(n), _) => {
-                ev.push(common::node_evidence(snap, n));
+                ev.push(pod_findings::node_evidence(snap, n));
                 let events = snap.events_for(*id);
                 let kill: Vec<_> = events
                     .iter()
@@ -133,7 +133,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                         )
                     })
                     .collect();
-                ev.extend(common::last_events(snap, &kill, 2));
+                ev.extend(pod_findings::last_events(snap, &kill, 2));
                 (
                     "not-confirmed".to_string(),
                     format!(
@@ -146,7 +146,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             (None, _) => continue,
         };
         let entry = groups
-            .entry((common::owner_of(snap, *id), cause))
+            .entry((pod_findings::owner_of(snap, *id), cause))
             .or_insert_with(|| (Vec::new(), severity, help.to_string()));
         entry.0.push(Case {
             id: *id,
@@ -157,7 +157,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, sev, help))| {
-            common::pods_finding(snap, &TERMINATING, sev, owner, &cause, cases, help)
+            pod_findings::pods_finding(snap, &TERMINATING, sev, owner, &cause, cases, help)
         })
         .collect()
 }

@@ -5,7 +5,7 @@ use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Case, Presence, note};
+use crate::rules::pod_findings::{self, Case, Presence, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -58,7 +58,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
         let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
             continue;
         };
-        if !pod.is_active() || pod.metadata.deletion_timestamp.is_some() || !common::creating(pod) {
+        if !pod.is_active()
+            || pod.metadata.deletion_timestamp.is_some()
+            || !pod_findings::creating(pod)
+        {
             continue;
         }
         let events = snap.events_for(*id);
@@ -88,8 +91,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 }
             }
         }
-        let ns = common::namespace_of(snap, *id).to_string();
-        let mut ev = common::last_events(snap, &failures, 2);
+        let ns = pod_findings::namespace_of(snap, *id).to_string();
+        let mut ev = pod_findings::last_events(snap, &failures, 2);
         if !failures
             .iter()
             .rev()
@@ -99,13 +102,13 @@ fn run(ctx: &Context) -> Vec<Finding> {
             ev.insert(0, evidence::event(snap, specific.0, specific.1));
         }
         let (cause, what, help, extra) = explain(snap, *id, pod, &ns, node, &vols, &msg);
-        ev.push(common::node_evidence(snap, node));
+        ev.push(pod_findings::node_evidence(snap, node));
         let summary = format!(
             "is bound to node {node} but its containers cannot be created: {what} — {}",
-            common::clip(&msg, 400)
+            pod_findings::clip(&msg, 400)
         );
         let entry = groups
-            .entry((common::owner_of(snap, *id), cause))
+            .entry((pod_findings::owner_of(snap, *id), cause))
             .or_insert_with(|| (Vec::new(), help.to_string(), extra));
         entry.0.push(Case {
             id: *id,
@@ -116,7 +119,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, help, extra))| {
-            let mut f = common::pods_finding(
+            let mut f = pod_findings::pods_finding(
                 snap,
                 &VOLUME_MOUNT,
                 Severity::Error,
@@ -203,8 +206,8 @@ fn explain(
         {
             let start = lower.find(needle).unwrap_or(0) + needle.len();
             let name = msg[start..].split('"').next().unwrap_or("").to_string();
-            let p = common::presence(snap, kind, Some(ns), &name);
-            let state = common::describe_presence(kind, ns, &name, p);
+            let p = pod_findings::presence(snap, kind, Some(ns), &name);
+            let state = pod_findings::describe_presence(kind, ns, &name, p);
             match p {
                 Presence::Present(oid) => extra.push(evidence::object(
                     snap,
@@ -263,7 +266,7 @@ fn explain(
         );
     }
     if let Some(c) = &claim {
-        match common::presence(snap, "PersistentVolumeClaim", Some(ns), c) {
+        match pod_findings::presence(snap, "PersistentVolumeClaim", Some(ns), c) {
             Presence::Present(cid) => {
                 if let Some(pvc) = Snapshot::view_of(snap.pvcs(), cid) {
                     let phase = pvc.status.phase.as_deref().unwrap_or("unknown");
@@ -294,7 +297,7 @@ fn explain(
                     }
                 }
             }
-            p => extra.push(note(common::describe_presence(
+            p => extra.push(note(pod_findings::describe_presence(
                 "PersistentVolumeClaim",
                 ns,
                 c,

@@ -11,7 +11,7 @@ use super::placement::candidate_nodes;
 use crate::declare_rule;
 use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note, plural};
+use crate::rules::pod_findings::{self, note, plural};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
@@ -151,7 +151,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         };
         let mut ev = vec![k.evidence(snap, field)];
         ev.extend(off.iter().map(|g| note(g.how().to_string())));
-        for (d, (id, path)) in affected.iter().take(common::EVIDENCE_PODS) {
+        for (d, (id, path)) in affected.iter().take(pod_findings::EVIDENCE_PODS) {
             ev.push(child_evidence(
                 snap,
                 *id,

@@ -27,7 +27,7 @@ use crate::kube::meta::{LabelSelector, Labels};
 use crate::kube::time::parse_timestamp;
 use crate::rules::Evidence;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::note;
+use crate::rules::pod_findings::note;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};

@@ -13,7 +13,7 @@ use super::rejected::POD_SCOPE_MESSAGE;
 use crate::declare_rule;
 use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note, plural};
+use crate::rules::pod_findings::{self, note, plural};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::HashMap;
@@ -277,13 +277,13 @@ fn predict(snap: &Snapshot, index: &KubeletIndex, s: Subject) -> Option<Finding>
             }
         }
     }
-    for (k, nodes) in sources.iter().take(common::EVIDENCE_PODS) {
+    for (k, nodes) in sources.iter().take(pod_findings::EVIDENCE_PODS) {
         ev.push(k.evidence_for(snap, "topologyManagerScope", nodes));
     }
-    if sources.len() > common::EVIDENCE_PODS {
+    if sources.len() > pod_findings::EVIDENCE_PODS {
         ev.push(note(format!(
             "and {} more kubelet configuration(s) with the same settings",
-            sources.len() - common::EVIDENCE_PODS
+            sources.len() - pod_findings::EVIDENCE_PODS
         )));
     }
     for (n, _) in unknown.iter().take(2) {
@@ -291,7 +291,7 @@ fn predict(snap: &Snapshot, index: &KubeletIndex, s: Subject) -> Option<Finding>
             ev.push(index.missing(snap, n));
         }
     }
-    ev.push(common::node_evidence(snap, &first_node));
+    ev.push(pod_findings::node_evidence(snap, &first_node));
 
     let cause = format!(
         "{}:{}",

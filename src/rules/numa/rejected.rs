@@ -10,7 +10,7 @@ use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Case, note};
+use crate::rules::pod_findings::{self, Case, note};
 use crate::rules::scheduling::requests::{display_units, effective_requests};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -63,7 +63,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         }
         let index = index.get_or_insert_with(|| KubeletIndex::build(snap));
         let e = explain(snap, index, *id, pod);
-        let healthy = common::controller_is_healthy(snap, *id);
+        let healthy = pod_findings::controller_is_healthy(snap, *id);
         let severity = if healthy {
             Severity::Info
         } else {
@@ -78,7 +78,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             e.summary
         };
         let entry = groups
-            .entry((common::owner_of(snap, *id), e.cause))
+            .entry((pod_findings::owner_of(snap, *id), e.cause))
             .or_insert_with(|| (Vec::new(), e.help, severity));
         entry.2 = entry.2.min(severity);
         entry.0.push(Case {
@@ -90,7 +90,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, help, sev))| {
-            common::pods_finding(
+            pod_findings::pods_finding(
                 snap,
                 &RESOURCE_MANAGER_REJECTED,
                 sev,
@@ -121,12 +121,12 @@ fn explain(snap: &Snapshot, index: &KubeletIndex, id: ObjectId, pod: &Pod) -> Ex
         &["status", "reason"],
         format!(
             "phase Failed, reason {reason}: {}",
-            common::clip(&message, 300)
+            pod_findings::clip(&message, 300)
         ),
     )];
     let events = snap.events_for(id);
     let evs: Vec<_> = events.iter().filter(|(_, e)| e.reason == reason).collect();
-    ev.extend(common::last_events(snap, &evs, 1));
+    ev.extend(pod_findings::last_events(snap, &evs, 1));
 
     let mut e = match reason.as_str() {
         "SMTAlignmentError" => smt(snap, kc, &budget, &node, &inner),
@@ -141,7 +141,7 @@ fn explain(snap: &Snapshot, index: &KubeletIndex, id: ObjectId, pod: &Pod) -> Ex
         Some(k) => k.evidence(snap, "topologyManagerScope"),
         None => index.missing(snap, &node),
     });
-    ev.push(common::node_evidence(snap, &node));
+    ev.push(pod_findings::node_evidence(snap, &node));
     e.evidence = ev;
     e
 }
@@ -370,7 +370,10 @@ fn topology(
         "was rejected by the kubelet on node {node} with {reason} ({scope_note}): {why_no_breach}; {numa}"
     );
     if !inner.is_empty() {
-        summary.push_str(&format!(" (the kubelet: \"{}\")", common::clip(inner, 160)));
+        summary.push_str(&format!(
+            " (the kubelet: \"{}\")",
+            pod_findings::clip(inner, 160)
+        ));
     }
     summary.push('.');
     summary.push_str(model);
@@ -543,7 +546,7 @@ fn unexpected(b: &PodBudget, node: &str, inner: &str) -> Explained {
         summary: format!(
             "was rejected by the kubelet on node {node} with UnexpectedAdmissionError from the {} manager while allocating its exclusive {need}: {}",
             if memory { "Memory" } else { "CPU" },
-            common::clip(inner, 300)
+            pod_findings::clip(inner, 300)
         ),
         help: "the kubelet's view of free exclusive cpus or NUMA memory differed from the scheduler's (other Guaranteed pods, reserved cpus, a stale cpu_manager_state/memory_manager_state); compare with the node's other Guaranteed pods; the pod is not retried on another node".into(),
         evidence: vec![note(format!(

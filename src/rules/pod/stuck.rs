@@ -6,8 +6,8 @@ use crate::kube::meta::ObjectRef;
 use crate::kube::pod::{ContainerStatus, Pod};
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
+use crate::rules::pod_findings::{self, Case, node_evidence};
 use crate::rules::runtime::facts::owning_job;
-use crate::rules::scheduling::common::{self, Case, node_evidence};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -98,7 +98,7 @@ fn finding(
             evidence: d.evidence,
         })
         .collect();
-    let mut f = common::pods_finding(snap, &POD_STUCK, severity, owner, cause, cases, help);
+    let mut f = pod_findings::pods_finding(snap, &POD_STUCK, severity, owner, cause, cases, help);
     f.stage = stage;
     f
 }
@@ -874,7 +874,7 @@ fn failed(
             },
         }
     };
-    if common::controller_is_healthy(snap, id) {
+    if pod_findings::controller_is_healthy(snap, id) {
         d.severity = Severity::Info;
         d.summary
             .push_str(" — a leftover: its controller has its desired ready replicas again");

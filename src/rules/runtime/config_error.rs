@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Container;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, Case, Presence, note};
+use crate::rules::pod_findings::{self, Case, Presence, note};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -120,7 +120,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         }) else {
             continue;
         };
-        let ns = common::namespace_of(snap, *id).to_string();
+        let ns = pod_findings::namespace_of(snap, *id).to_string();
         let msg = cs
             .state
             .waiting
@@ -242,7 +242,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             }
         );
         let entry = groups
-            .entry((common::owner_of(snap, *id), cause))
+            .entry((pod_findings::owner_of(snap, *id), cause))
             .or_insert_with(|| (Vec::new(), help.to_string(), severity));
         entry.2 = entry.2.min(severity);
         entry.0.push(Case {
@@ -254,7 +254,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, help, sev))| {
-            common::pods_finding(snap, &CONFIG_ERROR, sev, owner, &cause, cases, help)
+            pod_findings::pods_finding(snap, &CONFIG_ERROR, sev, owner, &cause, cases, help)
         })
         .collect()
 }
@@ -276,14 +276,14 @@ fn check(snap: &Snapshot, ns: &str, r: &Ref) -> Check {
     } else {
         format!(" ({})", r.via)
     };
-    match common::presence(snap, r.kind, Some(ns), &r.name) {
+    match pod_findings::presence(snap, r.kind, Some(ns), &r.name) {
         Presence::Absent => Check::Problem {
             cause: format!("missing-{lower}:{}", r.name),
             sentence: format!(
                 "{}{via}",
-                common::describe_presence(r.kind, ns, &r.name, Presence::Absent)
+                pod_findings::describe_presence(r.kind, ns, &r.name, Presence::Absent)
             ),
-            evidence: vec![note(common::describe_presence(
+            evidence: vec![note(pod_findings::describe_presence(
                 r.kind,
                 ns,
                 &r.name,
@@ -294,14 +294,14 @@ fn check(snap: &Snapshot, ns: &str, r: &Ref) -> Check {
             cause: format!("missing-{lower}:{}", r.name),
             sentence: format!(
                 "{}{via}{}",
-                common::describe_presence(r.kind, ns, &r.name, Presence::NotCollected),
+                pod_findings::describe_presence(r.kind, ns, &r.name, Presence::NotCollected),
                 if r.kind == "Secret" {
                     " (support bundles collect no Secrets by default)"
                 } else {
                     ""
                 }
             ),
-            evidence: vec![note(common::describe_presence(
+            evidence: vec![note(pod_findings::describe_presence(
                 r.kind,
                 ns,
                 &r.name,

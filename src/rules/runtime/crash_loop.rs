@@ -4,7 +4,7 @@ use super::facts::{self, last_termination, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
-use crate::rules::scheduling::common::{self, Case};
+use crate::rules::pod_findings::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;
@@ -79,8 +79,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
         if let Some((eid, e)) = liveness.last() {
             ev.push(crate::rules::evidence::event(snap, *eid, e));
         }
-        let backoff = common::events_with(&events, &["BackOff"]);
-        ev.extend(common::last_events(snap, &backoff, 1));
+        let backoff = pod_findings::events_with(&events, &["BackOff"]);
+        ev.extend(pod_findings::last_events(snap, &backoff, 1));
         let logs = log_evidence(snap, *id, &cs.name, 3);
         let log_line = facts::last_log_line(&logs);
         ev.extend(logs);
@@ -128,7 +128,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             summary.push_str(&format!("; its log ends with: {l}"));
         }
         groups
-            .entry((common::owner_of(snap, *id), cause))
+            .entry((pod_findings::owner_of(snap, *id), cause))
             .or_insert_with(|| (Vec::new(), help.to_string()))
             .0
             .push(Case {
@@ -140,7 +140,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, help))| {
-            common::pods_finding(
+            pod_findings::pods_finding(
                 snap,
                 &CRASH_LOOP,
                 Severity::Error,

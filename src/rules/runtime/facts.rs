@@ -190,7 +190,7 @@ pub fn log_evidence(
             line: Some(*n as u32),
             note: format!(
                 "log of {container} ({which}): {}",
-                crate::rules::scheduling::common::clip(l, 300)
+                crate::rules::pod_findings::clip(l, 300)
             ),
         })
         .collect()

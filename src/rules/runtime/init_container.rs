@@ -4,7 +4,7 @@ use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::time::{format_duration, parse_timestamp};
-use crate::rules::scheduling::common::{self, Case};
+use crate::rules::pod_findings::{self, Case};
 use crate::rules::scheduling::requests::is_sidecar;
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
@@ -126,7 +126,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                         .is_some_and(|f| f.contains(&field))
             })
             .collect();
-        ev.extend(common::last_events(snap, &related, 1));
+        ev.extend(pod_findings::last_events(snap, &related, 1));
         let logs = log_evidence(snap, *id, &cs.name, 3);
         let log_line = facts::last_log_line(&logs);
         ev.extend(logs);
@@ -138,7 +138,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             summary.push_str(&format!("; its log ends with: {l}"));
         }
         let entry = groups
-            .entry((common::owner_of(snap, *id), cause))
+            .entry((pod_findings::owner_of(snap, *id), cause))
             .or_insert_with(|| (Vec::new(), help.to_string(), severity));
         entry.0.push(Case {
             id: *id,
@@ -149,7 +149,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, help, sev))| {
-            common::pods_finding(snap, &INIT_CONTAINER, sev, owner, &cause, cases, help)
+            pod_findings::pods_finding(snap, &INIT_CONTAINER, sev, owner, &cause, cases, help)
         })
         .collect()
 }

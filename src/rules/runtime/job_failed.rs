@@ -5,7 +5,7 @@ use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
-use crate::rules::scheduling::common::{self, note};
+use crate::rules::pod_findings::{self, note};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -164,8 +164,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
         }
         let events = snap.events_for(*jid);
         let warn: Vec<_> = events.iter().filter(|(_, e)| e.is_warning()).collect();
-        ev.extend(common::last_events(snap, &warn, 1));
-        let owner = common::owner_of(snap, *jid);
+        ev.extend(pod_findings::last_events(snap, &warn, 1));
+        let owner = pod_findings::owner_of(snap, *jid);
         let severity = if owner.kind == "CronJob" && newer_sibling_succeeded(snap, *jid) {
             message.push_str(" — a newer run of the CronJob succeeded since");
             Severity::Info

@@ -3,7 +3,7 @@
 use super::facts;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
-use crate::rules::scheduling::common::{self, Case};
+use crate::rules::pod_findings::{self, Case};
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
 
@@ -132,18 +132,21 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 waiting_msg.map(|m| format!(": {m}")).unwrap_or_default()
             ),
         )];
-        ev.extend(common::last_events(snap, &failed, 1));
+        ev.extend(pod_findings::last_events(snap, &failed, 1));
         let summary = format!(
             "has {kind} {} failing with {reason}: {what}{}",
             cs.name,
             if text.is_empty() {
                 "; the bundle holds no runtime message for it".to_string()
             } else {
-                format!(" — {}", common::clip(&text, 400))
+                format!(" — {}", pod_findings::clip(&text, 400))
             }
         );
         groups
-            .entry((common::owner_of(snap, *id), format!("{key}:{}", cs.name)))
+            .entry((
+                pod_findings::owner_of(snap, *id),
+                format!("{key}:{}", cs.name),
+            ))
             .or_insert_with(|| (Vec::new(), help.to_string()))
             .0
             .push(Case {
@@ -155,7 +158,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|((owner, cause), (cases, help))| {
-            common::pods_finding(
+            pod_findings::pods_finding(
                 snap,
                 &START_ERROR,
                 Severity::Error,

@@ -1,14 +1,20 @@
 //! Rules of the `scheduling` area, one file per rule; `RULES` registers them.
 //!
 //! Shared building blocks live here too: [`requests`] (the effective pod request),
-//! [`message`] (the FailedScheduling text parser), [`fit`] (per-node recomputation of the
-//! scheduler's filters) and [`common`] (grouped pod findings and evidence helpers used by
-//! the creation, node and runtime rules as well).
+//! [`message`] (the FailedScheduling text parser) and [`fit`] (per-node recomputation of
+//! the scheduler's filters). The `unschedulable` rule's own parts are private modules
+//! beside it: `claims`, `fit_text`, `preemption`, `autoscaler` and `scheduler_compare`.
+//! The grouped pod findings and evidence helpers that the creation, node and runtime
+//! rules use as well are in [`crate::rules::pod_findings`].
 
-pub mod common;
+mod autoscaler;
+mod claims;
 pub mod fit;
+mod fit_text;
 pub mod message;
+mod preemption;
 pub mod requests;
+mod scheduler_compare;
 pub mod unschedulable;
 
 use crate::rules::RuleMeta;

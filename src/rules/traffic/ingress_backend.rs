@@ -1,6 +1,7 @@
 //! An Ingress backend whose Service, or Service port, does not exist.
 
-use super::model::{self, Backend, Model};
+use super::model::{Backend, Model};
+use super::ports::{self, Resolve};
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
@@ -79,7 +80,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 if svc.spec.is_external_name() {
                     continue;
                 }
-                if let Err(mut why) = model::backend_port(svc, &b.service.port) {
+                if let Err(mut why) = ports::backend_port(svc, &b.service.port) {
                     why.push_str(&container_port_hint(model, svc, &b.service.port));
                     groups
                         .entry((b.ingress, b.service.name.clone(), "port-missing".into()))
@@ -190,7 +191,7 @@ fn container_port_hint(
         .filter(|p| matches!(p.target(), crate::kube::network::TargetPort::Name(_)))
         .find(|p| {
             pods.iter()
-                .any(|(_, pod)| model::resolve(pod, p) == model::Resolve::Port(n))
+                .any(|(_, pod)| ports::resolve(pod, p) == Resolve::Port(n))
         })
         .map(|p| {
             format!(

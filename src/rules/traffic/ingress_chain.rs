@@ -1,7 +1,9 @@
 //! An Ingress whose backend Service has no ready endpoint: the whole chain in one finding.
 
+use super::hops::{self, Chain};
 use super::ingress_backend::{backend_evidence, port_text};
-use super::model::{self, Backend, Cause, Chain};
+use super::model::{Backend, Cause, EpSource};
+use super::ports;
 use super::selector_no_match;
 use crate::declare_rule;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -41,7 +43,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         if svc.spec.is_external_name() {
             continue;
         }
-        let Ok(i) = model::backend_port(svc, &b.service.port) else {
+        let Ok(i) = ports::backend_port(svc, &b.service.port) else {
             continue;
         };
         groups.entry((b.ingress, sid, i)).or_default().push(b);
@@ -75,7 +77,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 "ok",
             );
         }
-        let clause = model::service_hops(model, &mut chain, sid, svc, port, &h);
+        let clause = hops::service_hops(model, &mut chain, sid, svc, port, &h);
         let (mut ev, chain) = chain.finish();
         let mut message = format!(
             "routes {} to Service {}{}, which has no ready endpoint: {clause}",
@@ -92,8 +94,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
             ev.extend(more.into_iter().skip(1));
             message.push_str(&tail);
         }
-        if model.endpoints_of(&ns, &svc.metadata.name).source == model::EpSource::NotCollected {
-            message.push_str(&format!("; {}", model::NOT_COLLECTED));
+        if model.endpoints_of(&ns, &svc.metadata.name).source == EpSource::NotCollected {
+            message.push_str(&format!("; {}", hops::NOT_COLLECTED));
         }
         let help = match cause {
             Cause::SelectorNoMatch => {

@@ -1,14 +1,18 @@
 //! Rules of the `traffic` area, one file per rule; `RULES` registers them.
-//! `model` is shared by them: pods selected by a Service, target ports, EndpointSlices
-//! (else Endpoints), Ingress backends, and the chain of hops a finding cites. When an
+//! `model` is shared by them: pods selected by a Service, EndpointSlices (else
+//! Endpoints) and Ingress backends; with `ports` (target ports), `near_miss` (selector
+//! typos) and `hops` (the chain of hops a finding cites). When an
 //! Ingress routes to a broken Service, the Ingress finding carries the chain and the
 //! Service-level rules stay quiet for it (one finding per broken chain).
 
+pub mod hops;
 pub mod ingress_backend;
 pub mod ingress_chain;
 pub mod ingress_class;
 pub mod model;
+pub mod near_miss;
 pub mod no_ready_endpoints;
+pub mod ports;
 pub mod protocol_mismatch;
 pub mod selector_no_match;
 pub mod selectorless;

@@ -1,6 +1,7 @@
 //! A Service whose selected pods are none Ready.
 
-use super::model::{self, Cause, Chain, EpSource};
+use super::hops::{self, Chain};
+use super::model::{self, Cause, EpSource};
 use crate::declare_rule;
 use crate::rules::evidence;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -46,7 +47,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 continue;
             }
             let mut chain = Chain::default();
-            let clause = model::service_hops(model, &mut chain, id, svc, None, &h);
+            let clause = hops::service_hops(model, &mut chain, id, svc, None, &h);
             let view = model.endpoints_of(ns, &svc.metadata.name);
             let mut message = format!("no ready endpoint: {clause}");
             let recorded = view.ready_for(None);
@@ -61,7 +62,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 ));
             }
             if view.source == EpSource::NotCollected {
-                message.push_str(&format!("; {}", model::NOT_COLLECTED));
+                message.push_str(&format!("; {}", hops::NOT_COLLECTED));
             }
             let (ev, chain) = chain.finish();
             let mut f = Finding::new(

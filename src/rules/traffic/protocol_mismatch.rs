@@ -1,6 +1,7 @@
 //! A Service port whose protocol differs from the container port it targets.
 
-use super::model::{self, PodRef, Resolve};
+use super::model::PodRef;
+use super::ports::{self, Resolve};
 use crate::declare_rule;
 use crate::kube::network::{ServicePort, TargetPort};
 use crate::kube::pod::Pod;
@@ -45,7 +46,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             };
             let resolving = selected
                 .iter()
-                .filter(|(_, p)| matches!(model::resolve(p, sp), Resolve::Port(_)))
+                .filter(|(_, p)| matches!(ports::resolve(p, sp), Resolve::Port(_)))
                 .count();
             if resolving == 0
                 && matches!(sp.target(), TargetPort::Name(_))
@@ -71,7 +72,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     format!(
                         "pod {} declares {}",
                         snap.object(*pid).name,
-                        model::declared_ports_text(pod)
+                        ports::declared_ports_text(pod)
                     ),
                 ));
             }
@@ -104,7 +105,7 @@ fn mismatch<'a>(
             let mut protos = Vec::new();
             let mut resolving = 0;
             for (id, p) in selected {
-                match model::resolve(p, sp) {
+                match ports::resolve(p, sp) {
                     Resolve::NameOtherProtocol(proto) => {
                         if !protos.contains(&proto) {
                             protos.push(proto);
@@ -155,7 +156,7 @@ fn mismatch<'a>(
             let pods: Vec<(ObjectId, &Pod)> = selected
                 .iter()
                 .filter(|(_, p)| {
-                    let protos = model::declared_protocols(p, n);
+                    let protos = ports::declared_protocols(p, n);
                     !protos.is_empty() && !protos.iter().any(|x| x == sp.protocol())
                 })
                 .copied()
@@ -163,7 +164,7 @@ fn mismatch<'a>(
             if pods.len() != selected.len() {
                 return None;
             }
-            let protos = model::declared_protocols(pods[0].1, n);
+            let protos = ports::declared_protocols(pods[0].1, n);
             Some((
                 Severity::Warning,
                 format!(

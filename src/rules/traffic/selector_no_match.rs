@@ -1,6 +1,7 @@
 //! A Service whose selector matches no pod.
 
 use super::model::{self, Cause, Model};
+use super::near_miss;
 use crate::declare_rule;
 use crate::kube::pod::PodTemplate;
 use crate::rules::evidence;
@@ -92,7 +93,7 @@ pub fn explain(
     )];
     let mut tail = String::new();
     // Near misses, grouped by controller.
-    let near = model::near_misses(model, ns, sel);
+    let near = near_miss::near_misses(model, ns, sel);
     let mut by_owner: BTreeMap<(String, String), Vec<(ObjectId, String)>> = BTreeMap::new();
     for m in &near {
         let owner = snap

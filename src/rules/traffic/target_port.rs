@@ -1,6 +1,8 @@
 //! A Service targetPort that the selected pods do not declare.
 
-use super::model::{self, Model, Resolve};
+use super::model::{self, Model};
+use super::near_miss;
+use super::ports::{self, Resolve};
 use crate::declare_rule;
 use crate::kube::network::{Service, ServicePort, TargetPort};
 use crate::kube::pod::Pod;
@@ -72,7 +74,7 @@ fn named(
     let snap = model.snap;
     let results: Vec<(ObjectId, &Pod, Resolve)> = selected
         .iter()
-        .map(|(id, p)| (*id, *p, model::resolve(p, sp)))
+        .map(|(id, p)| (*id, *p, ports::resolve(p, sp)))
         .collect();
     let missing: Vec<&(ObjectId, &Pod, Resolve)> = results
         .iter()
@@ -101,7 +103,7 @@ fn named(
     )];
     let mut seen_ports = Vec::new();
     for (pid, pod, _) in missing.iter().take(3) {
-        let ports = model::declared_ports_text(pod);
+        let ports = ports::declared_ports_text(pod);
         ev.push(evidence::field(
             snap,
             *pid,
@@ -133,7 +135,7 @@ fn named(
                 .flat_map(|c| c.ports.iter())
                 .filter_map(|cp| cp.name.clone())
         })
-        .filter(|n| model::similar(n, name))
+        .filter(|n| near_miss::similar(n, name))
         .collect();
     let hint = close
         .first()
@@ -184,12 +186,12 @@ fn numeric(
     // Only when every pod declares ports, none of them this number (any protocol).
     if !selected
         .iter()
-        .all(|(_, p)| model::declares_ports(p) && model::declared_protocols(p, n).is_empty())
+        .all(|(_, p)| ports::declares_ports(p) && ports::declared_protocols(p, n).is_empty())
     {
         return None;
     }
     let (pid, pod) = selected[0];
-    let ports = model::declared_ports_text(pod);
+    let ports = ports::declared_ports_text(pod);
     Some(Finding::new(
         &TARGET_PORT_UNRESOLVED,
         Severity::Info,

@@ -6,8 +6,8 @@
 
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
-use crate::rules::creation::statefulset_ordinal;
 use crate::rules::evidence;
+use crate::rules::statefulset_ordinals;
 use crate::rules::{Evidence, Finding, RuleMeta, Severity};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -87,7 +87,7 @@ pub fn pods_finding_also(
     };
     if owner.kind == "StatefulSet"
         && let (Some(sid), Some(first)) = (controller_id, cases.first())
-        && let Some(note) = statefulset_ordinal::blocked_note(snap, sid, first.id)
+        && let Some(note) = statefulset_ordinals::blocked_note(snap, sid, first.id)
     {
         if message.ends_with('.') {
             let mut chars = note.chars();

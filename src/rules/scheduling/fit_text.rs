@@ -1,0 +1,271 @@
+//! The sentences and evidence `scheduling/unschedulable` builds from the per-node fit
+//! ([`super::fit`]): the pod's effective request, a node's free room, one exclusion
+//! category ("3 of 3 nodes lack cpu (…)"), and the node closest to fitting. Split from
+//! the rule so that it keeps only the decision of which cause applies.
+
+use super::fit::{self, Exclusion, NodeFit, Short};
+use super::requests::display_units;
+use crate::kube::pod::Pod;
+use crate::rules::Evidence;
+use crate::rules::evidence;
+use crate::snapshot::{ObjectId, Snapshot};
+use std::collections::BTreeMap;
+
+pub(super) fn need_text(need: &BTreeMap<String, i128>) -> String {
+    need.iter()
+        .map(|(r, u)| format!("{} {r}", display_units(r, *u)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(super) fn requests_evidence(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    need_text: &str,
+) -> Evidence {
+    let c = pod
+        .spec
+        .containers
+        .iter()
+        .find(|c| !c.resources.requests.is_empty() || !c.resources.limits.is_empty());
+    let path: Vec<String> = match c {
+        Some(c) => vec![
+            "spec".into(),
+            "containers".into(),
+            format!("name={}", c.name),
+            "resources".into(),
+        ],
+        None => vec!["spec".into()],
+    };
+    let extras = [
+        (!pod.spec.init_containers.is_empty()).then_some("init containers"),
+        pod.spec
+            .resources
+            .is_some()
+            .then_some("pod-level resources"),
+        (!pod.spec.overhead.is_empty()).then_some("overhead"),
+    ];
+    let extras: Vec<&str> = extras.into_iter().flatten().collect();
+    evidence::field(
+        snap,
+        id,
+        &path.iter().map(String::as_str).collect::<Vec<_>>(),
+        format!(
+            "effective request: {need_text}{}",
+            if extras.is_empty() {
+                String::new()
+            } else {
+                format!(" (counting {})", extras.join(", "))
+            }
+        ),
+    )
+}
+
+pub(super) fn node_room_evidence(snap: &Snapshot, f: &NodeFit) -> Evidence {
+    let room: Vec<String> = f
+        .free
+        .iter()
+        .map(|(r, (free, alloc))| {
+            format!(
+                "{r} {} free of {} allocatable",
+                display_units(r, *free),
+                display_units(r, *alloc)
+            )
+        })
+        .collect();
+    evidence::field(
+        snap,
+        f.id,
+        &["status", "allocatable"],
+        format!(
+            "node {}: {} ({} non-terminated pods bound there)",
+            f.name,
+            if room.is_empty() {
+                "no requested resource".into()
+            } else {
+                room.join(", ")
+            },
+            f.usage.pods.len()
+        ),
+    )
+}
+
+pub(super) fn list_names(names: &[&str]) -> String {
+    if names.len() <= 4 {
+        names.join(", ")
+    } else {
+        format!("{}, … and {} more", names[..3].join(", "), names.len() - 3)
+    }
+}
+
+/// Resources the nodes lack, most-lacked first: [("cpu", 3), ("memory", 1)].
+fn short_counts(nodes: &[&NodeFit]) -> Vec<(String, usize)> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for f in nodes {
+        for x in &f.exclusions {
+            if let Exclusion::Resources(s) = x {
+                for s in s {
+                    *counts.entry(s.resource.clone()).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+pub(super) fn short_resources(nodes: &[&NodeFit]) -> Vec<String> {
+    let mut v: Vec<String> = short_counts(nodes).into_iter().map(|(r, _)| r).collect();
+    v.sort();
+    v
+}
+
+/// "3 of 3 nodes lack cpu (node-a, node-b, node-c)" for one exclusion category.
+pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: usize) -> String {
+    let names: Vec<&str> = nodes.iter().map(|f| f.name).collect();
+    let n = nodes.len();
+    let one = n == 1;
+    let (is, has, lacks) = if one {
+        ("is", "has", "lacks")
+    } else {
+        ("are", "have", "lack")
+    };
+    let head = format!(
+        "{n} of {total} {}",
+        if total == 1 { "node" } else { "nodes" }
+    );
+    let who = format!(" ({})", list_names(&names));
+    match x {
+        Exclusion::Cordoned => format!("{head} {is} cordoned{who}"),
+        Exclusion::Taint(t) if fit::is_not_ready_taint(&t.key) => format!(
+            "{head} {is} NotReady (taint {}:{} not tolerated){who}",
+            t.key, t.effect
+        ),
+        Exclusion::Taint(t) => format!(
+            "{head} {has} the untolerated taint {}{}:{}{who}",
+            t.key,
+            t.value
+                .as_deref()
+                .filter(|v| !v.is_empty())
+                .map(|v| format!("={v}"))
+                .unwrap_or_default(),
+            t.effect
+        ),
+        Exclusion::NodeSelector { key, want } => {
+            format!("{head} {lacks} the label {key}={want} its nodeSelector requires{who}")
+        }
+        Exclusion::NodeAffinity => format!("{head} {is} outside its required node affinity{who}"),
+        Exclusion::HostPort(p) => format!(
+            "{head} already use{} host port {p}{who}",
+            if one { "s" } else { "" }
+        ),
+        Exclusion::Resources(_) => {
+            let counts = short_counts(nodes);
+            let what = if counts.len() == 1 || counts.iter().all(|(_, c)| *c == n) {
+                counts
+                    .iter()
+                    .map(|(r, _)| r.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            } else {
+                counts
+                    .iter()
+                    .map(|(r, c)| format!("{r} ({c})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            format!("{head} {lacks} {what}{who}")
+        }
+        Exclusion::TooManyPods { allocatable, .. } => {
+            format!("{head} {is} full ({allocatable} of {allocatable} pods){who}")
+        }
+        Exclusion::VolumeNodeAffinity { pv } => {
+            format!("{head} {is} outside the node affinity of its PersistentVolume {pv}{who}")
+        }
+        Exclusion::AntiAffinity { other } => format!(
+            "{head} {has} a pod its required anti-affinity avoids in {} (such as {}){who}",
+            if one { "its domain" } else { "their domains" },
+            snap.object(*other).name
+        ),
+        Exclusion::ExistingAntiAffinity { other } => format!(
+            "{head} {has} a pod whose required anti-affinity rejects it in {} (such as {}){who}",
+            if one { "its domain" } else { "their domains" },
+            snap.object(*other).name
+        ),
+        Exclusion::PodAffinity => {
+            format!(
+                "{head} {has} no pod its required pod affinity asks for in {}{who}",
+                if one { "its domain" } else { "their domains" }
+            )
+        }
+    }
+}
+
+/// The node closest to fitting and a sentence about it: "needs 6 cpu; the most free is
+/// node-b with 5.5 of 7.8 allocatable cpu free".
+pub(super) fn closest<'a>(
+    need: &BTreeMap<String, i128>,
+    fits: &'a [NodeFit<'a>],
+    capacity: &[&'a NodeFit<'a>],
+) -> Option<(&'a NodeFit<'a>, String)> {
+    // Resources some capacity-only node lacks; else resources any node lacks.
+    let pool: Vec<&NodeFit> = if capacity.is_empty() {
+        fits.iter().collect()
+    } else {
+        capacity.to_vec()
+    };
+    let mut short: Vec<&str> = pool
+        .iter()
+        .flat_map(|f| f.exclusions.iter())
+        .filter_map(|x| match x {
+            Exclusion::Resources(s) => Some(
+                s.iter()
+                    .map(|s: &Short| s.resource.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    short.sort();
+    short.dedup();
+    if short.is_empty() {
+        return None;
+    }
+    let mut sentences = Vec::new();
+    let mut best_node: Option<&NodeFit> = None;
+    for res in &short {
+        let n = need.get(*res).copied().unwrap_or(0);
+        let best = pool
+            .iter()
+            .max_by(|a, b| {
+                let fa = a.free.get(*res).map(|x| x.0).unwrap_or(i128::MIN);
+                let fb = b.free.get(*res).map(|x| x.0).unwrap_or(i128::MIN);
+                fa.cmp(&fb).then(b.name.cmp(a.name))
+            })
+            .copied()?;
+        let (free, alloc) = best.free.get(*res).copied().unwrap_or((0, 0));
+        let largest = pool
+            .iter()
+            .map(|f| f.free.get(*res).map(|x| x.1).unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        let mut s = format!(
+            "needs {} {res}; the most free is {} with {} of {} allocatable {res} free",
+            display_units(res, n),
+            best.name,
+            display_units(res, free.max(0)),
+            display_units(res, alloc)
+        );
+        if n > largest {
+            s.push_str(&format!(
+                "; no node has that much {res} allocatable at all, so neither preemption nor more nodes of these sizes can help"
+            ));
+        }
+        sentences.push(s);
+        best_node.get_or_insert(best);
+    }
+    Some((best_node?, sentences.join("; ")))
+}

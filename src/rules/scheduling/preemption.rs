@@ -1,0 +1,105 @@
+//! Whether preemption could make room for a pod no node fits, for
+//! `scheduling/unschedulable`: evicting lower-priority pods from the nodes excluded for
+//! capacity alone, as the scheduler's PostFilter does, and what its nomination says.
+
+use super::fit::{Exclusion, NodeFit, priority_of};
+use super::message::FitMessage;
+use crate::kube::pod::Pod;
+use crate::snapshot::{ObjectId, Snapshot};
+use std::collections::BTreeMap;
+
+/// Could evicting lower-priority pods make room? Only nodes excluded for capacity alone
+/// are candidates, as for the scheduler's PostFilter.
+pub(super) fn preemption(
+    snap: &Snapshot,
+    pod: &Pod,
+    need: &BTreeMap<String, i128>,
+    capacity: &[&NodeFit],
+    msg: Option<&FitMessage>,
+) -> String {
+    if capacity.is_empty() {
+        return String::new();
+    }
+    if pod.spec.preemption_policy.as_deref() == Some("Never") {
+        return " Preemption is off for this pod (preemptionPolicy: Never).".into();
+    }
+    let prio = priority_of(snap, pod);
+    let mut any_lower = false;
+    let mut helps: Vec<(String, Vec<String>)> = Vec::new();
+    for f in capacity {
+        let by_priority = f.usage.by_priority(snap);
+        let n = by_priority.below(prio);
+        if n == 0 {
+            continue;
+        }
+        any_lower = true;
+        let freed = &by_priority.freed[n];
+        let enough = need.iter().all(|(r, want)| {
+            let (free, _) = f.free.get(r).copied().unwrap_or((0, 0));
+            *want <= free + freed.get(r).copied().unwrap_or(0)
+        }) && f.exclusions.iter().all(|x| match x {
+            Exclusion::TooManyPods { used, allocatable } => used - (n as i128) < *allocatable,
+            _ => true,
+        });
+        if enough {
+            // Named in the node's pod order, as the bundle lists them.
+            let mut victims: Vec<ObjectId> =
+                by_priority.pods[..n].iter().map(|(_, id)| *id).collect();
+            victims.sort();
+            helps.push((
+                f.name.to_string(),
+                victims
+                    .iter()
+                    .map(|id| snap.object(*id).name.clone())
+                    .collect(),
+            ));
+        }
+    }
+    let hopeless = msg.and_then(FitMessage::preemption_hopeless);
+    if let Some(nominated) = pod
+        .status
+        .nominated_node_name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+    {
+        let terminating: Vec<String> = snap
+            .pods_on_node(nominated)
+            .iter()
+            .filter(|id| {
+                snap.pod(**id)
+                    .is_some_and(|p| p.metadata.deletion_timestamp.is_some())
+            })
+            .map(|id| snap.object(*id).name.clone())
+            .collect();
+        let agree = if helps.iter().any(|(n, _)| n == nominated) {
+            "; by the bundle's numbers evicting lower-priority pods there frees enough"
+        } else {
+            "; by the bundle's numbers evicting every lower-priority pod there would not free enough"
+        };
+        return format!(
+            " The scheduler nominated {nominated} for it and is preempting lower-priority pods there{}{agree}; the pod waits for them to terminate.",
+            if terminating.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} terminating)", terminating.join(", "))
+            }
+        );
+    }
+    if let Some((node, victims)) = helps.first() {
+        let mut s = format!(
+            " Preemption could help: evicting lower-priority pods on {node} ({}) would make room",
+            victims.join(", ")
+        );
+        if hopeless == Some(true) {
+            s.push_str(", although the scheduler's preemption attempt found no victims (the bundle may be newer than its message)");
+        }
+        s.push('.');
+        s
+    } else if !any_lower {
+        format!(" Preemption cannot help: no pod on those nodes has a priority below {prio}.")
+    } else {
+        format!(
+            " Preemption cannot help: even evicting every pod with a priority below {prio} would not free enough."
+        )
+    }
+}

@@ -1,0 +1,92 @@
+//! Selector typos: whether two label keys or values look like a typo of each other, and
+//! the pods of a namespace that a Service selector misses by one label. Split from
+//! [`super::model`]; used by the selector and target-port rules.
+
+use super::model::Model;
+use crate::snapshot::ObjectId;
+use std::collections::BTreeMap;
+
+/// Levenshtein distance (label values and keys are short).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Two label keys or values that look like a typo of each other.
+pub fn similar(a: &str, b: &str) -> bool {
+    if a == b {
+        return false;
+    }
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    let shortest = a.chars().count().min(b.chars().count());
+    distance(a, b) <= (shortest / 3).max(1)
+}
+
+/// A pod that the selector misses by one label.
+pub struct NearMiss {
+    pub pod: ObjectId,
+    /// `has app=payments, the selector wants app=payment`.
+    pub diff: String,
+}
+
+/// Pods of the namespace that fail exactly one selector requirement in a way that looks
+/// like a typo (a similar value or key), or (for selectors of two or more labels) that
+/// match every other label and just lack one.
+pub fn near_misses(model: &Model, ns: &str, sel: &BTreeMap<String, String>) -> Vec<NearMiss> {
+    let mut out = Vec::new();
+    for (id, pod) in model.pods_in(ns) {
+        let labels = &pod.metadata.labels;
+        let failing: Vec<(&String, &String)> = sel
+            .iter()
+            .filter(|(k, v)| labels.get(*k) != Some(*v))
+            .collect();
+        let [(k, v)] = failing.as_slice() else {
+            continue;
+        };
+        let diff = match labels.get(*k) {
+            Some(have) if similar(have, v) => {
+                Some(format!("has {k}={have}, the selector wants {k}={v}"))
+            }
+            Some(_) => None,
+            None => labels
+                .iter()
+                .find(|(k2, v2)| *v2 == *v && similar(k2, k))
+                .map(|(k2, _)| format!("has {k2}={v}, the selector wants {k}={v}"))
+                .or_else(|| {
+                    (sel.len() >= 2).then(|| format!("lacks label {k}={v} (matches the rest)"))
+                }),
+        };
+        if let Some(diff) = diff {
+            out.push(NearMiss { pod: *id, diff });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos() {
+        assert!(similar("payment", "payments"));
+        assert!(similar("v1", "v2"));
+        assert!(similar("Web", "web"));
+        assert!(!similar("web", "api"));
+        assert!(!similar("frontend", "backend"));
+        assert!(!similar("web", "web"));
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+}
