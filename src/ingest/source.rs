@@ -2,6 +2,8 @@
 //! stream. Archives are read in memory and never extracted; archives inside archives are
 //! opened up to [`MAX_NESTING`] levels, their entries named `outer!/inner/path`.
 
+mod formats;
+
 use super::content::FileRead;
 use rayon::prelude::*;
 use std::io::{Cursor, Read};
@@ -153,42 +155,7 @@ pub struct Collected {
     pub symlinks: usize,
 }
 
-/// The kind of container a path or byte stream is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArchiveKind {
-    Zip,
-    Tar,
-    TarGz,
-    /// A single gzip-compressed file (`pods.yaml.gz`).
-    Gz,
-}
-
-/// Recognizes archives by name first, then by magic bytes.
-pub fn archive_kind(name: &str, head: &[u8]) -> Option<ArchiveKind> {
-    let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".zip") {
-        return Some(ArchiveKind::Zip);
-    }
-    if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
-        return Some(ArchiveKind::TarGz);
-    }
-    if lower.ends_with(".tar") {
-        return Some(ArchiveKind::Tar);
-    }
-    if lower.ends_with(".gz") {
-        return Some(ArchiveKind::Gz);
-    }
-    if head.starts_with(b"PK\x03\x04") {
-        return Some(ArchiveKind::Zip);
-    }
-    if head.starts_with(&[0x1f, 0x8b]) {
-        return Some(ArchiveKind::TarGz);
-    }
-    if head.len() > 262 && &head[257..262] == b"ustar" {
-        return Some(ArchiveKind::Tar);
-    }
-    None
-}
+pub use formats::Format;
 
 /// Collects the entries of one input path (folder, archive or plain file). Archive
 /// members are handed to `parse` as they are read, when given; else kept as bytes.
@@ -202,31 +169,34 @@ pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut head = [0u8; 512];
-    let n = std::fs::File::open(path)?.read(&mut head)?;
-    match archive_kind(&name, &head[..n]) {
-        Some(ArchiveKind::Gz) => {
-            let mut out = Collected::default();
-            open_nested(&name, read_bounded(path)?, 1, parse, &mut out);
-            Ok(out)
-        }
-        Some(kind) => {
-            let bytes = read_bounded(path)?;
-            let mut out = Collected::default();
-            expand(kind, &name, bytes, "", 1, parse, &mut out);
-            Ok(out)
-        }
-        None => {
-            let mut out = Collected::default();
-            push_entry(
-                name,
-                EntryData::File(path.to_path_buf()),
-                0,
-                parse,
-                &mut out,
-            );
-            Ok(out)
+    let n = read_head(&mut std::fs::File::open(path)?, &mut head)?;
+    let mut out = Collected::default();
+    if formats::sniff(&head[..n]).is_some() {
+        open(&name, read_bounded(path)?, true, 1, parse, &mut out);
+    } else {
+        push_entry(
+            name,
+            EntryData::File(path.to_path_buf()),
+            0,
+            parse,
+            &mut out,
+        );
+    }
+    Ok(out)
+}
+
+/// Reads up to `head.len()` bytes (fewer only at the end of the stream).
+fn read_head<R: Read>(reader: &mut R, head: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < head.len() {
+        match reader.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
     }
+    Ok(n)
 }
 
 /// Collects stdin as one entry (or an archive's entries, when it is one).
@@ -243,16 +213,16 @@ pub fn collect_stdin(parse: Option<&ParseMember>) -> std::io::Result<Collected> 
 /// an input named `name` (used by the archive fuzz target and by stdin).
 pub fn collect_bytes(name: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) -> Collected {
     let mut out = Collected::default();
-    match archive_kind(name, &bytes) {
-        Some(ArchiveKind::Gz) => open_nested(name, bytes, 1, parse, &mut out),
-        Some(kind) => expand(kind, name, bytes, "", 1, parse, &mut out),
-        None => push_entry(
+    if formats::sniff(&bytes).is_some() {
+        open(name, bytes, true, 1, parse, &mut out);
+    } else {
+        push_entry(
             name.to_string(),
             EntryData::Bytes(bytes),
             0,
             parse,
             &mut out,
-        ),
+        );
     }
     out
 }
@@ -300,17 +270,20 @@ fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
             &mut out,
         );
     }
-    // Archives found inside a folder are opened here, in parallel.
+    // Files named like archives are opened here, in parallel, by what they hold.
     let (archives, plain): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut out.entries)
         .into_iter()
-        .partition(|e| is_archive_name(&e.path));
+        .partition(|e| formats::has_archive_name(&e.path) && !formats::is_compressed_log(&e.path));
     out.entries = plain;
     let opened: Vec<Collected> = archives
         .into_par_iter()
         .map(|e| {
             let mut sub = Collected::default();
             match e.read() {
-                Ok(bytes) => open_nested(&e.path, bytes.into_owned(), 1, parse, &mut sub),
+                Ok(bytes) if formats::sniff(&bytes).is_some() => {
+                    open(&e.path, bytes.into_owned(), false, 1, parse, &mut sub)
+                }
+                Ok(_) => sub.entries.push(e),
                 Err(err) => sub.problems.push(SourceProblem {
                     path: e.path.clone(),
                     message: format!("cannot read: {err}"),
@@ -331,12 +304,9 @@ fn merge(into: &mut Collected, from: Collected) {
     into.symlinks += from.symlinks;
 }
 
-fn is_archive_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    [".zip", ".tar", ".tar.gz", ".tgz"]
-        .iter()
-        .any(|s| lower.ends_with(s))
-        || (lower.ends_with(".gz") && !lower.ends_with(".log.gz"))
+/// Whether a member's bytes are an archive or compressed file to open rather than a file.
+fn opens(path: &str, bytes: &[u8]) -> bool {
+    formats::sniff(bytes).is_some() && !formats::is_compressed_log(path)
 }
 
 /// Adds an entry, opening it first when it is itself an archive.
@@ -347,23 +317,29 @@ fn push_entry(
     parse: Option<&ParseMember>,
     out: &mut Collected,
 ) {
-    if is_archive_name(&path)
-        && let EntryData::Bytes(bytes) = data
+    if let EntryData::Bytes(bytes) = &data
+        && opens(&path, bytes)
     {
-        open_nested(&path, bytes, depth + 1, parse, out);
+        let EntryData::Bytes(bytes) = data else {
+            return;
+        };
+        open(&path, bytes, false, depth + 1, parse, out);
         return;
     }
     out.entries.push(Entry { path, data });
 }
 
-fn open_nested(
+/// Opens `bytes`, found at `path`, by what they hold: an archive's members are read
+/// (named `path!/member`, or `member` for a `top`-level input), a compressed file is
+/// its content. `depth` is how many archives deep it is.
+fn open(
     path: &str,
     bytes: Vec<u8>,
+    top: bool,
     depth: usize,
     parse: Option<&ParseMember>,
     out: &mut Collected,
 ) {
-    let kind = archive_kind(path, &bytes);
     if depth > MAX_NESTING {
         out.problems.push(SourceProblem {
             path: path.to_string(),
@@ -371,59 +347,77 @@ fn open_nested(
         });
         return;
     }
-    match kind {
-        Some(ArchiveKind::Gz) => match inflate(&bytes) {
-            Ok(inner) => {
-                let name = path[..path.len() - 3].to_string();
-                if is_archive_name(&name)
-                    || archive_kind("", &inner).is_some_and(|k| k != ArchiveKind::Gz)
-                {
-                    open_nested(&name, inner, depth, parse, out);
-                } else {
-                    out.entries.push(Entry {
-                        path: name,
-                        data: EntryData::Bytes(inner),
-                    });
-                }
-            }
-            Err(message) => out.problems.push(SourceProblem {
+    let prefix = if top {
+        String::new()
+    } else {
+        format!("{path}!/")
+    };
+    let result = match formats::sniff(&bytes) {
+        None => {
+            out.entries.push(Entry {
                 path: path.to_string(),
-                message,
-            }),
-        },
-        Some(kind) => expand(kind, path, bytes, &format!("{path}!/"), depth, parse, out),
-        None => out.entries.push(Entry {
-            path: path.to_string(),
-            data: EntryData::Bytes(bytes),
-        }),
-    }
-}
-
-/// Reads every member of an archive held in memory.
-fn expand(
-    kind: ArchiveKind,
-    name: &str,
-    bytes: Vec<u8>,
-    prefix: &str,
-    depth: usize,
-    parse: Option<&ParseMember>,
-    out: &mut Collected,
-) {
-    let result = match kind {
-        ArchiveKind::Zip => expand_zip(&bytes, prefix, depth, parse, out),
-        ArchiveKind::Tar => expand_tar(Cursor::new(&bytes[..]), prefix, depth, parse, out),
-        ArchiveKind::TarGz => {
-            let gz = flate2::read::MultiGzDecoder::new(Cursor::new(&bytes[..]));
-            expand_tar(gz, prefix, depth, parse, out)
+                data: EntryData::Bytes(bytes),
+            });
+            Ok(())
         }
-        ArchiveKind::Gz => unreachable!("single gzip files are handled by open_nested"),
+        Some(Format::Zip) => expand_zip(&bytes, &prefix, depth, parse, out),
+        Some(Format::Tar) => expand_tar(Cursor::new(&bytes[..]), &prefix, depth, parse, out),
+        Some(Format::Unsupported(name)) => Err(format!(
+            "{name} archive or compressed file; kdiag reads zip, tar, gzip, bzip2, xz and zstd; not read"
+        )),
+        Some(format) => decompress(format, path, &bytes, &prefix, top, depth, parse, out),
     };
     if let Err(message) = result {
         out.problems.push(SourceProblem {
-            path: name.to_string(),
+            path: path.to_string(),
             message,
         });
     }
+}
+
+/// A compressed stream: a tar in it is read as it decompresses (one archive, like
+/// `.tar.gz`); anything else is one file named without the compression's ending, which
+/// is opened in turn when it is an archive or compressed again.
+#[allow(clippy::too_many_arguments)]
+fn decompress(
+    format: Format,
+    path: &str,
+    bytes: &[u8],
+    prefix: &str,
+    top: bool,
+    depth: usize,
+    parse: Option<&ParseMember>,
+    out: &mut Collected,
+) -> Result<(), String> {
+    let invalid = |e: std::io::Error| format!("invalid {} data: {e}", format.name());
+    let mut decoder = formats::decoder(format, bytes).map_err(invalid)?;
+    let mut head = vec![0u8; 512];
+    let n = read_head(&mut decoder, &mut head).map_err(invalid)?;
+    head.truncate(n);
+    let inner = formats::sniff(&head);
+    let mut content = Cursor::new(head).chain(decoder);
+    if inner == Some(Format::Tar) {
+        return expand_tar(content, prefix, depth, parse, out)
+            .map_err(|e| format!("{} data: {e}", format.name()));
+    }
+    let name = formats::inner_name(path);
+    if is_log_name(&name) {
+        let data = log_tail(&mut content).map_err(|e| format!("{} data: {e}", format.name()))?;
+        out.entries.push(Entry { path: name, data });
+        return Ok(());
+    }
+    let data = read_limited(&mut content, bytes.len() as u64 * 4)
+        .map_err(|e| format!("{} data: {e}", format.name()))?;
+    match inner {
+        // Compressed again, or a zip: one level deeper, so that a stream that decompresses
+        // to itself stops at the nesting bound.
+        Some(_) => open(&name, data, top, depth + 1, parse, out),
+        None => out.entries.push(Entry {
+            path: name.clone(),
+            data: member_data(&name, data, parse),
+        }),
+    }
+    Ok(())
 }
 
 /// One zip member after reading.
@@ -559,7 +553,11 @@ fn expand_tar<R: Read>(
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };
-            match (data, member_parser(&path, parse)) {
+            let parser = match &data {
+                Ok(EntryData::Bytes(bytes)) => member_parser(&path, bytes, parse),
+                _ => None,
+            };
+            match (data, parser) {
                 (Ok(EntryData::Bytes(bytes)), Some(parse)) => {
                     let slot = out.entries.len();
                     out.entries.push(Entry {
@@ -579,12 +577,30 @@ fn expand_tar<R: Read>(
                 (Err(message), _) => out.problems.push(SourceProblem { path, message }),
             }
         }
-        Ok(())
+        drain(archive.into_inner())
     });
     for (slot, data) in parsed.into_inner().unwrap_or_else(PoisonError::into_inner) {
         out.entries[slot].data = data;
     }
     result
+}
+
+/// Reads a tar's stream past its end, so that a compression's checks (gzip's CRC-32 and
+/// length, xz's and zstd's checksums) are read and a corrupt byte is a problem, not
+/// silently wrong content. What follows the tar is bounded like a member.
+fn drain<R: Read>(mut rest: R) -> Result<(), String> {
+    let read = std::io::copy(
+        &mut (&mut rest).take(max_entry_bytes() + 1),
+        &mut std::io::sink(),
+    )
+    .map_err(|e| format!("corrupt after the last member (its members may be wrong): {e}"))?;
+    if read > max_entry_bytes() {
+        return Err(format!(
+            "more than {} after the end of the tar archive; not read",
+            limit_text()
+        ));
+    }
+    Ok(())
 }
 
 /// An archived log's data: its tail (see [`read_tail`]).
@@ -599,7 +615,7 @@ fn log_tail<R: Read>(member: &mut R) -> Result<EntryData, String> {
 
 /// An archive member's data: handed to `parse` when given, else its bytes.
 fn member_data(path: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) -> EntryData {
-    match member_parser(path, parse) {
+    match member_parser(path, &bytes, parse) {
         Some(parse) => parse(path, bytes),
         None => EntryData::Bytes(bytes),
     }
@@ -607,8 +623,12 @@ fn member_data(path: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) -> Entry
 
 /// `parse` for a member to parse as it is read: not for an archive, which is opened
 /// instead (see [`push_entry`]).
-fn member_parser<'p>(path: &str, parse: Option<&'p ParseMember>) -> Option<&'p ParseMember> {
-    parse.filter(|_| !is_archive_name(path))
+fn member_parser<'p>(
+    path: &str,
+    bytes: &[u8],
+    parse: Option<&'p ParseMember>,
+) -> Option<&'p ParseMember> {
+    parse.filter(|_| !opens(path, bytes))
 }
 
 /// Normalizes a member name; refuses names that would escape or cannot be a path.
@@ -651,11 +671,6 @@ fn limit_text() -> String {
     }
 }
 
-fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let mut gz = flate2::read::MultiGzDecoder::new(bytes);
-    read_limited(&mut gz, bytes.len() as u64 * 4).map_err(|e| format!("invalid gzip data: {e}"))
-}
-
 fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -696,12 +711,5 @@ mod tests {
         assert!(safe_name("/abs").is_err());
         assert!(safe_name("a\0b").is_err());
         assert_eq!(safe_name("./a/b.yaml").unwrap(), "a/b.yaml");
-    }
-
-    #[test]
-    fn archive_kinds() {
-        assert_eq!(archive_kind("x.tgz", b""), Some(ArchiveKind::TarGz));
-        assert_eq!(archive_kind("x", b"PK\x03\x04rest"), Some(ArchiveKind::Zip));
-        assert_eq!(archive_kind("x.yaml", b"kind: Pod"), None);
     }
 }

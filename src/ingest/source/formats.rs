@@ -1,0 +1,317 @@
+//! What a byte stream is, by its magic bytes (never by its name: browsers un-gzip
+//! downloads and keep `.tar.gz`), and readers that decompress it in memory.
+
+use std::io::{self, Read};
+
+/// The container or compression format of a byte stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Zip,
+    Tar,
+    Gzip,
+    Bzip2,
+    Xz,
+    Zstd,
+    /// Recognised but not read (7z, RAR, LZ4, …): a problem naming it, not a binary file.
+    Unsupported(&'static str),
+}
+
+impl Format {
+    /// A compression of one stream (which may hold a tar), as opposed to an archive.
+    pub fn is_compression(self) -> bool {
+        matches!(
+            self,
+            Format::Gzip | Format::Bzip2 | Format::Xz | Format::Zstd
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Zip => "zip",
+            Format::Tar => "tar",
+            Format::Gzip => "gzip",
+            Format::Bzip2 => "bzip2",
+            Format::Xz => "xz",
+            Format::Zstd => "zstd",
+            Format::Unsupported(name) => name,
+        }
+    }
+}
+
+/// Formats kdiag knows by their magic but cannot read.
+const UNSUPPORTED: &[(&[u8], &str)] = &[
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+    (b"Rar!\x1a\x07", "RAR"),
+    (b"\x04\x22\x4d\x18", "LZ4"),
+    (b"\x02\x21\x4c\x18", "LZ4 (legacy)"),
+    (b"LZIP\x01", "lzip"),
+    (b"\x89LZO\x00\x0d\x0a\x1a\x0a", "lzop"),
+    (b"\x1f\x9d", "Unix compress (.Z)"),
+];
+
+/// The format of a stream starting with `head` (its first 512 bytes suffice), or `None`
+/// for a plain file.
+pub fn sniff(head: &[u8]) -> Option<Format> {
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        return Some(Format::Zip);
+    }
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return Some(Format::Gzip);
+    }
+    if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+        return Some(Format::Bzip2);
+    }
+    if head.starts_with(b"\xfd7zXZ\x00") {
+        return Some(Format::Xz);
+    }
+    // A zstd frame, or a skippable frame (pzstd starts with one).
+    if head.starts_with(b"\x28\xb5\x2f\xfd")
+        || (head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18])
+    {
+        return Some(Format::Zstd);
+    }
+    if is_tar_header(head) {
+        return Some(Format::Tar);
+    }
+    UNSUPPORTED
+        .iter()
+        .find(|(magic, _)| head.starts_with(magic))
+        .map(|(_, name)| Format::Unsupported(name))
+}
+
+/// A tar header: `ustar` magic, or (old v7 tars have none) a name and a checksum that
+/// matches the header's bytes.
+fn is_tar_header(head: &[u8]) -> bool {
+    let Some(header) = head.get(..512) else {
+        return false;
+    };
+    if &header[257..262] == b"ustar" {
+        return true;
+    }
+    if header[0] == 0 {
+        return false;
+    }
+    let field = &header[148..156];
+    let digits: Vec<u8> = field
+        .iter()
+        .copied()
+        .skip_while(|&b| b == b' ')
+        .take_while(u8::is_ascii_digit)
+        .collect();
+    let Some(stored) = std::str::from_utf8(&digits)
+        .ok()
+        .and_then(|s| u32::from_str_radix(s, 8).ok())
+    else {
+        return false;
+    };
+    let sum: u32 = header
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            if (148..156).contains(&i) {
+                32
+            } else {
+                u32::from(b)
+            }
+        })
+        .sum();
+    !digits.is_empty() && stored == sum
+}
+
+/// Most memory an xz stream may ask for (`xz -9` needs 65 MiB); beyond it the stream is
+/// a problem rather than an allocation the size its header names.
+const XZ_MEMLIMIT: u64 = 256 << 20;
+
+/// A reader of the decompressed content of `bytes`, when `format` is a compression.
+/// Concatenated streams (pigz, pbzip2, pzstd, `cat a.xz b.xz`) read as one.
+pub fn decoder<'a>(format: Format, bytes: &'a [u8]) -> io::Result<Box<dyn Read + Send + 'a>> {
+    Ok(match format {
+        Format::Gzip => Box::new(flate2::read::MultiGzDecoder::new(bytes)),
+        Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(bytes)),
+        Format::Xz => {
+            let flags = liblzma::stream::CONCATENATED | liblzma::stream::TELL_UNSUPPORTED_CHECK;
+            let stream = liblzma::stream::Stream::new_stream_decoder(XZ_MEMLIMIT, flags)
+                .map_err(io::Error::other)?;
+            Box::new(liblzma::read::XzDecoder::new_stream(bytes, stream))
+        }
+        Format::Zstd => Box::new(ZstdFrames {
+            source: bytes,
+            decoder: ruzstd::decoding::FrameDecoder::new(),
+            in_frame: false,
+        }),
+        Format::Zip | Format::Tar | Format::Unsupported(_) => {
+            return Err(io::Error::other(format!(
+                "{} is not a compression",
+                format.name()
+            )));
+        }
+    })
+}
+
+/// Every frame of a zstd stream, skippable frames skipped, each frame's checksum checked
+/// (ruzstd's own streaming reader reads one frame and checks nothing).
+struct ZstdFrames<'a> {
+    source: &'a [u8],
+    decoder: ruzstd::decoding::FrameDecoder,
+    in_frame: bool,
+}
+
+impl Read for ZstdFrames<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use ruzstd::decoding::BlockDecodingStrategy;
+        use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if !self.in_frame {
+                if self.source.is_empty() {
+                    return Ok(0);
+                }
+                match self.decoder.reset(&mut self.source) {
+                    Ok(()) => self.in_frame = true,
+                    Err(FrameDecoderError::ReadFrameHeaderError(
+                        ReadFrameHeaderError::SkipFrame { length, .. },
+                    )) => {
+                        let skip = (length as usize).min(self.source.len());
+                        self.source = &self.source[skip..];
+                    }
+                    Err(e) => return Err(io::Error::other(e)),
+                }
+                continue;
+            }
+            if self.decoder.can_collect() > 0 {
+                return self.decoder.read(buf);
+            }
+            if !self.decoder.is_finished() {
+                self.decoder
+                    .decode_blocks(&mut self.source, BlockDecodingStrategy::UptoBlocks(1))
+                    .map_err(io::Error::other)?;
+                continue;
+            }
+            // The frame is decoded and drained.
+            if let Some(stored) = self.decoder.get_checksum_from_data()
+                && self.decoder.get_calculated_checksum() != Some(stored)
+            {
+                return Err(io::Error::other("zstd frame checksum does not match"));
+            }
+            self.in_frame = false;
+        }
+    }
+}
+
+/// The name of what a compressed file holds: `pods.yaml.gz` → `pods.yaml`,
+/// `bundle.tgz` → `bundle.tar`; a name without such an ending is kept.
+pub fn inner_name(path: &str) -> String {
+    let lower = path.to_ascii_lowercase();
+    for (ext, tar) in [
+        (".tgz", true),
+        (".tbz2", true),
+        (".tbz", true),
+        (".txz", true),
+        (".tzst", true),
+        (".gz", false),
+        (".bz2", false),
+        (".xz", false),
+        (".zst", false),
+        (".zstd", false),
+    ] {
+        if lower.ends_with(ext) && lower.len() > ext.len() {
+            let stem = &path[..path.len() - ext.len()];
+            return if tar {
+                format!("{stem}.tar")
+            } else {
+                stem.to_string()
+            };
+        }
+    }
+    path.to_string()
+}
+
+/// A name that says archive or compressed file; in folders only these are looked into
+/// (sniffing every file would open each twice).
+pub fn has_archive_name(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".zip", ".tar", ".7z", ".rar", ".lz4", ".lz", ".lzo", ".z"]
+        .iter()
+        .any(|s| lower.ends_with(s))
+        || inner_name(&lower) != lower
+}
+
+/// A rotated log (`kubelet.log.gz`): left as it is, like the other logs kdiag does not
+/// read; inflating it would cost time for nothing.
+pub fn is_compressed_log(path: &str) -> bool {
+    let inner = inner_name(path);
+    inner.len() != path.len() && inner.ends_with(".log")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_by_magic() {
+        assert_eq!(sniff(b"PK\x03\x04rest"), Some(Format::Zip));
+        assert_eq!(sniff(b"\x1f\x8b\x08"), Some(Format::Gzip));
+        assert_eq!(sniff(b"BZh91AY&SY"), Some(Format::Bzip2));
+        assert_eq!(sniff(b"BZhx"), None);
+        assert_eq!(sniff(b"\xfd7zXZ\x00\x00"), Some(Format::Xz));
+        assert_eq!(sniff(b"\x28\xb5\x2f\xfd\x00"), Some(Format::Zstd));
+        assert_eq!(sniff(b"\x50\x2a\x4d\x18\x00"), Some(Format::Zstd));
+        assert_eq!(
+            sniff(b"7z\xbc\xaf\x27\x1c\x00\x04"),
+            Some(Format::Unsupported("7z"))
+        );
+        assert_eq!(sniff(b"kind: Pod\n"), None);
+        assert_eq!(sniff(b""), None);
+        let mut v7 = tar::Header::new_old();
+        v7.set_path("a.yaml").unwrap();
+        v7.set_size(3);
+        v7.set_cksum();
+        assert_eq!(sniff(v7.as_bytes()), Some(Format::Tar));
+        let mut broken = *v7.as_bytes();
+        broken[0] ^= 1;
+        assert_eq!(sniff(&broken), None);
+    }
+
+    #[test]
+    fn inner_names() {
+        assert_eq!(inner_name("a/pods.yaml.gz"), "a/pods.yaml");
+        assert_eq!(inner_name("b.TGZ"), "b.tar");
+        assert_eq!(inner_name("b.tar.xz"), "b.tar");
+        assert_eq!(inner_name("b.tar"), "b.tar");
+        assert_eq!(inner_name(".gz"), ".gz");
+        assert!(is_compressed_log("x/kubelet.log.gz"));
+        assert!(!is_compressed_log("x/kubelet.log"));
+        assert!(has_archive_name("m.tar.zst") && !has_archive_name("pods.yaml"));
+    }
+
+    #[test]
+    fn zstd_frames_are_read_and_checked() {
+        let one = ruzstd::encoding::compress_to_vec(
+            &b"hello "[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let two = ruzstd::encoding::compress_to_vec(
+            &b"world"[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let mut stream = vec![0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3];
+        stream.extend_from_slice(&one);
+        stream.extend_from_slice(&two);
+        let mut out = String::new();
+        decoder(Format::Zstd, &stream)
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        assert_eq!(out, "hello world");
+        let mut cut = Vec::new();
+        let truncated = &stream[..stream.len() - 3];
+        assert!(
+            decoder(Format::Zstd, truncated)
+                .unwrap()
+                .read_to_end(&mut cut)
+                .is_err()
+        );
+    }
+}
