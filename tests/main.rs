@@ -2,6 +2,7 @@
 //! the tiny DSL below runs the real `kdiag` binary so exit codes and output are tested
 //! exactly as users see them.
 
+mod archives;
 mod cli;
 mod corpus;
 mod hostile;
