@@ -5,6 +5,7 @@
 mod cli;
 mod corpus;
 mod hostile;
+mod identity;
 mod kueue;
 mod numa;
 mod report;
