@@ -38,7 +38,7 @@ const MAX_NOTES: usize = 10;
 /// Merges copies into objects sorted by kind, group, namespace, name; returns the notes
 /// (input, text) of what was dropped or is ambiguous.
 pub(super) fn merge(
-    mut copies: Vec<Copy>,
+    copies: Vec<Copy>,
     files: &[SourceFile],
     inputs: &[InputInfo],
 ) -> (Vec<Object>, Vec<(usize, String)>) {
@@ -50,10 +50,19 @@ pub(super) fn merge(
             c.obj.sources[0].span,
         )
     };
-    copies.par_sort_by(|a, b| identity(&a.obj, &b.obj).then_with(|| place(a).cmp(&place(b))));
-    let mut objects = Vec::with_capacity(copies.len());
+    // Indices are sorted, not the copies: an object is large to move.
+    let mut order: Vec<u32> = (0..copies.len() as u32).collect();
+    order.par_sort_by(|&a, &b| {
+        let (a, b) = (&copies[a as usize], &copies[b as usize]);
+        identity(&a.obj, &b.obj).then_with(|| place(a).cmp(&place(b)))
+    });
+    let mut slots: Vec<Option<Copy>> = copies.into_iter().map(Some).collect();
+    let mut objects = Vec::with_capacity(slots.len());
     let mut notes = Vec::new();
-    let mut it = copies.into_iter().peekable();
+    let mut it = order
+        .into_iter()
+        .filter_map(|i| slots[i as usize].take())
+        .peekable();
     while let Some(first) = it.next() {
         if !it
             .peek()
