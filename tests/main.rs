@@ -6,6 +6,7 @@ mod archives;
 mod cli;
 mod corpus;
 mod hostile;
+mod identity;
 mod kueue;
 mod numa;
 mod report;

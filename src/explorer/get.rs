@@ -57,8 +57,8 @@ pub fn get(args: GetArgs) -> ExitCode {
             } else {
                 Some(args.namespace.as_deref().unwrap_or("default"))
             };
-            let mut ids: Vec<ObjectId> = snap
-                .ids_of(&kind)
+            let mut ids: Vec<ObjectId> = kind
+                .ids(&snap)
                 .iter()
                 .copied()
                 .filter(|&id| ns.is_none() || snap.object(id).namespace.as_deref() == ns)
@@ -68,14 +68,15 @@ pub fn get(args: GetArgs) -> ExitCode {
                         .is_none_or(|s| matches_selector(s, snap.object(id).value()))
                 })
                 .collect();
-            if kind == "Event" {
+            if kind.is_known() && kind.kind == "Event" {
                 ids.sort_by_key(|&id| (event_last(&snap, id), id));
             }
             if ids.is_empty() {
-                let elsewhere = snap.ids_of(&kind).len();
+                let elsewhere = kind.ids(&snap).len();
                 match ns {
                     Some(ns) if elsewhere > 0 => eprintln!(
-                        "No resources found in {ns} namespace ({elsewhere} {kind} object(s) in other namespaces: use -A or -n NS)."
+                        "No resources found in {ns} namespace ({elsewhere} {} object(s) in other namespaces: use -A or -n NS).",
+                        kind.display()
                     ),
                     Some(ns) => eprintln!("No resources found in {ns} namespace."),
                     None => eprintln!("No resources found."),
@@ -116,12 +117,18 @@ pub fn get(args: GetArgs) -> ExitCode {
         }
         Some(GetFormat::Name) => ids
             .iter()
-            .map(|&id| format!("{}/{}\n", kind.to_ascii_lowercase(), snap.object(id).name))
+            .map(|&id| format!("{}/{}\n", kind.resource(), snap.object(id).name))
             .collect(),
         Some(GetFormat::Wide) | None => {
             let wide = args.output == Some(GetFormat::Wide);
             let with_ns = args.all_namespaces && !scoped;
-            table(&snap, &kind, &ids, wide, with_ns)
+            // Another group's kind of a known name (a `longhorn.io` Node) has no columns of its own.
+            let columns_of = if kind.is_known() {
+                kind.kind.as_str()
+            } else {
+                ""
+            };
+            table(&snap, columns_of, &ids, wide, with_ns)
         }
     };
     emit(text, redactor.as_ref())

@@ -1,6 +1,7 @@
 //! Which kind and which object the user means: kubectl's kind names (plural, short,
 //! `kind.group`), the kinds without a namespace, and one object found by name.
 
+use kdiag::snapshot::kinds::{canonical_group, default_group};
 use kdiag::snapshot::{ObjectId, Snapshot};
 
 /// Kinds kubectl knows: (Kind, plural, short names). Singular is the lowercased Kind.
@@ -74,28 +75,115 @@ const CLUSTER_SCOPED: &[&str] = &[
     "MutatingWebhookConfiguration",
 ];
 
-/// The Kind for what a user typed; kinds outside the table are matched against the
-/// kinds the bundle holds (singular or plural, any case).
-pub(super) fn resolve_kind(snap: &Snapshot, typed: &str) -> Option<String> {
-    let t = typed
-        .split('.')
-        .next()
-        .unwrap_or(typed)
-        .to_ascii_lowercase();
+/// A kind as the user means it: its group ("" for core) and Kind.
+pub(super) struct Kind {
+    pub group: String,
+    pub kind: String,
+}
+
+impl Kind {
+    /// Whether it is the kind kdiag knows by that name (core `Node`, not `longhorn.io`'s):
+    /// only those get the kind's own columns and sections.
+    pub fn is_known(&self) -> bool {
+        default_group(&self.kind) == Some(self.group.as_str())
+    }
+
+    /// `node` for a kind kdiag knows, `node.longhorn.io` for another group's (kubectl's
+    /// `-o name`).
+    pub fn resource(&self) -> String {
+        let k = self.kind.to_ascii_lowercase();
+        if self.is_known() || self.group.is_empty() {
+            k
+        } else {
+            format!("{k}.{}", self.group)
+        }
+    }
+
+    /// `Node`, or `Node.longhorn.io` for another group's: for messages.
+    pub fn display(&self) -> String {
+        if self.is_known() || self.group.is_empty() {
+            self.kind.clone()
+        } else {
+            format!("{}.{}", self.kind, self.group)
+        }
+    }
+
+    pub fn ids<'a>(&self, snap: &'a Snapshot) -> &'a [ObjectId] {
+        snap.ids_of_group(&self.group, &self.kind)
+    }
+}
+
+/// The kind for what a user typed, as kubectl resolves it: `nodes`, `no`, `Node` are the
+/// kinds of the table (core Node); `nodes.longhorn.io`, `node.longhorn.io` and
+/// `nodes.v1beta1.longhorn.io` name the group. Kinds outside the table are matched
+/// against the kinds the bundle holds (singular or plural, any case).
+pub(super) fn resolve_kind(snap: &Snapshot, typed: &str) -> Option<Kind> {
+    let (t, group) = match typed.split_once('.') {
+        Some((t, rest)) => (t, Some(strip_version(rest))),
+        None => (typed, None),
+    };
+    let t = t.to_ascii_lowercase();
     if t.is_empty() {
         return None;
     }
-    for (kind, plural, short) in KINDS {
-        if kind.to_ascii_lowercase() == t || *plural == t || short.contains(&t.as_str()) {
-            return Some(kind.to_string());
+    let known = KINDS
+        .iter()
+        .find(|(kind, plural, short)| {
+            kind.to_ascii_lowercase() == t || *plural == t || short.contains(&t.as_str())
+        })
+        .map(|(kind, ..)| *kind);
+    if let Some(kind) = known {
+        let default = default_group(kind).unwrap_or("");
+        match group {
+            None => return Some(kind_of(default, kind)),
+            Some(g) => {
+                let api_version = format!("{}/v", g.to_ascii_lowercase());
+                let g = canonical_group(&api_version, kind);
+                if g == default || snap.group_kinds().any(|gk| gk == (g, kind)) {
+                    return Some(kind_of(g, kind));
+                }
+            }
         }
     }
-    let mut kinds: Vec<&str> = snap.objects.iter().map(|o| o.kind.as_str()).collect();
-    kinds.dedup();
-    kinds
-        .into_iter()
-        .find(|k| plural_forms(k).contains(&t))
-        .map(str::to_string)
+    let mut found = snap
+        .group_kinds()
+        .filter(|(g, _)| group.is_none_or(|want| want.eq_ignore_ascii_case(g)))
+        .filter(|(_, k)| plural_forms(k).contains(&t));
+    found.next().map(|(g, k)| kind_of(g, k))
+}
+
+fn kind_of(group: &str, kind: &str) -> Kind {
+    Kind {
+        group: group.to_string(),
+        kind: kind.to_string(),
+    }
+}
+
+/// `v1beta1.longhorn.io` → `longhorn.io` (kubectl's `resource.version.group`); `v1`
+/// alone (`pods.v1`) is the core group.
+fn strip_version(rest: &str) -> &str {
+    match rest.split_once('.') {
+        Some((first, group)) if is_version(first) => group,
+        None if is_version(rest) => "",
+        _ => rest,
+    }
+}
+
+/// `v1`, `v1beta1`, `v2alpha3`.
+fn is_version(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('v') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return false;
+    }
+    let tail = &rest[digits..];
+    tail.is_empty()
+        || ["alpha", "beta"].iter().any(|p| {
+            tail.strip_prefix(p)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
 }
 
 fn plural_forms(kind: &str) -> Vec<String> {
@@ -107,10 +195,10 @@ fn plural_forms(kind: &str) -> Vec<String> {
     v
 }
 
-pub(super) fn cluster_scoped(snap: &Snapshot, kind: &str) -> bool {
-    CLUSTER_SCOPED.contains(&kind)
-        || snap
-            .ids_of(kind)
+pub(super) fn cluster_scoped(snap: &Snapshot, kind: &Kind) -> bool {
+    (kind.is_known() && CLUSTER_SCOPED.contains(&kind.kind.as_str()))
+        || kind
+            .ids(snap)
             .first()
             .is_some_and(|&id| snap.object(id).namespace.is_none())
 }
@@ -118,9 +206,30 @@ pub(super) fn cluster_scoped(snap: &Snapshot, kind: &str) -> bool {
 /// Finds one object: `-n` when given, else the only object of that name.
 pub(super) fn resolve_object(
     snap: &Snapshot,
-    kind: &str,
+    kind: &Kind,
     name: &str,
     ns: Option<&str>,
 ) -> Result<ObjectId, String> {
-    snap.resolve(kind, name, ns, cluster_scoped(snap, kind))
+    snap.resolve_in(
+        &kind.group,
+        &kind.kind,
+        name,
+        ns,
+        cluster_scoped(snap, kind),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_and_groups() {
+        assert_eq!(strip_version("v1beta1.longhorn.io"), "longhorn.io");
+        assert_eq!(strip_version("longhorn.io"), "longhorn.io");
+        assert_eq!(strip_version("apps"), "apps");
+        assert_eq!(strip_version("v1.apps"), "apps");
+        assert_eq!(strip_version("v1"), "");
+        assert!(is_version("v2alpha3") && !is_version("vx") && !is_version("v1gamma"));
+    }
 }

@@ -6,6 +6,8 @@
 //! Objects are addressed by [`ObjectId`] and remember the file and line range of every
 //! copy the bundle held, so findings can cite them.
 
+mod identity;
+pub mod kinds;
 pub mod logs;
 
 use crate::ingest::body::Body;
@@ -62,6 +64,11 @@ impl Object {
                 .tree
                 .get_or_init(|| body.to_value(&self.kind, &self.api_version)),
         }
+    }
+
+    /// Its API group as stored ("" for core; see [`kinds::canonical_group`]).
+    pub fn group(&self) -> &str {
+        kinds::canonical_group(&self.api_version, &self.kind)
     }
 
     pub fn resource_version(&self) -> Option<&str> {
@@ -152,20 +159,19 @@ pub struct Snapshot {
     problems: Mutex<Vec<Problem>>,
     /// The time durations are measured from (see DESIGN.md "Snapshot time").
     pub as_of: Option<i64>,
-    by_kind: HashMap<String, Vec<ObjectId>>,
-    by_name: HashMap<(String, Option<String>, String), ObjectId>,
-    by_uid: HashMap<String, ObjectId>,
+    /// Every id in order: [`Snapshot::ids_of`] hands out ranges of it (objects are sorted
+    /// by kind and group, so each kind is one range).
+    all_ids: Vec<ObjectId>,
+    /// One (start, end) range of [`Snapshot::objects`] per kind and group, in order.
+    kinds: Vec<(u32, u32)>,
+    /// Hash of a uid → the first object with it, checked against the object on lookup
+    /// (no uid is copied); a different uid with the same hash goes to `uid_spill`.
+    by_uid: HashMap<u64, ObjectId>,
+    uid_spill: Vec<ObjectId>,
     children: HashMap<String, Vec<ObjectId>>,
     pods_by_node: OnceLock<HashMap<String, Vec<ObjectId>>>,
     per_input_objects: Vec<usize>,
     views: Views,
-}
-
-/// The identity rule of DESIGN.md: uid when present, else kind/namespace/name.
-#[derive(PartialEq, Eq, Hash)]
-enum Identity {
-    Uid(String, String),
-    Name(String, Option<String>, String),
 }
 
 impl Snapshot {
@@ -178,93 +184,96 @@ impl Snapshot {
             problems,
             logs,
         } = loaded;
-        let mut objects: Vec<Object> = Vec::with_capacity(loaded_objects.len());
-        let mut seen: HashMap<Identity, usize> = HashMap::with_capacity(loaded_objects.len());
-        for lo in loaded_objects {
-            let raw = lo.raw;
-            let source = Source {
-                file: lo.file,
-                span: raw.span,
-            };
-            let rv = |r: &Option<String>| r.as_deref().and_then(|s| s.parse::<u64>().ok());
-            let identity = match &raw.uid {
-                Some(u) => Identity::Uid(raw.kind.clone(), u.clone()),
-                None => Identity::Name(raw.kind.clone(), raw.namespace.clone(), raw.name.clone()),
-            };
-            if let Some(&i) = seen.get(&identity) {
-                let existing: &mut Object = &mut objects[i];
-                // A strictly newer resourceVersion wins; equal copies only add a source.
-                if matches!((rv(&raw.resource_version), rv(&existing.resource_version)), (Some(a), Some(b)) if a > b)
-                {
-                    existing.body = raw.body;
-                    existing.early = Mutex::new(raw.early);
-                    existing.resource_version = raw.resource_version;
-                    existing.owners = raw.owners;
-                    existing.time = raw.time;
-                    existing.sources.insert(0, source);
-                } else {
-                    existing.sources.push(source);
-                }
-                continue;
-            }
-            seen.insert(identity, objects.len());
-            objects.push(Object {
-                api_version: raw.api_version,
-                kind: raw.kind,
-                namespace: raw.namespace,
-                name: raw.name,
-                uid: raw.uid,
-                resource_version: raw.resource_version,
-                owners: raw.owners,
-                time: raw.time,
-                body: raw.body,
-                early: Mutex::new(raw.early),
-                tree: OnceLock::new(),
-                sources: vec![source],
-            });
-        }
         let mut files = files;
-        for o in objects.iter().filter(|o| o.kind == "Secret") {
-            for src in &o.sources {
-                files[src.file].secret_spans.push(src.span);
-            }
-        }
-        // On all cores: the store is built between ingest and the rules, with nothing beside it.
-        objects.par_sort_by(|a, b| {
-            (&a.kind, &a.namespace, &a.name, &a.uid).cmp(&(&b.kind, &b.namespace, &b.name, &b.uid))
-        });
-
-        // The indexes are independent: two of them on each side.
-        let ids = || (0..objects.len()).map(|i| (ObjectId(i as u32), &objects[i]));
-        let ((by_kind, by_name), (by_uid, children)) = rayon::join(
-            || {
-                let mut by_kind: HashMap<String, Vec<ObjectId>> = HashMap::new();
-                let mut by_name = HashMap::with_capacity(objects.len());
-                for (id, o) in ids() {
-                    match by_kind.get_mut(&o.kind) {
-                        Some(ids) => ids.push(id),
-                        None => {
-                            by_kind.insert(o.kind.clone(), vec![id]);
-                        }
-                    }
-                    by_name.insert((o.kind.clone(), o.namespace.clone(), o.name.clone()), id);
+        let bad = identity::problem_lines(&files, &problems);
+        // Where the next object of the same file starts: a parse problem before it is the
+        // end of this copy's text.
+        let next_starts: Vec<u32> = (0..loaded_objects.len())
+            .map(|i| match loaded_objects.get(i + 1) {
+                Some(n) if n.file == loaded_objects[i].file => n.raw.span.start,
+                _ => u32::MAX,
+            })
+            .collect();
+        let copies: Vec<identity::Copy> = loaded_objects
+            .into_iter()
+            .zip(next_starts)
+            .map(|(lo, next_start)| {
+                let raw = lo.raw;
+                let source = Source {
+                    file: lo.file,
+                    span: raw.span,
+                };
+                // Every copy of a Secret is masked where the file is quoted, kept or not.
+                if raw.kind == "Secret" {
+                    files[lo.file].secret_spans.push(raw.span);
                 }
-                (by_kind, by_name)
+                identity::Copy {
+                    clean: identity::clean(&bad, lo.file, raw.span.start, next_start),
+                    obj: Object {
+                        api_version: raw.api_version,
+                        kind: raw.kind,
+                        namespace: raw.namespace,
+                        name: raw.name,
+                        uid: raw.uid.filter(|u| kinds::is_real_uid(u)),
+                        resource_version: raw.resource_version,
+                        owners: raw.owners,
+                        time: raw.time,
+                        body: raw.body,
+                        early: Mutex::new(raw.early),
+                        tree: OnceLock::new(),
+                        sources: vec![source],
+                    },
+                }
+            })
+            .collect();
+        let (objects, mut notes) = identity::merge(copies, &files, &inputs);
+
+        // The indexes are independent: one on each side.
+        let ((all_ids, kinds), (by_uid, uid_spill, shared, children)) = rayon::join(
+            || {
+                let all_ids: Vec<ObjectId> = (0..objects.len() as u32).map(ObjectId).collect();
+                let mut kinds: Vec<(u32, u32)> = Vec::new();
+                for (i, o) in objects.iter().enumerate() {
+                    match kinds.last_mut() {
+                        Some(last) if same_kind(&objects[last.0 as usize], o) => {
+                            last.1 = i as u32 + 1
+                        }
+                        _ => kinds.push((i as u32, i as u32 + 1)),
+                    }
+                }
+                (all_ids, kinds)
             },
             || {
-                let mut by_uid = HashMap::with_capacity(objects.len());
+                let mut by_uid: HashMap<u64, ObjectId> = HashMap::with_capacity(objects.len());
+                let mut uid_spill = Vec::new();
+                let mut shared = Vec::new();
                 let mut children: HashMap<String, Vec<ObjectId>> = HashMap::new();
-                for (id, o) in ids() {
+                for (i, o) in objects.iter().enumerate() {
+                    let id = ObjectId(i as u32);
                     if let Some(u) = &o.uid {
-                        by_uid.insert(u.clone(), id);
+                        match by_uid.entry(uid_hash(u)) {
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(id);
+                            }
+                            std::collections::hash_map::Entry::Occupied(e) => {
+                                let first = *e.get();
+                                if objects[first.0 as usize].uid.as_deref() == Some(u.as_str()) {
+                                    shared.push((first.0 as usize, i));
+                                } else {
+                                    uid_spill.push(id);
+                                }
+                            }
+                        }
                     }
                     for owner in &o.owners {
                         children.entry(owner.uid.clone()).or_default().push(id);
                     }
                 }
-                (by_uid, children)
+                (by_uid, uid_spill, shared, children)
             },
         );
+        identity::shared_uid_notes(&objects, &files, shared, &mut notes);
+        identity::add_notes(&mut inputs, notes, "notes on duplicate objects");
 
         // Per-input object counts, and the "as of" time when the bundle did not say.
         let mut per_input_objects = vec![0usize; inputs.len()];
@@ -302,9 +311,10 @@ impl Snapshot {
             logs: logs::LogIndex::new(logs),
             problems: Mutex::new(problems),
             as_of,
-            by_kind,
-            by_name,
+            all_ids,
+            kinds,
             by_uid,
+            uid_spill,
             children,
             pods_by_node: OnceLock::new(),
             per_input_objects: Vec::new(),
@@ -352,23 +362,100 @@ impl Snapshot {
         &self.objects[id.0 as usize]
     }
 
-    /// Objects of a kind, sorted by namespace and name.
+    /// Objects of a kind as rules name it: a kind kdiag knows means its group (`Node` is
+    /// core, `Job` is `batch`: see [`kinds::default_group`]); another kind, every group's.
+    /// Sorted by group, namespace and name.
     pub fn ids_of(&self, kind: &str) -> &[ObjectId] {
-        self.by_kind.get(kind).map(Vec::as_slice).unwrap_or(&[])
+        let (start, end) = match kinds::default_group(kind) {
+            Some(group) => self.kind_range(kind, Some(group)),
+            None => self.kind_range(kind, None),
+        };
+        &self.all_ids[start..end]
     }
 
+    /// Objects of exactly this group and kind ("" is core; see [`kinds::canonical_group`]).
+    pub fn ids_of_group(&self, group: &str, kind: &str) -> &[ObjectId] {
+        let (start, end) = self.kind_range(kind, Some(group));
+        &self.all_ids[start..end]
+    }
+
+    /// The (group, kind) pairs the bundle holds, in order.
+    pub fn group_kinds(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.kinds.iter().map(|&(start, _)| {
+            let o = &self.objects[start as usize];
+            (o.group(), o.kind.as_str())
+        })
+    }
+
+    /// The objects of `kind` in `group` (every group when `None`), as a range of ids.
+    fn kind_range(&self, kind: &str, group: Option<&str>) -> (usize, usize) {
+        let at = |r: &(u32, u32)| &self.objects[r.0 as usize];
+        let lo = self.kinds.partition_point(|r| {
+            let o = at(r);
+            (o.kind.as_str(), o.group()) < (kind, group.unwrap_or(""))
+        });
+        let hi = lo
+            + self.kinds[lo..].partition_point(|r| {
+                let o = at(r);
+                o.kind == kind && group.is_none_or(|g| o.group() == g)
+            });
+        match (
+            self.kinds.get(lo),
+            hi.checked_sub(1).and_then(|h| self.kinds.get(h)),
+        ) {
+            (Some(first), Some(last)) if hi > lo => (first.0 as usize, last.1 as usize),
+            _ => (0, 0),
+        }
+    }
+
+    /// One object by kind (as [`Snapshot::ids_of`] reads it), namespace and name.
     pub fn find(&self, kind: &str, namespace: Option<&str>, name: &str) -> Option<ObjectId> {
-        self.by_name
-            .get(&(
-                kind.to_string(),
-                namespace.map(str::to_string),
-                name.to_string(),
-            ))
-            .copied()
+        let ids = self.ids_of(kind);
+        match kinds::default_group(kind) {
+            Some(_) => self.find_in(ids, namespace, name),
+            // Several groups: each is sorted on its own.
+            None => self
+                .group_kinds_of(ids)
+                .find_map(|ids| self.find_in(ids, namespace, name)),
+        }
     }
 
+    /// One object of the group an apiVersion names (an ownerReference's, an event's).
+    pub fn find_ref(
+        &self,
+        api_version: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<ObjectId> {
+        let ids = self.ids_of_group(kinds::canonical_group(api_version, kind), kind);
+        self.find_in(ids, namespace, name)
+    }
+
+    /// `ids` (one kind) split where the group changes.
+    fn group_kinds_of<'a>(&'a self, ids: &'a [ObjectId]) -> impl Iterator<Item = &'a [ObjectId]> {
+        ids.chunk_by(|a, b| self.object(*a).group() == self.object(*b).group())
+    }
+
+    /// Binary search of `ids` (one group and kind, so sorted by namespace and name).
+    fn find_in(&self, ids: &[ObjectId], namespace: Option<&str>, name: &str) -> Option<ObjectId> {
+        ids.binary_search_by(|id| {
+            let o = self.object(*id);
+            (o.namespace.as_deref(), o.name.as_str()).cmp(&(namespace, name))
+        })
+        .ok()
+        .map(|i| ids[i])
+    }
+
+    /// The object with this uid (the first by kind and name, when different objects share
+    /// it: see [`Snapshot::build`]'s notes).
     pub fn by_uid(&self, uid: &str) -> Option<ObjectId> {
-        self.by_uid.get(uid).copied()
+        let has = |id: &ObjectId| self.object(*id).uid.as_deref() == Some(uid);
+        self.by_uid
+            .get(&uid_hash(uid))
+            .filter(|id| has(id))
+            .or_else(|| self.uid_spill.iter().find(|id| has(id)))
+            .copied()
     }
 
     /// Objects whose ownerReferences name `uid`.
@@ -600,8 +687,12 @@ impl Snapshot {
             let mut map: HashMap<ObjectId, Vec<ObjectId>> = HashMap::new();
             for (eid, e) in self.events() {
                 let r = &e.regarding;
-                let target = r.uid.as_deref().and_then(|u| self.by_uid(u)).or_else(|| {
-                    if r.uid.is_some() {
+                // A uid two objects share names the first: the name tells which.
+                let uid = r.uid.as_deref().filter(|u| kinds::is_real_uid(u));
+                let by_uid = uid.and_then(|u| self.by_uid(u));
+                let target = by_uid.filter(|&t| self.object(t).name == r.name || r.name.is_empty());
+                let target = target.or_else(|| {
+                    if uid.is_some() && by_uid.is_none() {
                         // A uid that is not in the bundle: a previous object of that name.
                         return None;
                     }
@@ -662,9 +753,14 @@ impl Snapshot {
                 namespace: current.namespace.clone(),
                 name: owner.name.clone(),
             };
-            let found = self
-                .by_uid(&owner.uid)
-                .or_else(|| self.find(&oref.kind, oref.namespace.as_deref(), &oref.name));
+            let found = self.by_uid(&owner.uid).or_else(|| {
+                self.find_ref(
+                    &oref.api_version,
+                    &oref.kind,
+                    oref.namespace.as_deref(),
+                    &oref.name,
+                )
+            });
             result = Some((oref, found));
             match found {
                 Some(f) => current = self.object(f),
@@ -703,8 +799,9 @@ impl Snapshot {
         line_no
     }
 
-    /// Finds one object for a user's `KIND/NAME [-n NS]`: cluster-scoped kinds by name,
-    /// `-n` when given, else the only object of that name in any namespace.
+    /// Finds one object for a user's `KIND/NAME [-n NS]` (the kind as
+    /// [`Snapshot::ids_of`] reads it): cluster-scoped kinds by name, `-n` when given, else
+    /// the only object of that name in any namespace.
     pub fn resolve(
         &self,
         kind: &str,
@@ -712,18 +809,49 @@ impl Snapshot {
         ns: Option<&str>,
         cluster_scoped: bool,
     ) -> Result<ObjectId, String> {
+        self.resolve_ids(self.ids_of(kind), kind, name, ns, cluster_scoped)
+    }
+
+    /// [`Snapshot::resolve`] in one group.
+    pub fn resolve_in(
+        &self,
+        group: &str,
+        kind: &str,
+        name: &str,
+        ns: Option<&str>,
+        cluster_scoped: bool,
+    ) -> Result<ObjectId, String> {
+        let ids = self.ids_of_group(group, kind);
+        let shown = match kinds::default_group(kind) {
+            Some(g) if g == group => kind.to_string(),
+            _ if group.is_empty() => kind.to_string(),
+            _ => format!("{kind}.{group}"),
+        };
+        self.resolve_ids(ids, &shown, name, ns, cluster_scoped)
+    }
+
+    fn resolve_ids(
+        &self,
+        ids: &[ObjectId],
+        kind: &str,
+        name: &str,
+        ns: Option<&str>,
+        cluster_scoped: bool,
+    ) -> Result<ObjectId, String> {
+        let by_name = |ns: Option<&str>| {
+            ids.iter().copied().find(|&id| {
+                let o = self.object(id);
+                o.name == name && o.namespace.as_deref() == ns
+            })
+        };
         if cluster_scoped {
-            return self
-                .find(kind, None, name)
-                .ok_or_else(|| format!("{kind} {name} is not in the bundle"));
+            return by_name(None).ok_or_else(|| format!("{kind} {name} is not in the bundle"));
         }
         if let Some(ns) = ns {
-            return self
-                .find(kind, Some(ns), name)
+            return by_name(Some(ns))
                 .ok_or_else(|| format!("{kind} {ns}/{name} is not in the bundle"));
         }
-        let matches: Vec<ObjectId> = self
-            .ids_of(kind)
+        let matches: Vec<ObjectId> = ids
             .iter()
             .copied()
             .filter(|id| self.object(*id).name == name)
@@ -813,6 +941,17 @@ fn starts_with_all(mut s: &str, parts: &[&str]) -> bool {
         }
     }
     true
+}
+
+/// Whether two objects are of one kind and group.
+fn same_kind(a: &Object, b: &Object) -> bool {
+    a.kind == b.kind && a.group() == b.group()
+}
+
+/// The key of the uid index: a fixed hash, so lookups need no copy of the uid.
+fn uid_hash(uid: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x006b_6469_6167).hash_one(uid)
 }
 
 /// `v1.31.2+k3s1` → (1, 31, 2) for ordering.

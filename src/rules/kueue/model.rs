@@ -809,9 +809,10 @@ pub fn owner_of(
         .find(|o| o.controller == Some(true))
         .or_else(|| refs.first())
     {
-        let found = snap
-            .by_uid(&o.uid)
-            .or_else(|| snap.find(&o.kind, snap.object(id).namespace.as_deref(), &o.name));
+        let found = snap.by_uid(&o.uid).or_else(|| {
+            let ns = snap.object(id).namespace.as_deref();
+            snap.find_ref(&o.api_version, &o.kind, ns, &o.name)
+        });
         return Some((o.kind.clone(), o.name.clone(), found));
     }
     let uid = w.job_uid()?;

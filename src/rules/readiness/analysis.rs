@@ -547,7 +547,12 @@ pub fn group(snap: &Snapshot, rule: &RuleMeta, diags: Vec<PodDiagnosis>) -> Vec<
                 }
             }
             if !is_pod
-                && let Some(cid) = snap.find(&owner.kind, owner.namespace.as_deref(), &owner.name)
+                && let Some(cid) = snap.find_ref(
+                    &owner.api_version,
+                    &owner.kind,
+                    owner.namespace.as_deref(),
+                    &owner.name,
+                )
             {
                 ev.push(evidence::object(
                     snap,

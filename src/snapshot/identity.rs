@@ -1,0 +1,311 @@
+//! Which copies are one object, and which copy is kept (DESIGN.md "Identity and
+//! duplicates").
+//!
+//! Copies are one object when group, kind, namespace and name agree; their uids, when
+//! both are real (an all-zero uid is none), must agree too. Copies are sorted by that
+//! identity, then by where they are (path inside the input, then the input's path), so
+//! neither the result nor the order of sources depends on the order of the PATHs. Of the
+//! copies of one object the kept one is the best by, in order:
+//! 1. it reads: its file has no parse problem from its first line to the next object
+//!    read from that file (or the file's end), and it
+//!    has every top-level field the other copy has (a truncated copy lacks `status`);
+//!    fields are compared only between copies of different versions;
+//! 2. the higher `resourceVersion`, compared as integers of any length (one that is not
+//!    a number does not order);
+//! 3. the newer timestamp (events: last seen; others: creation);
+//! 4. the first by the sort above (the lexicographically smaller path).
+//!
+//! Same identity, two real uids: the object was deleted and re-created between copies.
+//! The best by the same order is kept, the other dropped, and a note names both files.
+
+use super::Object;
+use crate::ingest::{InputInfo, Problem, SourceFile};
+use rayon::prelude::*;
+use serde::de::IgnoredAny;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+/// One copy as found, before merging.
+pub(super) struct Copy {
+    pub obj: Object,
+    /// No parse problem of its file on or just after its lines.
+    pub clean: bool,
+}
+
+/// Notes beyond this many a kind per input are counted, not listed.
+const MAX_NOTES: usize = 10;
+
+/// Merges copies into objects sorted by kind, group, namespace, name; returns the notes
+/// (input, text) of what was dropped or is ambiguous.
+pub(super) fn merge(
+    copies: Vec<Copy>,
+    files: &[SourceFile],
+    inputs: &[InputInfo],
+) -> (Vec<Object>, Vec<(usize, String)>) {
+    let place = |c: &Copy| {
+        let f = &files[c.obj.sources[0].file];
+        (
+            f.path.as_str(),
+            inputs[f.input].path.as_str(),
+            c.obj.sources[0].span,
+        )
+    };
+    // Indices are sorted, not the copies: an object is large to move.
+    let mut order: Vec<u32> = (0..copies.len() as u32).collect();
+    order.par_sort_by(|&a, &b| {
+        let (a, b) = (&copies[a as usize], &copies[b as usize]);
+        identity(&a.obj, &b.obj).then_with(|| place(a).cmp(&place(b)))
+    });
+    let mut slots: Vec<Option<Copy>> = copies.into_iter().map(Some).collect();
+    let mut objects = Vec::with_capacity(slots.len());
+    let mut notes = Vec::new();
+    let mut it = order
+        .into_iter()
+        .filter_map(|i| slots[i as usize].take())
+        .peekable();
+    while let Some(first) = it.next() {
+        if !it
+            .peek()
+            .is_some_and(|n| identity(&n.obj, &first.obj).is_eq())
+        {
+            objects.push(first.obj);
+            continue;
+        }
+        let mut run = vec![first];
+        while let Some(c) = it.next_if(|n| identity(&n.obj, &run[0].obj).is_eq()) {
+            run.push(c);
+        }
+        objects.push(merge_run(run, files, &mut notes));
+    }
+    (objects, notes)
+}
+
+/// The kept copy of one object, with every copy of it as a source.
+fn merge_run(run: Vec<Copy>, files: &[SourceFile], notes: &mut Vec<(usize, String)>) -> Object {
+    let mut keys: Vec<Option<Option<BTreeMap<String, IgnoredAny>>>> =
+        (0..run.len()).map(|_| None).collect();
+    let mut best = 0;
+    for i in 1..run.len() {
+        if better(&run, &mut keys, i, best) {
+            best = i;
+        }
+    }
+    let uid = run[best]
+        .obj
+        .uid
+        .clone()
+        .or_else(|| run.iter().find_map(|c| c.obj.uid.clone()));
+    let mut sources = vec![run[best].obj.sources[0]];
+    let mut dropped = Vec::new();
+    for (i, c) in run.iter().enumerate() {
+        if i == best {
+            continue;
+        }
+        match (&c.obj.uid, &uid) {
+            (Some(a), Some(b)) if a != b => dropped.push(i),
+            _ => sources.push(c.obj.sources[0]),
+        }
+    }
+    let file_of = |i: usize| &files[run[i].obj.sources[0].file];
+    for i in dropped {
+        let kept = file_of(best);
+        let o = &run[i].obj;
+        notes.push((
+            kept.input,
+            format!(
+                "{} {}: two objects of that name with different uids (deleted and re-created?): kept uid {} ({}), dropped uid {} ({})",
+                o.kind,
+                display_name(o),
+                uid.as_deref().unwrap_or(""),
+                kept.path,
+                o.uid.as_deref().unwrap_or(""),
+                file_of(i).path,
+            ),
+        ));
+    }
+    let mut run = run;
+    let mut obj = run.swap_remove(best).obj;
+    obj.uid = uid;
+    obj.sources = sources;
+    obj
+}
+
+/// Whether copy `a` is a better copy to keep than copy `b` (the order of the module doc).
+fn better(
+    run: &[Copy],
+    keys: &mut [Option<Option<BTreeMap<String, IgnoredAny>>>],
+    a: usize,
+    b: usize,
+) -> bool {
+    let (ca, cb) = (&run[a], &run[b]);
+    if ca.clean != cb.clean {
+        return ca.clean;
+    }
+    let rv = rv_cmp(ca.obj.resource_version(), cb.obj.resource_version());
+    if ca.clean && rv != Some(Ordering::Equal) {
+        let lacks_a = lacks(keys, run, a, b);
+        let lacks_b = lacks(keys, run, b, a);
+        if lacks_a != lacks_b {
+            return lacks_b;
+        }
+    }
+    match rv {
+        Some(Ordering::Greater) => return true,
+        Some(Ordering::Less) => return false,
+        _ => {}
+    }
+    match ca.obj.time.cmp(&cb.obj.time) {
+        Ordering::Greater => true,
+        Ordering::Less => false,
+        // Sorted by place: the earlier copy wins the tie.
+        Ordering::Equal => a < b,
+    }
+}
+
+/// Whether copy `a` lacks a top-level field copy `b` has (or does not read at all).
+fn lacks(
+    keys: &mut [Option<Option<BTreeMap<String, IgnoredAny>>>],
+    run: &[Copy],
+    a: usize,
+    b: usize,
+) -> bool {
+    for i in [a, b] {
+        if keys[i].is_none() {
+            keys[i] = Some(run[i].obj.deserialize().ok());
+        }
+    }
+    match (&keys[a], &keys[b]) {
+        (Some(Some(ka)), Some(Some(kb))) => kb.keys().any(|k| !ka.contains_key(k)),
+        (Some(None), Some(Some(_))) => true,
+        _ => false,
+    }
+}
+
+/// Two resourceVersions as integers of any length; `None` when either is not a number.
+pub(super) fn rv_cmp(a: Option<&str>, b: Option<&str>) -> Option<Ordering> {
+    let (a, b) = (digits(a?)?, digits(b?)?);
+    Some(a.len().cmp(&b.len()).then_with(|| a.cmp(b)))
+}
+
+/// A resourceVersion's digits without leading zeros, when it is a number.
+fn digits(s: &str) -> Option<&str> {
+    (!s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())).then(|| s.trim_start_matches('0'))
+}
+
+/// The order objects are stored in, and their identity: kind, group, namespace, name.
+pub(super) fn identity(a: &Object, b: &Object) -> Ordering {
+    a.kind
+        .cmp(&b.kind)
+        .then_with(|| a.group().cmp(b.group()))
+        .then_with(|| a.namespace.cmp(&b.namespace))
+        .then_with(|| a.name.cmp(&b.name))
+}
+
+pub(super) fn display_name(o: &Object) -> String {
+    match &o.namespace {
+        Some(ns) => format!("{ns}/{}", o.name),
+        None => o.name.clone(),
+    }
+}
+
+/// Whether a copy's file has no parse problem from the copy's first line up to where the
+/// next object read from that file starts (`next`; the end of the file for the last one):
+/// a file cut short inside the next object reports the problem there, or at its end.
+/// `bad` holds, per file, its problem lines.
+pub(super) fn clean(bad: &[Vec<u32>], file: usize, start: u32, next: u32) -> bool {
+    bad.get(file)
+        .is_none_or(|lines| !lines.iter().any(|&l| l >= start && l < next))
+}
+
+/// Per file, the lines of the problems ingest found in it.
+pub(super) fn problem_lines(files: &[SourceFile], problems: &[Problem]) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = Vec::new();
+    if problems.is_empty() {
+        return out;
+    }
+    let mut by_path: std::collections::HashMap<(usize, &str), Vec<u32>> = Default::default();
+    for p in problems {
+        if let (Some(f), Some(l)) = (&p.file, p.line) {
+            by_path.entry((p.input, f.as_str())).or_default().push(l);
+        }
+    }
+    out.resize_with(files.len(), Vec::new);
+    for (i, f) in files.iter().enumerate() {
+        if let Some(lines) = by_path.remove(&(f.input, f.path.as_str())) {
+            out[i] = lines;
+        }
+    }
+    out
+}
+
+/// Notes for different objects that share a uid (all kept): one per uid, naming each
+/// object and its file. `shared` holds (first object with the uid, another one).
+pub(super) fn shared_uid_notes(
+    objects: &[Object],
+    files: &[SourceFile],
+    mut shared: Vec<(usize, usize)>,
+    notes: &mut Vec<(usize, String)>,
+) {
+    shared.sort_unstable();
+    let describe = |i: usize| {
+        let o = &objects[i];
+        let f = &files[o.sources[0].file];
+        format!("{} {} ({})", o.kind, display_name(o), f.path)
+    };
+    let mut i = 0;
+    while i < shared.len() {
+        let first = shared[i].0;
+        let mut names = vec![describe(first)];
+        while i < shared.len() && shared[i].0 == first {
+            names.push(describe(shared[i].1));
+            i += 1;
+        }
+        let o = &objects[first];
+        notes.push((
+            files[o.sources[0].file].input,
+            format!(
+                "uid {} is shared by {} different objects, all kept: {}",
+                o.uid.as_deref().unwrap_or(""),
+                names.len(),
+                names.join(", ")
+            ),
+        ));
+    }
+}
+
+/// Adds notes to their inputs, at most [`MAX_NOTES`] of each kind per input listed.
+pub(super) fn add_notes(inputs: &mut [InputInfo], notes: Vec<(usize, String)>, what: &str) {
+    let mut count = vec![0usize; inputs.len()];
+    for (input, note) in notes {
+        count[input] += 1;
+        if count[input] <= MAX_NOTES {
+            inputs[input].notes.push(note);
+        }
+    }
+    for (input, n) in count.into_iter().enumerate() {
+        if n > MAX_NOTES {
+            inputs[input]
+                .notes
+                .push(format!("{} more {what} not listed", n - MAX_NOTES));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resource_versions_order_as_integers() {
+        let c = |a, b| rv_cmp(Some(a), Some(b));
+        assert_eq!(c("10", "9"), Some(Ordering::Greater));
+        assert_eq!(
+            c("123456789012345678901234567890", "99999999999999999999"),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(c("007", "7"), Some(Ordering::Equal));
+        assert_eq!(c("abc", "1"), None);
+        assert_eq!(c("", "1"), None);
+        assert_eq!(rv_cmp(None, Some("1")), None);
+    }
+}
