@@ -561,6 +561,22 @@ mod tests {
         let (_, err) = parse("g: *nope\nh: ***HIDDEN***\n");
         assert!(err.unwrap().message.contains("anchor"));
         assert!(crate::parse::fast_yaml::parse("g: *HIDDEN\n").is_err());
+        // Where the fast path reads a placeholder, the general parser reads the same.
+        for text in [
+            "a: ***HIDDEN***: x\n",
+            "a:\n- ***HIDDEN*** #c\n",
+            "a: ***HIDDEN***\n  more\n",
+            "a: ***HIDDEN***x\n",
+            "a: ****HIDDEN***\n",
+            "***HIDDEN***: a\n",
+            "- ***HIDDEN***: a\n",
+        ] {
+            if let Ok(fast) = crate::parse::fast_yaml::parse(text) {
+                let (general, err) = parse(text);
+                assert!(err.is_none(), "{text:?}: {err:?}");
+                assert_eq!(fast[0].value, general[0].value, "{text:?}");
+            }
+        }
     }
 
     #[test]

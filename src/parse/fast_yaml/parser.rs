@@ -468,6 +468,10 @@ impl<'a> Parser<'a> {
         let quote = first.as_bytes()[0];
         if quote == b'*' && first.starts_with(redaction::PLACEHOLDER) {
             // troubleshoot's redaction, not an alias: the general parser reads it so too.
+            // Followed by `: `, it is a key (refused by `split_key`): left to that parser.
+            if key_colon(first.as_bytes()).is_some() {
+                return unsupported("redaction placeholder as a key", line_no);
+            }
             redaction::note();
         } else if matches!(quote, b'&' | b'*' | b'!' | b'?' | b'%' | b'@' | b'`') {
             return unsupported("anchor, alias, tag or reserved indicator", line_no);
