@@ -12,6 +12,7 @@ mod numa;
 mod report;
 mod samples;
 mod scheduling;
+mod shapes;
 mod traffic;
 
 use std::path::{Path, PathBuf};

@@ -41,8 +41,15 @@ impl Body {
                 Err(e) => Err(e.to_string()),
             },
             Body::Json { text, start, end } => {
-                let mut de = serde_json::Deserializer::from_str(&text[*start..*end]);
-                T::deserialize(&mut de).map_err(|e| e.to_string())
+                let piece = &text[*start..*end];
+                let mut de = serde_json::Deserializer::from_str(piece);
+                T::deserialize(&mut de).or_else(|e| {
+                    // Only when it failed: integral floats (`2e+09`) read as integers.
+                    match crate::parse::tree::json_tree(piece) {
+                        Ok(tree) if e.is_data() => T::deserialize(&tree).map_err(|e| e.to_string()),
+                        _ => Err(e.to_string()),
+                    }
+                })
             }
         }
     }
@@ -66,7 +73,11 @@ impl Body {
     pub fn to_value(&self, kind: &str, api_version: &str) -> Value {
         let mut value = match self {
             Body::Tree(v) => return v.clone(),
-            _ => self.deserialize::<Value>().unwrap_or(Value::Null),
+            // Integral floats as integers, as the YAML paths read them.
+            Body::Json { text, start, end } => {
+                crate::parse::tree::json_tree(&text[*start..*end]).unwrap_or(Value::Null)
+            }
+            Body::Yaml { .. } => self.deserialize::<Value>().unwrap_or(Value::Null),
         };
         if let Value::Object(map) = &mut value {
             objects::fix_up(map, kind, api_version);

@@ -47,24 +47,28 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
     };
     // Objects that do not say their kind have the one their path says (see `early`).
     let hint = layout::kind_from_path(path).map(|(_, kind)| kind);
-    let (text, docs, error) = if is_json {
-        let text = json_text(text);
-        let (docs, error) = json::scan_with_views(&text, hint);
-        (text, docs, error)
-    } else if looks_json {
-        // Flow-style YAML may still be valid JSON, which parses much faster.
-        let text = json_text(text);
-        let (docs, error) = match json::scan_with_views(&text, hint) {
-            (docs, None) => (docs, None),
-            _ => general_yaml(&text),
-        };
-        (text, docs, error)
-    } else {
-        scan_yaml(text, hint)
-    };
+    let ((text, docs, error), placeholders) = crate::parse::redaction::watch(|| {
+        if is_json {
+            let text = json_text(text);
+            let (docs, error) = json::scan_with_views(&text, hint);
+            (text, docs, error)
+        } else if looks_json {
+            // Flow-style YAML may still be valid JSON, which parses much faster.
+            let text = json_text(text);
+            let (docs, error) = match json::scan_with_views(&text, hint) {
+                (docs, None) => (docs, None),
+                _ => general_yaml(&text),
+            };
+            (text, docs, error)
+        } else {
+            scan_yaml(text, hint)
+        }
+    });
+    let mut extracted = objects::extract(path, docs);
+    extracted.placeholders = placeholders;
     FileRead::Parsed {
         looks_like_objects,
-        extracted: objects::extract(path, docs),
+        extracted,
         text,
         error,
     }

@@ -60,6 +60,8 @@ pub struct Header<I> {
     pub event_time: Option<i64>,
     /// A `kubeletconfig` key (kubelet `configz` output).
     pub kubeletconfig: bool,
+    /// An `Items` key: a list of Go's internal types, as old kubectls printed them.
+    pub internal_items: bool,
     /// The elements of a sequence, or of the `items` list of a mapping.
     pub items: Option<Vec<I>>,
     /// The object's view, when read with the header (see [`super::early`]).
@@ -82,6 +84,7 @@ impl<I> Default for Header<I> {
             created: None,
             event_time: None,
             kubeletconfig: false,
+            internal_items: false,
             items: None,
             early: None,
         }
@@ -187,6 +190,10 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
                 "items" => h.items = map.next_value::<Items<I>>()?.0,
                 "kubeletconfig" => {
                     h.kubeletconfig = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "Items" => {
+                    h.internal_items = true;
                     map.next_value::<IgnoredAny>()?;
                 }
                 key @ ("lastTimestamp"

@@ -326,6 +326,8 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
         .zip(classes.par_iter())
         .map(|(entry, class)| process(entry, class))
         .collect();
+    // Files read in a way the input's notes say.
+    let (mut placeholders, mut internal_dumps) = (0, Vec::new());
     for ((entry, class), outcome) in collected.entries.into_iter().zip(classes).zip(outcomes) {
         match outcome {
             Outcome::Skipped => info.skipped += 1,
@@ -359,6 +361,10 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
                 error,
             } => {
                 let file = loaded.files.len();
+                placeholders += usize::from(extracted.placeholders);
+                if extracted.internal_dump {
+                    internal_dumps.push(entry.path.clone());
+                }
                 for d in extracted.defects {
                     loaded.problems.push(Problem {
                         input,
@@ -384,6 +390,18 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
                 loaded.files.push(SourceFile::new(input, entry.path, text));
             }
         }
+    }
+    if placeholders > 0 {
+        info.notes.push(format!(
+            "{placeholders} file(s) hold troubleshoot's {} redaction placeholders, read as text",
+            crate::parse::redaction::PLACEHOLDER
+        ));
+    }
+    if let Some(first) = internal_dumps.first() {
+        info.notes.push(format!(
+            "{} file(s) read as an old kubectl cluster-info dump (internal types, kubectl 1.13 or older; kind from the file name), e.g. {first}",
+            internal_dumps.len()
+        ));
     }
     if info.as_of.is_none() && layout == Layout::Troubleshoot {
         info.as_of = loaded

@@ -67,6 +67,7 @@ pub fn with_items<I, J>(h: Header<I>, mut f: impl FnMut(usize, I) -> J) -> Heade
         created: h.created,
         event_time: h.event_time,
         kubeletconfig: h.kubeletconfig,
+        internal_items: h.internal_items,
         early: h.early,
         items: h.items.map(|items| {
             items
@@ -114,6 +115,10 @@ pub struct Defect {
 pub struct Extracted {
     pub objects: Vec<RawObject>,
     pub defects: Vec<Defect>,
+    /// troubleshoot's `***HIDDEN***` stood where a value starts, and was read as text.
+    pub placeholders: bool,
+    /// Read as an old `kubectl cluster-info dump`'s internal types (see [`internal_dump`]).
+    pub internal_dump: bool,
 }
 
 /// Turns the documents of the file at `path` into objects.
@@ -128,6 +133,14 @@ pub fn extract(path: &str, docs: Vec<Doc>) -> Extracted {
                 flatten(path, None, items, body, &mut out);
             }
             NodeType::Mapping => {
+                if header.internal_items
+                    && header.kind.is_none()
+                    && header.items.is_none()
+                    && !header.has_metadata
+                    && internal_dump(path, &body, span, &mut out)
+                {
+                    continue;
+                }
                 if header.kubeletconfig && header.keys <= 2 {
                     out.objects.push(kubelet_configz(path, &body, span));
                     continue;
@@ -163,6 +176,64 @@ pub fn extract(path: &str, docs: Vec<Doc>) -> Extracted {
         }];
     }
     out
+}
+
+/// A list printed by `kubectl cluster-info dump` of kubectl 1.13 or older, which printed
+/// Go's internal types with Go's own JSON encoding: `{"selfLink": …, "Items": [{"name": …,
+/// "Spec": …}]}`, without `kind` or `apiVersion`; read as the kind the file's name says,
+/// each item made the object the API would have written. `false` when the name says no
+/// kind (the document is then read as any other).
+fn internal_dump(path: &str, body: &Body, span: Span, out: &mut Extracted) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let Some((api_version, kind)) = layout::kind_from_path(path).or_else(|| {
+        file.starts_with("replication-controllers.")
+            .then_some(("v1", "ReplicationController"))
+    }) else {
+        return false;
+    };
+    let items: Vec<(Value, Span)> = match body {
+        Body::Json { text, start, end } => {
+            #[derive(Deserialize)]
+            struct List<'a> {
+                #[serde(rename = "Items", borrow, default)]
+                items: Vec<&'a serde_json::value::RawValue>,
+            }
+            let Ok(list) = serde_json::from_str::<List>(&text[*start..*end]) else {
+                return false;
+            };
+            let lines = crate::parse::json::LineIndex::new(text);
+            list.items
+                .into_iter()
+                .filter_map(|raw| {
+                    let tree = crate::parse::tree::json_tree(raw.get()).ok()?;
+                    Some((tree, lines.span_of(text, raw.get())))
+                })
+                .collect()
+        }
+        other => match other.deserialize::<Value>() {
+            Ok(Value::Object(mut map)) => match map.remove("Items") {
+                Some(Value::Array(items)) => items.into_iter().map(|v| (v, span)).collect(),
+                _ => return false,
+            },
+            _ => return false,
+        },
+    };
+    let list_type = (api_version.to_string(), kind.to_string());
+    for (i, (item, span)) in items.into_iter().enumerate() {
+        let Value::Object(map) = item else {
+            out.defects.push(Defect {
+                line: Some(span.start),
+                message: format!("list item {} is not an object", i + 1),
+            });
+            continue;
+        };
+        let tree = Value::Object(internal::object(map));
+        let header = Header::<ItemHeader>::deserialize(&tree).unwrap_or_default();
+        let header = with_items(header, |_, _| ());
+        single(path, Some(&list_type), header, Body::Tree(tree), span, out);
+    }
+    out.internal_dump = true;
+    true
 }
 
 /// `PodList` in `v1` → items are `v1` `Pod`s.
@@ -383,6 +454,161 @@ fn kubelet_configz(path: &str, body: &Body, span: Span) -> RawObject {
         owners: Vec::new(),
         time: None,
         early: None,
+    }
+}
+
+/// Go's internal types as the API writes them: what [`internal_dump`] reads.
+mod internal {
+    use serde_json::{Map, Value};
+
+    /// ObjectMeta's JSON names, which internal types embed (and so write inline).
+    const OBJECT_META: &[&str] = &[
+        "name",
+        "generateName",
+        "namespace",
+        "selfLink",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "initializers",
+        "finalizers",
+        "clusterName",
+    ];
+
+    /// Fields of internal types that are Go maps: their keys are data, not Go names.
+    const GO_MAPS: &[&str] = &[
+        "Selector",
+        "NodeSelector",
+        "Limits",
+        "Requests",
+        "Capacity",
+        "Allocatable",
+        "Hard",
+        "Used",
+        "Data",
+        "BinaryData",
+        "StringData",
+        "Parameters",
+        "Options",
+        "VolumeAttributes",
+        "Max",
+        "Min",
+        "Default",
+        "DefaultRequest",
+        "MaxLimitRequestRatio",
+        "Overhead",
+    ];
+
+    /// Fields whose values embed ObjectMeta as objects do (pod and claim templates).
+    const TEMPLATES: &[&str] = &["Template", "JobTemplate", "VolumeClaimTemplates"];
+
+    /// Go names whose JSON name is not their Go name in lowerCamel case.
+    const RENAMED: &[(&str, &str)] = &[
+        ("ReportingController", "reportingComponent"),
+        ("DeprecatedServiceAccount", "serviceAccount"),
+    ];
+
+    /// An object (or a template): its inline ObjectMeta fields as `metadata`, the rest by
+    /// [`field`].
+    pub fn object(map: Map<String, Value>) -> Map<String, Value> {
+        let mut meta = Map::new();
+        let mut out = Map::new();
+        for (k, v) in map {
+            if OBJECT_META.contains(&k.as_str()) {
+                meta.insert(k, v);
+            } else if let Some((k, v)) = field(k, v) {
+                out.insert(k, v);
+            }
+        }
+        if !meta.is_empty() {
+            match out.get_mut("metadata") {
+                Some(Value::Object(m)) => m.extend(meta),
+                _ => {
+                    out.insert("metadata".into(), Value::Object(meta));
+                }
+            }
+        }
+        if let Some(Value::Object(spec)) = out.get_mut("spec") {
+            hoist_host_namespaces(spec);
+        }
+        out
+    }
+
+    /// A Go field as its JSON entry; `None` for a nil one. Fields of types with JSON
+    /// names (ObjectMeta's, a label selector's) start in lower case and are kept as they are.
+    fn field(k: String, v: Value) -> Option<(String, Value)> {
+        if v.is_null() {
+            return None;
+        }
+        if !k.starts_with(|c: char| c.is_ascii_uppercase()) {
+            return Some((k, v));
+        }
+        let v = match (TEMPLATES.contains(&k.as_str()), v) {
+            (_, v) if GO_MAPS.contains(&k.as_str()) => v,
+            (true, Value::Object(m)) => Value::Object(object(m)),
+            (true, Value::Array(items)) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|i| match i {
+                        Value::Object(m) => Value::Object(object(m)),
+                        other => other,
+                    })
+                    .collect(),
+            ),
+            (_, v) => value(v),
+        };
+        Some((json_name(&k), v))
+    }
+
+    fn value(v: Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                Value::Object(m.into_iter().filter_map(|(k, v)| field(k, v)).collect())
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(value).collect()),
+            other => other,
+        }
+    }
+
+    /// `NodeName` → `nodeName`, `HostIP` → `hostIP`, `UID` → `uid`, `QOSClass` → `qosClass`.
+    pub fn json_name(go: &str) -> String {
+        if let Some((_, json)) = RENAMED.iter().find(|(g, _)| *g == go) {
+            return json.to_string();
+        }
+        let b = go.as_bytes();
+        let upper = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
+        // The last capital of a leading acronym starts the next word.
+        let lower = match b.get(upper) {
+            Some(c) if upper > 1 && c.is_ascii_lowercase() => upper - 1,
+            _ => upper,
+        };
+        let mut s = go[..lower].to_ascii_lowercase();
+        s.push_str(&go[lower..]);
+        s
+    }
+
+    /// Internal pods keep `hostNetwork`, `hostPID` and `hostIPC` in their security
+    /// context; the API's in the pod's spec.
+    fn hoist_host_namespaces(spec: &mut Map<String, Value>) {
+        if let Some(Value::Object(template)) = spec.get_mut("template")
+            && let Some(Value::Object(inner)) = template.get_mut("spec")
+        {
+            hoist_host_namespaces(inner);
+        }
+        let Some(Value::Object(ctx)) = spec.get_mut("securityContext") else {
+            return;
+        };
+        let moved: Vec<(String, Value)> = ["hostNetwork", "hostPID", "hostIPC"]
+            .iter()
+            .filter_map(|k| ctx.remove(*k).map(|v| (k.to_string(), v)))
+            .collect();
+        spec.extend(moved);
     }
 }
 

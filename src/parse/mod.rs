@@ -6,7 +6,9 @@ pub mod attempt;
 pub mod fast_yaml;
 pub mod json;
 pub mod line_check;
+pub mod redaction;
 pub mod spans;
+pub mod tree;
 pub mod yaml;
 
 /// A file's text as kept for views and quoting, shared by the bodies of its objects: an

@@ -6,6 +6,7 @@
 //! without materializing it, and (c) bound alias expansion and nesting so hostile input
 //! (billion laughs, absurd nesting) becomes a problem instead of a hang.
 
+use super::redaction::{self, PLACEHOLDER};
 use super::spans::{ParseError, ParsedDoc, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle};
 use serde_json::{Map, Number, Value};
@@ -37,6 +38,18 @@ enum Frame {
 /// completed before it are returned together with the error.
 pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
     let mut b = Builder::default();
+    // troubleshoot's redaction placeholder reads as an alias: parse it as text that starts
+    // like no indicator, and put it back in each scalar (see `redaction`).
+    let masked;
+    let text = if memchr::memmem::find(text.as_bytes(), PLACEHOLDER.as_bytes()).is_some()
+        && !text.contains(MASK)
+    {
+        masked = text.replace(PLACEHOLDER, MASKED);
+        b.masked = true;
+        masked.as_str()
+    } else {
+        text
+    };
     let mut parser = Parser::new_from_str(text);
     loop {
         match parser.next_event() {
@@ -83,7 +96,15 @@ struct Builder {
     skip_next: bool,
     /// Item spans of the current document's objects list, once it has closed.
     doc_item_spans: Vec<Span>,
+    /// The text was parsed with [`PLACEHOLDER`]s as [`MASKED`].
+    masked: bool,
 }
+
+/// A character no indicator is, and that the text did not hold: what a [`PLACEHOLDER`]
+/// starts with while the general parser reads it.
+const MASK: char = '\u{e000}';
+/// [`PLACEHOLDER`] with its first `*` as [`MASK`].
+const MASKED: &str = "\u{e000}**HIDDEN***";
 
 impl Builder {
     fn event(&mut self, event: Event<'_>, line: u32, end_line: u32) -> Result<(), String> {
@@ -124,6 +145,14 @@ impl Builder {
             }
             Event::Scalar(..) if self.take_skip() => {}
             Event::Scalar(text, style, anchor, tag) => {
+                let text = if self.masked && text.contains(MASK) {
+                    if style == ScalarStyle::Plain && text.starts_with(MASKED) {
+                        redaction::note();
+                    }
+                    std::borrow::Cow::Owned(text.replace(MASKED, PLACEHOLDER))
+                } else {
+                    text
+                };
                 let is_str_tag = tag.as_ref().is_some_and(|t| t.suffix == "str");
                 let value = if style == ScalarStyle::Plain && !is_str_tag {
                     plain_scalar(&text)
@@ -391,7 +420,14 @@ pub fn resolve_plain(s: &str) -> Plain<'_> {
         && let Ok(f) = s.parse::<f64>()
         && f.is_finite()
     {
-        return Plain::F64(f);
+        // Integral floats are integers, as the API server reads them (`priority: 2e+09`).
+        return match super::tree::integral(f) {
+            Some(n) => match n.as_i64() {
+                Some(i) => Plain::I64(i),
+                None => n.as_u64().map_or(Plain::F64(f), Plain::U64),
+            },
+            None => Plain::F64(f),
+        };
     }
     Plain::Str(s)
 }
@@ -455,7 +491,11 @@ mod tests {
         assert_eq!(plain_scalar("1"), json!(1));
         assert_eq!(plain_scalar("-3"), json!(-3));
         assert_eq!(plain_scalar("1.5"), json!(1.5));
-        assert_eq!(plain_scalar("1e3"), json!(1000.0));
+        assert_eq!(plain_scalar("1e3"), json!(1000));
+        assert_eq!(plain_scalar("2e+09"), json!(2_000_000_000));
+        assert_eq!(plain_scalar("2.0e9"), json!(2_000_000_000));
+        assert_eq!(plain_scalar("-1.0"), json!(-1));
+        assert_eq!(plain_scalar("2.5e-1"), json!(0.25));
         assert_eq!(plain_scalar("500m"), json!("500m"));
         assert_eq!(plain_scalar("1Gi"), json!("1Gi"));
         assert_eq!(plain_scalar("yes"), json!("yes"));
@@ -486,6 +526,57 @@ mod tests {
         let (docs, err) = parse(text);
         assert!(err.is_none(), "{err:?}");
         assert_eq!(docs[0].value["metadata"], json!({"name": "a", "uid": "u1"}));
+    }
+
+    /// troubleshoot's `***HIDDEN***` where a plain scalar starts is text in both YAML
+    /// paths (and said so); elsewhere it was text already; a real alias stays an alias.
+    #[test]
+    fn redaction_placeholders_are_text_and_aliases_stay_aliases() {
+        let text = "a: ***HIDDEN***\nb: ***HIDDEN***:10000\nc:\n- ***HIDDEN***\nd: '***HIDDEN***'\ne: http://***HIDDEN***\n";
+        let ((docs, err), read) = redaction::watch(|| parse(text));
+        assert!(err.is_none(), "{err:?}");
+        let want = json!({"a": "***HIDDEN***", "b": "***HIDDEN***:10000", "c": ["***HIDDEN***"],
+            "d": "***HIDDEN***", "e": "http://***HIDDEN***"});
+        assert_eq!(docs[0].value, want);
+        assert!(read);
+        let (fast, read) = redaction::watch(|| crate::parse::fast_yaml::parse(text));
+        assert_eq!(fast.expect("fast path reads it")[0].value, want);
+        assert!(read);
+        let ((docs, _), read) =
+            redaction::watch(|| parse("d: '***HIDDEN***'\ne: x ***HIDDEN***\n"));
+        assert_eq!(
+            docs[0].value,
+            json!({"d": "***HIDDEN***", "e": "x ***HIDDEN***"})
+        );
+        assert!(
+            !read,
+            "only a placeholder that starts a plain scalar is noted"
+        );
+        let (docs, err) = parse("f: &x v\ng: *x\nh: ***HIDDEN***\n");
+        assert!(err.is_none(), "{err:?}");
+        assert_eq!(
+            docs[0].value,
+            json!({"f": "v", "g": "v", "h": "***HIDDEN***"})
+        );
+        let (_, err) = parse("g: *nope\nh: ***HIDDEN***\n");
+        assert!(err.unwrap().message.contains("anchor"));
+        assert!(crate::parse::fast_yaml::parse("g: *HIDDEN\n").is_err());
+        // Where the fast path reads a placeholder, the general parser reads the same.
+        for text in [
+            "a: ***HIDDEN***: x\n",
+            "a:\n- ***HIDDEN*** #c\n",
+            "a: ***HIDDEN***\n  more\n",
+            "a: ***HIDDEN***x\n",
+            "a: ****HIDDEN***\n",
+            "***HIDDEN***: a\n",
+            "- ***HIDDEN***: a\n",
+        ] {
+            if let Ok(fast) = crate::parse::fast_yaml::parse(text) {
+                let (general, err) = parse(text);
+                assert!(err.is_none(), "{text:?}: {err:?}");
+                assert_eq!(fast[0].value, general[0].value, "{text:?}");
+            }
+        }
     }
 
     #[test]

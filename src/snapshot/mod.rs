@@ -17,6 +17,7 @@ use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
 use crate::kube::meta::ObjectRef;
 use crate::kube::{core, event, kueue, network, node, pod, policy, storage, workload};
 use crate::parse::spans::Span;
+use crate::parse::tree;
 use foldhash::{HashMap, HashMapExt};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
@@ -104,6 +105,34 @@ impl Object {
         }
     }
 
+    /// The view of an object one of whose fields did not read as `T`: read again from its
+    /// tree without each such field (a few at most), and the fields left out, each with
+    /// the steps [`Snapshot::locate`] takes to its line. Only after the view failed: it
+    /// builds the object's tree.
+    fn view_without_odd_fields<T: DeserializeOwned>(&self) -> Result<(T, Vec<OddField>), String> {
+        const MAX_FIELDS: usize = 8;
+        let mut tree = self.value().clone();
+        let mut odd = Vec::new();
+        loop {
+            let failure = match tree::read_tracked::<T>(&tree) {
+                Ok(view) => return Ok((view, odd)),
+                Err(f) => f,
+            };
+            if odd.len() == MAX_FIELDS {
+                return Err(failure.message);
+            }
+            let steps = line_steps(&tree, &failure.path);
+            if !tree::remove(&mut tree, &failure.path) {
+                return Err(failure.message);
+            }
+            odd.push(OddField {
+                path: tree::path_text(&failure.path),
+                steps,
+                message: failure.message,
+            });
+        }
+    }
+
     pub fn reference(&self) -> ObjectRef {
         ObjectRef {
             api_version: self.api_version.clone(),
@@ -112,6 +141,39 @@ impl Object {
             name: self.name.clone(),
         }
     }
+}
+
+/// A field left out of a view because it did not read (see DESIGN.md "A field of an odd
+/// shape is unknown, never fatal").
+struct OddField {
+    /// `spec.containers[0].ports`.
+    path: String,
+    /// The keys to its line, for [`Snapshot::locate`].
+    steps: Vec<String>,
+    message: String,
+}
+
+/// The steps [`Snapshot::locate`] takes to the value at `path` of `tree`: its keys, and
+/// for a list item `name=…` when the item has a name (else the item is not looked for).
+fn line_steps(tree: &Value, path: &[tree::Step]) -> Vec<String> {
+    let mut steps = Vec::new();
+    let mut at = Some(tree);
+    for step in path {
+        at = match step {
+            tree::Step::Key(k) => {
+                steps.push(k.clone());
+                at.and_then(|v| v.get(k))
+            }
+            tree::Step::Index(i) => {
+                let item = at.and_then(|v| v.get(*i));
+                if let Some(name) = item.and_then(|v| v.get("name")).and_then(Value::as_str) {
+                    steps.push(format!("name={name}"));
+                }
+                item
+            }
+        };
+    }
+    steps
 }
 
 /// Typed views, each materialized once from the objects of one kind.
@@ -155,7 +217,7 @@ pub struct Snapshot {
     pub files: Vec<SourceFile>,
     pub objects: Vec<Object>,
     pub logs: logs::LogIndex,
-    /// Ingest problems plus objects whose shape no view could read.
+    /// Ingest problems plus objects and fields no view could read.
     problems: Mutex<Vec<Problem>>,
     /// The time durations are measured from (see DESIGN.md "Snapshot time").
     pub as_of: Option<i64>,
@@ -468,7 +530,7 @@ impl Snapshot {
         &self.per_input_objects
     }
 
-    /// Records an object a view could not read; it then takes no part in analysis.
+    /// Records an object (or a field of one) a view could not read.
     pub fn add_problem(&self, problem: Problem) {
         self.problems.lock().expect("problems lock").push(problem);
     }
@@ -507,23 +569,43 @@ impl Snapshot {
                 .par_iter()
                 .filter_map(|&id| {
                     let o = self.object(id);
-                    match o.view::<T>() {
-                        Ok(v) => Some((id, v)),
-                        Err(e) => {
-                            let src = o.sources[0];
-                            let file = &self.files[src.file];
-                            self.add_problem(Problem {
-                                input: file.input,
-                                file: Some(file.path.clone()),
-                                line: Some(src.span.start),
-                                message: format!(
-                                    "{} {} has an unexpected shape and is not analyzed: {e}",
-                                    o.kind, o.name
-                                ),
-                            });
-                            None
-                        }
+                    let e = match o.view::<T>() {
+                        Ok(v) => return Some((id, v)),
+                        Err(e) => e,
+                    };
+                    let src = o.sources[0];
+                    let file = &self.files[src.file];
+                    let problem = |line, message| Problem {
+                        input: file.input,
+                        file: Some(file.path.clone()),
+                        line: Some(line),
+                        message,
+                    };
+                    let Ok((v, odd)) = o.view_without_odd_fields::<T>() else {
+                        self.add_problem(problem(
+                            src.span.start,
+                            format!(
+                                "{} {} has an unexpected shape and is not analyzed: {e}",
+                                o.kind, o.name
+                            ),
+                        ));
+                        return None;
+                    };
+                    let who = match &o.namespace {
+                        Some(ns) => format!("{} {ns}/{}", o.kind, o.name),
+                        None => format!("{} {}", o.kind, o.name),
+                    };
+                    for f in odd {
+                        let steps: Vec<&str> = f.steps.iter().map(String::as_str).collect();
+                        self.add_problem(problem(
+                            self.locate(id, &steps),
+                            format!(
+                                "{who}: field `{}` does not read and is left unknown (the rest is analyzed): {}",
+                                f.path, f.message
+                            ),
+                        ));
                     }
+                    Some((id, v))
                 })
                 .collect();
             if std::env::var_os("KDIAG_STATS").is_some() {

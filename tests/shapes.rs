@@ -1,0 +1,409 @@
+//! Real bundles read right: a field of an odd shape is unknown, never fatal; troubleshoot's
+//! `***HIDDEN***` placeholders read as text; old `kubectl cluster-info dump`s of internal
+//! types read as the objects they were. Each bundle is written by the test.
+
+use crate::{findings, json, kdiag, text};
+use std::path::PathBuf;
+
+/// A scratch bundle removed when dropped.
+struct Bundle(PathBuf);
+
+impl Bundle {
+    fn new(tag: &str) -> Bundle {
+        let dir = std::env::temp_dir().join(format!("kdiag-shapes-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Bundle(dir)
+    }
+    fn write(&self, name: &str, text: &str) -> &Bundle {
+        let path = self.0.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        self
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+    fn analyze(&self) -> serde_json::Value {
+        let run = kdiag(&[
+            "analyze",
+            self.path(),
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        json(&run)
+    }
+}
+
+impl Drop for Bundle {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn problems(out: &serde_json::Value) -> Vec<(String, u64, String)> {
+    out["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                text(&p["file"]).to_string(),
+                p["line"].as_u64().unwrap_or(0),
+                text(&p["message"]).to_string(),
+            )
+        })
+        .collect()
+}
+
+fn rules_on(out: &serde_json::Value, rule: &str) -> Vec<String> {
+    findings(out)
+        .iter()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| text(&f["object"]["name"]).to_string())
+        .collect()
+}
+
+fn notes(out: &serde_json::Value) -> String {
+    out["inputs"][0]["notes"].to_string()
+}
+
+/// A kubectl-style pod list: each pod's `priority` as given, one crash-looping pod.
+fn pods_yaml(priorities: &[(&str, &str)], flow_labels: bool) -> String {
+    let mut s = String::from("apiVersion: v1\nitems:\n");
+    for (name, priority) in priorities {
+        let labels = if flow_labels {
+            "    labels: {app: web}\n".to_string()
+        } else {
+            "    labels:\n      app: web\n".to_string()
+        };
+        s.push_str(&format!(
+            "- apiVersion: v1\n  kind: Pod\n  metadata:\n{labels}    name: {name}\n    namespace: shop\n    uid: uid-{name}\n  spec:\n    containers:\n    - image: web:1\n      name: web\n      ports:\n      - containerPort: 8080\n    nodeName: node-a\n    priority: {priority}\n  status:\n    conditions:\n    - status: \"True\"\n      type: Ready\n    containerStatuses:\n    - image: web:1\n      name: web\n      ready: true\n      restartCount: 0\n      state:\n        running:\n          startedAt: \"2026-11-20T08:00:00Z\"\n    phase: Running\n"
+        ));
+    }
+    s.push_str("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
+    s
+}
+
+const SERVICE: &str = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  ports:\n  - port: 80\n    targetPort: 8080\n  selector:\n    app: web\n";
+
+fn pod_json(name: &str, priority: &str) -> String {
+    format!(
+        r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{name}", "namespace": "shop", "uid": "uid-{name}", "labels": {{"app": "web"}}}},
+ "spec": {{"containers": [{{"name": "web", "image": "web:1", "ports": [{{"containerPort": 8080}}]}}], "nodeName": "node-a", "priority": {priority}}},
+ "status": {{"phase": "Running", "conditions": [{{"type": "Ready", "status": "True"}}],
+  "containerStatuses": [{{"name": "web", "image": "web:1", "ready": true, "restartCount": 0, "state": {{"running": {{"startedAt": "2026-11-20T08:00:00Z"}}}}}}]}}}}"#
+    )
+}
+
+/// `priority: 2e+09` (Go's float for an unstructured number) reads as the integer the API
+/// server reads, in the YAML fast path, the general YAML path and JSON: the pods are
+/// analyzed, and the Service that selects them has its pods.
+#[test]
+fn integral_floats_read_as_integers() {
+    let floats = [("a", "2e+09"), ("b", "2.0e9"), ("c", "1e3")];
+    for (tag, pods, file) in [
+        ("fast", pods_yaml(&floats, false), "pods.yaml"),
+        ("general", pods_yaml(&floats, true), "pods.yaml"),
+        (
+            "json",
+            format!(
+                "{{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [{}]}}",
+                floats
+                    .iter()
+                    .map(|(n, p)| pod_json(n, p))
+                    .collect::<Vec<_>>()
+                    .join(",\n")
+            ),
+            "pods.json",
+        ),
+    ] {
+        let b = Bundle::new(&format!("float-{tag}"));
+        b.write(file, &pods).write("services.yaml", SERVICE);
+        let out = b.analyze();
+        assert_eq!(problems(&out), Vec::new(), "{tag}");
+        assert_eq!(out["inputs"][0]["objects"], 4, "{tag}");
+        assert_eq!(
+            rules_on(&out, "traffic/selector-no-match"),
+            Vec::<String>::new(),
+            "{tag}"
+        );
+        let run = kdiag(&["get", "po", "-n", "shop", b.path()]);
+        for name in ["a", "b", "c"] {
+            assert!(
+                run.stdout.lines().any(|l| l.starts_with(name)),
+                "{tag}: {}",
+                run.stdout
+            );
+        }
+    }
+}
+
+/// A field that still does not read (a fraction where an integer belongs) makes that
+/// field unknown, as a problem naming the file, the line and the field; the rest of the
+/// object is analyzed (the Service selecting it has its pod), in each path.
+#[test]
+fn odd_field_is_unknown_not_the_object() {
+    for (tag, pods, file) in [
+        ("fast", pods_yaml(&[("a", "2.5")], false), "pods.yaml"),
+        ("general", pods_yaml(&[("a", "2.5")], true), "pods.yaml"),
+        (
+            "json",
+            format!(
+                "{{\"kind\": \"PodList\", \"items\": [{}]}}",
+                pod_json("a", "2.5")
+            ),
+            "pods.json",
+        ),
+    ] {
+        let line = 1 + pods.lines().position(|l| l.contains("priority")).unwrap() as u64;
+        let b = Bundle::new(&format!("odd-{tag}"));
+        b.write(file, &pods).write("services.yaml", SERVICE);
+        let out = b.analyze();
+        let p = problems(&out);
+        assert_eq!(p.len(), 1, "{tag}: {p:?}");
+        let (f, l, message) = &p[0];
+        assert_eq!((f.as_str(), *l), (file, line), "{tag}: {message}");
+        assert!(
+            message.contains("Pod shop/a: field `spec.priority` does not read"),
+            "{tag}: {message}"
+        );
+        assert!(!message.contains("not analyzed"), "{tag}: {message}");
+        assert_eq!(
+            rules_on(&out, "traffic/selector-no-match"),
+            Vec::<String>::new(),
+            "{tag}"
+        );
+    }
+}
+
+/// troubleshoot's redactor writes `***HIDDEN***` into values, which YAML reads as an
+/// alias: such a custom resource reads with the placeholder as its text, whichever YAML
+/// path reads the file, and the input's notes count the files.
+#[test]
+fn hidden_placeholders_read_as_text() {
+    let b = Bundle::new("hidden");
+    let cr = "- apiVersion: longhorn.io/v1beta1\n  kind: Replica\n  metadata:\n    name: r1\n    namespace: longhorn-system\n  spec:\n    dataPath: /var/lib/longhorn\n  status:\n    ip: ***HIDDEN***\n    port: 10000\n    endpoints:\n      r1: ***HIDDEN***:10000\n";
+    // The same with a flow mapping: the general parser reads the file.
+    let flow = cr.replace("name: r1", "name: r2").replace(
+        "    dataPath: /var/lib/longhorn\n",
+        "    dataPath: /var/lib/longhorn\n    tags: {a: b}\n",
+    );
+    b.write(
+        "support-bundle/version.yaml",
+        "apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\n",
+    )
+    .write(
+        "support-bundle/cluster-resources/custom-resources/replicas.longhorn.io/longhorn-system.yaml",
+        cr,
+    )
+    .write(
+        "support-bundle/cluster-resources/custom-resources/replicas.longhorn.io/other.yaml",
+        &flow,
+    )
+    .write(
+        "support-bundle/cluster-resources/custom-resources/engines.longhorn.io/quoted.yaml",
+        "- apiVersion: longhorn.io/v1beta1\n  kind: Engine\n  metadata:\n    name: e1\n    namespace: longhorn-system\n    annotations:\n      a: '***HIDDEN***'\n  spec:\n    url: http://***HIDDEN***\n",
+    );
+    let out = b.analyze();
+    assert_eq!(problems(&out), Vec::new());
+    assert_eq!(out["inputs"][0]["objects"], 3);
+    assert!(
+        notes(&out).contains(
+            "2 file(s) hold troubleshoot's ***HIDDEN*** redaction placeholders, read as text"
+        ),
+        "{}",
+        notes(&out)
+    );
+}
+
+/// An old `kubectl cluster-info dump` (kubectl 1.13 or older printed Go's internal types:
+/// `Items`, ObjectMeta's fields inline, Go field names, no `kind`) reads as the objects it
+/// was, each of the kind its file's name says, and the input's notes say so.
+#[test]
+fn old_cluster_info_dump_reads() {
+    let b = Bundle::new("old-dump");
+    b.write(
+        "nodes.json",
+        r#"{
+    "selfLink": "/api/v1/nodes",
+    "resourceVersion": "1200",
+    "Items": [
+        {
+            "name": "node-a",
+            "selfLink": "/api/v1/nodes/node-a",
+            "uid": "5e0d7a8e-0e5f-11e9-9f6a-42010a800002",
+            "resourceVersion": "1190",
+            "creationTimestamp": "2019-01-02T10:00:00Z",
+            "labels": {"kubernetes.io/hostname": "node-a"},
+            "Spec": {"PodCIDR": "10.244.0.0/24", "ProviderID": "", "Unschedulable": false, "Taints": null, "ConfigSource": null, "DoNotUse_ExternalID": ""},
+            "Status": {
+                "Capacity": {"cpu": "2", "memory": "4041864Ki", "pods": "110"},
+                "Allocatable": {"cpu": "2", "memory": "3939464Ki", "pods": "110"},
+                "Phase": "",
+                "Conditions": [
+                    {"Type": "Ready", "Status": "True", "LastHeartbeatTime": "2019-01-02T12:00:00Z", "LastTransitionTime": "2019-01-02T10:01:00Z", "Reason": "KubeletReady", "Message": "kubelet is posting ready status"}
+                ],
+                "Addresses": [{"Type": "InternalIP", "Address": "10.128.0.2"}],
+                "NodeInfo": {"MachineID": "m", "SystemUUID": "s", "BootID": "b", "KernelVersion": "4.15.0", "OSImage": "Ubuntu 18.04", "ContainerRuntimeVersion": "docker://18.6.1", "KubeletVersion": "v1.13.1", "KubeProxyVersion": "v1.13.1", "OperatingSystem": "linux", "Architecture": "amd64"},
+                "Images": null,
+                "VolumesInUse": null,
+                "VolumesAttached": null,
+                "Config": null
+            }
+        }
+    ]
+}
+"#,
+    )
+    .write(
+        "kube-system/pods.json",
+        r#"{
+    "selfLink": "/api/v1/namespaces/kube-system/pods",
+    "resourceVersion": "1200",
+    "Items": [
+        {
+            "name": "web-7d9f8-abcde",
+            "generateName": "web-7d9f8-",
+            "namespace": "kube-system",
+            "selfLink": "/api/v1/namespaces/kube-system/pods/web-7d9f8-abcde",
+            "uid": "7a1c0b2e-0e60-11e9-9f6a-42010a800002",
+            "resourceVersion": "1180",
+            "creationTimestamp": "2019-01-02T11:00:00Z",
+            "labels": {"app": "web"},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-7d9f8", "uid": "6b0c9a1d-0e60-11e9-9f6a-42010a800002", "controller": true, "blockOwnerDeletion": true}],
+            "Spec": {
+                "Volumes": null,
+                "InitContainers": null,
+                "Containers": [
+                    {"Name": "web", "Image": "example/web:1.0", "Command": null, "Args": null, "WorkingDir": "",
+                     "Ports": [{"Name": "", "HostPort": 0, "ContainerPort": 8080, "Protocol": "TCP", "HostIP": ""}],
+                     "Resources": {"Limits": {"memory": "128Mi"}, "Requests": {"cpu": "100m", "memory": "128Mi"}},
+                     "ImagePullPolicy": "IfNotPresent", "TTY": false}
+                ],
+                "RestartPolicy": "Always",
+                "TerminationGracePeriodSeconds": 30,
+                "DNSPolicy": "ClusterFirst",
+                "NodeSelector": null,
+                "ServiceAccountName": "default",
+                "NodeName": "node-a",
+                "SecurityContext": {"HostNetwork": false, "HostPID": false, "HostIPC": false},
+                "SchedulerName": "default-scheduler",
+                "Priority": 0
+            },
+            "Status": {
+                "Phase": "Running",
+                "Conditions": [
+                    {"Type": "Ready", "Status": "False", "LastProbeTime": null, "LastTransitionTime": "2019-01-02T11:05:00Z", "Reason": "ContainersNotReady", "Message": "containers with unready status: [web]"}
+                ],
+                "HostIP": "10.128.0.2",
+                "PodIP": "10.244.0.5",
+                "StartTime": "2019-01-02T11:00:00Z",
+                "QOSClass": "Burstable",
+                "ContainerStatuses": [
+                    {"Name": "web",
+                     "State": {"Waiting": {"Reason": "CrashLoopBackOff", "Message": "Back-off 5m0s restarting failed container=web pod=web-7d9f8-abcde_kube-system(7a1c0b2e-0e60-11e9-9f6a-42010a800002)"}, "Running": null, "Terminated": null},
+                     "LastTerminationState": {"Waiting": null, "Running": null, "Terminated": {"ExitCode": 1, "Signal": 0, "Reason": "Error", "Message": "", "StartedAt": "2019-01-02T11:50:00Z", "FinishedAt": "2019-01-02T11:50:01Z", "ContainerID": "docker://abc"}},
+                     "Ready": false, "RestartCount": 12, "Image": "example/web:1.0", "ImageID": "docker-pullable://example/web@sha256:00", "ContainerID": "docker://abc"}
+                ]
+            }
+        }
+    ]
+}
+"#,
+    )
+    .write(
+        "kube-system/events.json",
+        r#"{
+    "selfLink": "/api/v1/namespaces/kube-system/events",
+    "resourceVersion": "1200",
+    "Items": [
+        {
+            "name": "web-7d9f8-abcde.1576a0f1c3d2e4f5",
+            "namespace": "kube-system",
+            "uid": "9c2d1e3f-0e61-11e9-9f6a-42010a800002",
+            "resourceVersion": "1170",
+            "creationTimestamp": "2019-01-02T11:01:00Z",
+            "InvolvedObject": {"Kind": "Pod", "Namespace": "kube-system", "Name": "web-7d9f8-abcde", "UID": "7a1c0b2e-0e60-11e9-9f6a-42010a800002", "APIVersion": "v1", "ResourceVersion": "1100", "FieldPath": "spec.containers{web}"},
+            "Reason": "BackOff",
+            "Message": "Back-off restarting failed container",
+            "Source": {"Component": "kubelet", "Host": "node-a"},
+            "FirstTimestamp": "2019-01-02T11:01:00Z",
+            "LastTimestamp": "2019-01-02T11:55:00Z",
+            "Count": 40,
+            "Type": "Warning",
+            "EventTime": null,
+            "Series": null,
+            "Action": "",
+            "Related": null,
+            "ReportingController": "",
+            "ReportingInstance": ""
+        }
+    ]
+}
+"#,
+    )
+    .write(
+        "kube-system/services.json",
+        r#"{"selfLink": "/api/v1/namespaces/kube-system/services", "resourceVersion": "1200", "Items": [
+  {"name": "web", "namespace": "kube-system", "uid": "8d3e", "creationTimestamp": "2019-01-02T10:30:00Z",
+   "Spec": {"Type": "ClusterIP", "Ports": [{"Name": "", "Protocol": "TCP", "Port": 80, "TargetPort": 8080, "NodePort": 0}],
+            "Selector": {"app": "web"}, "ClusterIP": "10.96.0.20", "ExternalIPs": null, "SessionAffinity": "None"},
+   "Status": {"LoadBalancer": {"Ingress": null}}}
+]}
+"#,
+    )
+    .write(
+        "kube-system/replicasets.json",
+        r#"{"selfLink": "/apis/apps/v1/namespaces/kube-system/replicasets", "resourceVersion": "1200", "Items": [
+  {"name": "web-7d9f8", "namespace": "kube-system", "uid": "6b0c9a1d-0e60-11e9-9f6a-42010a800002", "creationTimestamp": "2019-01-02T11:00:00Z", "labels": {"app": "web"},
+   "Spec": {"Replicas": 1, "MinReadySeconds": 0, "Selector": {"matchLabels": {"app": "web"}},
+            "Template": {"creationTimestamp": null, "labels": {"app": "web"},
+                         "Spec": {"Containers": [{"Name": "web", "Image": "example/web:1.0"}], "RestartPolicy": "Always"}}},
+   "Status": {"Replicas": 1, "FullyLabeledReplicas": 1, "ReadyReplicas": 0, "AvailableReplicas": 0, "ObservedGeneration": 1, "Conditions": null}}
+]}
+"#,
+    )
+    .write(
+        "kube-system/replication-controllers.json",
+        r#"{"selfLink": "/api/v1/namespaces/kube-system/replicationcontrollers", "resourceVersion": "1200", "Items": []}"#,
+    )
+    .write("kube-system/web-7d9f8-abcde/logs.txt", "==== START logs for container web of pod kube-system/web-7d9f8-abcde ====\npanic: no config\n==== END logs for container web of pod kube-system/web-7d9f8-abcde ====\n");
+    let out = b.analyze();
+    assert_eq!(out["inputs"][0]["layout"], "cluster-info-dump");
+    assert_eq!(problems(&out), Vec::new());
+    assert_eq!(out["inputs"][0]["objects"], 5);
+    assert!(
+        notes(&out).contains("5 file(s) read as an old kubectl cluster-info dump"),
+        "{}",
+        notes(&out)
+    );
+    let crash = findings(&out)
+        .iter()
+        .find(|f| f["rule"] == "runtime/crash-loop")
+        .unwrap_or_else(|| panic!("{:#?}", findings(&out)));
+    assert_eq!(crash["object"]["kind"], "ReplicaSet", "{crash:#}");
+    assert!(crash.to_string().contains("12"), "{crash:#}");
+    // The Service selects the pod: it has no ready endpoint, not "no pod".
+    assert_eq!(
+        rules_on(&out, "traffic/selector-no-match"),
+        Vec::<String>::new()
+    );
+    let describe = kdiag(&[
+        "describe",
+        "pod/web-7d9f8-abcde",
+        "-n",
+        "kube-system",
+        b.path(),
+    ]);
+    assert!(describe.stdout.contains("BackOff"), "{}", describe.stdout);
+    let nodes = kdiag(&["get", "no", b.path()]);
+    assert!(
+        nodes.stdout.contains("node-a") && nodes.stdout.contains("Ready"),
+        "{}",
+        nodes.stdout
+    );
+}
