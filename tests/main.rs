@@ -6,6 +6,7 @@ mod cli;
 mod corpus;
 mod hostile;
 mod kueue;
+mod layouts;
 mod numa;
 mod report;
 mod samples;

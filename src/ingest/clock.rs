@@ -89,7 +89,7 @@ fn bulk(times: &[(i64, String)]) -> (Option<i64>, usize) {
     if n <= MIN_BULK {
         return (Some(newest), 0);
     }
-    let most = (n / 20).max(1).min(n - MIN_BULK);
+    let most = n.div_ceil(20).min(n - MIN_BULK);
     let oldest = times[0].0;
     // The lowest wide gap among the newest `most`: everything above it is set aside.
     let cut = (1..=most).rev().find(|&k| {
