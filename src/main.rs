@@ -37,8 +37,8 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
     version,
     about = "Explains, offline, why things are stuck in a saved Kubernetes snapshot (support bundle)",
     long_about = "Explains, offline, why things are stuck in a saved Kubernetes snapshot (support bundle).\n\n\
-        kdiag reads kubectl dumps, must-gather trees, troubleshoot bundles, cluster-info dumps and \
-        Insights archives (folders, .zip, .tar, .tar.gz, YAML/JSON files, stdin) and names, for every \
+        kdiag reads kubectl dumps, must-gather trees, troubleshoot bundles, support-bundle-kit \
+        bundles, cluster-info dumps and Insights archives (folders, .zip, .tar, .tar.gz, YAML/JSON files, stdin) and names, for every \
         stuck pod or job, the stage where it stopped (queue, creation, scheduling, node, runtime, \
         readiness, traffic), citing the bundle's own files and lines.",
     after_help = EXAMPLES

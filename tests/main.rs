@@ -8,6 +8,7 @@ mod corpus;
 mod hostile;
 mod identity;
 mod kueue;
+mod layouts;
 mod numa;
 mod report;
 mod samples;

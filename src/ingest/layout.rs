@@ -4,28 +4,31 @@
 use serde::Serialize;
 
 /// The tool that produced an input, reported as `inputs[].layout`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layout {
     MustGather,
+    SupportBundleKit,
     Troubleshoot,
-    ClusterInfoDump,
     Insights,
+    ClusterInfoDump,
     KubectlDump,
 }
 
 impl Layout {
-    pub const ALL: [Layout; 5] = [
+    pub const ALL: [Layout; 6] = [
         Layout::MustGather,
+        Layout::SupportBundleKit,
         Layout::Troubleshoot,
-        Layout::ClusterInfoDump,
         Layout::Insights,
+        Layout::ClusterInfoDump,
         Layout::KubectlDump,
     ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Layout::MustGather => "must-gather",
+            Layout::SupportBundleKit => "support-bundle-kit",
             Layout::Troubleshoot => "troubleshoot",
             Layout::ClusterInfoDump => "cluster-info-dump",
             Layout::Insights => "insights",
@@ -34,59 +37,199 @@ impl Layout {
     }
 }
 
-/// Decides the layout from the paths of an input's files (archive-relative).
-pub fn detect<'a>(paths: impl Iterator<Item = &'a str>) -> Layout {
-    let (mut mg, mut ts, mut ins, mut cid) = (0, 0, 0, 0);
-    for p in paths {
-        let comps: Vec<&str> = p.split('/').collect();
-        let has = |c: &str| comps.contains(&c);
-        if has("cluster-resources")
-            || comps
-                .first()
-                .is_some_and(|c| c.starts_with("support-bundle"))
-            || comps.last() == Some(&"analysis.json")
-        {
-            ts += 1;
+/// What detection decided: the layout, the folder it starts at (bundles are often
+/// wrapped in one or two folders), and the signals that decided it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detected {
+    pub layout: Layout,
+    /// Path prefix of the layout's top folder, `""` or ending in `/`.
+    pub root: String,
+    pub signals: Vec<&'static str>,
+}
+
+impl Detected {
+    /// The note `inputs[].notes` carries: which signals decided.
+    pub fn note(&self) -> String {
+        let mut note = format!("layout {}: ", self.layout.as_str());
+        if self.signals.is_empty() {
+            note.push_str("no layout's signals found; every YAML or JSON file is read");
+        } else {
+            note.push_str(&self.signals.join(", "));
         }
-        if has("insights-operator")
-            || p.contains("config/clusteroperator/")
-            || p.ends_with("config/version.json")
-        {
-            ins += 1;
+        if !self.root.is_empty() {
+            note.push_str(&format!(" (at {})", self.root));
         }
-        if has("cluster-scoped-resources") || (has("namespaces") && is_mg_group_path(&comps)) {
-            mg += 1;
-        }
-        if comps.last() == Some(&"timestamp") {
-            mg += 1;
-        }
-        // `kubectl cluster-info dump --output-directory`: NS/pods.json, NS/events.json…
-        if comps.len() == 2
-            && matches!(comps[1], "pods.json" | "events.json" | "replicasets.json")
-            && !has("cluster-resources")
-        {
-            cid += 1;
-        }
+        note
     }
-    if ins > 0 {
-        Layout::Insights
-    } else if ts > 0 && ts >= mg {
-        Layout::Troubleshoot
-    } else if mg > 0 {
-        Layout::MustGather
-    } else if cid > 0 {
-        Layout::ClusterInfoDump
-    } else {
-        Layout::KubectlDump
+
+    /// Classifies one file of this input (see [`classify`]).
+    pub fn classify(&self, path: &str) -> FileClass {
+        classify(self.layout, &self.root, path)
     }
 }
 
-/// `namespaces/<ns>/<group>/<plural>.yaml`, must-gather's per-namespace resource files.
-fn is_mg_group_path(comps: &[&str]) -> bool {
-    comps
-        .iter()
-        .position(|c| *c == "namespaces")
-        .is_some_and(|i| comps.len() == i + 4 && comps[i + 3].ends_with(".yaml"))
+/// The structural signals one path gives: (layout, root prefix, signal).
+fn signals(path: &str) -> Vec<(Layout, &str, &'static str)> {
+    let comps: Vec<&str> = path.split('/').collect();
+    let n = comps.len();
+    let mut offsets = Vec::with_capacity(n);
+    let mut at = 0;
+    for c in &comps {
+        offsets.push(at);
+        at += c.len() + 1;
+    }
+    let root = |i: usize| &path[..offsets[i]];
+    let file = comps[n - 1];
+    let mut out = Vec::new();
+    let in_cluster_resources = comps.contains(&"cluster-resources");
+    for i in 0..n.saturating_sub(1) {
+        let rest = n - i;
+        match comps[i] {
+            "cluster-scoped-resources" => {
+                out.push((Layout::MustGather, root(i), "cluster-scoped-resources/"))
+            }
+            "namespaces" if rest >= 4 && comps[i + 2] == "core" => {
+                out.push((Layout::MustGather, root(i), "namespaces/*/core/"))
+            }
+            "cluster-resources" => out.push((Layout::Troubleshoot, root(i), "cluster-resources/")),
+            "cluster-info" if rest == 2 && file == "cluster_version.json" => out.push((
+                Layout::Troubleshoot,
+                root(i),
+                "cluster-info/cluster_version.json",
+            )),
+            "execution-data" if rest == 2 => {
+                out.push((Layout::Troubleshoot, root(i), "execution-data/"))
+            }
+            "config" if rest == 2 && file == "version.json" => {
+                out.push((Layout::Insights, root(i), "config/version.json"))
+            }
+            "config" if rest == 3 && comps[i + 1] == "clusteroperator" => {
+                out.push((Layout::Insights, root(i), "config/clusteroperator/"))
+            }
+            "config" if rest == 2 && file == "infrastructure.json" => {
+                out.push((Layout::Insights, root(i), "config/infrastructure.json"))
+            }
+            "insights-operator" if rest == 2 && file == "gathers.json" => {
+                out.push((Layout::Insights, root(i), "insights-operator/gathers.json"))
+            }
+            "yamls" if rest >= 4 && matches!(comps[i + 1], "cluster" | "namespaced") => out.push((
+                Layout::SupportBundleKit,
+                root(i),
+                "yamls/{cluster,namespaced}/",
+            )),
+            "logs" if rest == 4 && file.ends_with(".log") && !in_cluster_resources => out.push((
+                Layout::SupportBundleKit,
+                root(i),
+                "logs/<ns>/<pod>/<container>.log",
+            )),
+            "nodes" if rest == 2 && file.ends_with(".zip") => {
+                out.push((Layout::SupportBundleKit, root(i), "nodes/*.zip"))
+            }
+            _ => {}
+        }
+    }
+    let dir = root(n - 1);
+    match file {
+        "timestamp" => out.push((Layout::MustGather, dir, "timestamp")),
+        "version" => out.push((Layout::MustGather, dir, "version")),
+        "event-filter.html" => out.push((Layout::MustGather, dir, "event-filter.html")),
+        "version.yaml" => out.push((Layout::Troubleshoot, dir, "version.yaml")),
+        "analysis.json" => out.push((Layout::Troubleshoot, dir, "analysis.json")),
+        "metadata.yaml" => out.push((Layout::SupportBundleKit, dir, "metadata.yaml")),
+        "bundleGenerationError.log" => {
+            out.push((Layout::SupportBundleKit, dir, "bundleGenerationError.log"))
+        }
+        // `kubectl cluster-info dump --output-directory`: NS/pods.json, NS/events.json…
+        "pods.json" | "events.json" | "replicasets.json" if n >= 2 && !in_cluster_resources => {
+            let signal = match file {
+                "pods.json" => "<ns>/pods.json",
+                "events.json" => "<ns>/events.json",
+                _ => "<ns>/replicasets.json",
+            };
+            out.push((Layout::ClusterInfoDump, root(n - 2), signal));
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Decides the layout from the paths of an input's files (archive-relative): the
+/// (layout, top folder) with the most distinct structural signals wins. Signals in a
+/// folder above the top one count for it (must-gather's outer `timestamp`). Ties go to
+/// the order of [`Layout::ALL`], then to the shallower folder.
+pub fn detect<'a>(paths: impl Iterator<Item = &'a str>) -> Detected {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut found: BTreeMap<(Layout, String), BTreeSet<&'static str>> = BTreeMap::new();
+    for p in paths {
+        for (layout, root, signal) in signals(p) {
+            found
+                .entry((layout, root.to_string()))
+                .or_default()
+                .insert(signal);
+        }
+    }
+    let mut best: Option<(usize, Layout, &String, BTreeSet<&'static str>)> = None;
+    for ((layout, root), own) in &found {
+        let mut all = own.clone();
+        for ((l, above), theirs) in &found {
+            if l == layout && above.len() < root.len() && root.starts_with(above.as_str()) {
+                all.extend(theirs.iter().copied());
+            }
+        }
+        // Top-level metadata alone does not make a layout's root: its structure does.
+        let structural = own.iter().any(|s| !METADATA_SIGNALS.contains(s));
+        let score = all.len() + usize::from(structural);
+        let better = match &best {
+            None => true,
+            Some((s, l, r, _)) => {
+                (
+                    score,
+                    std::cmp::Reverse(*layout),
+                    std::cmp::Reverse(root.len()),
+                ) > (*s, std::cmp::Reverse(*l), std::cmp::Reverse(r.len()))
+            }
+        };
+        if better {
+            best = Some((score, *layout, root, all));
+        }
+    }
+    match best {
+        Some((_, layout, root, signals)) => Detected {
+            layout,
+            root: root.clone(),
+            signals: order_signals(layout, signals),
+        },
+        None => Detected {
+            layout: Layout::KubectlDump,
+            root: String::new(),
+            signals: Vec::new(),
+        },
+    }
+}
+
+/// Signals that are files a layout puts at its top, not its folder structure.
+const METADATA_SIGNALS: &[&str] = &[
+    "timestamp",
+    "version",
+    "event-filter.html",
+    "version.yaml",
+    "analysis.json",
+    "metadata.yaml",
+    "bundleGenerationError.log",
+];
+
+/// Structure first, then top-level files, each in a fixed order.
+fn order_signals(
+    _layout: Layout,
+    signals: std::collections::BTreeSet<&'static str>,
+) -> Vec<&'static str> {
+    let (mut structure, mut meta): (Vec<_>, Vec<_>) = signals
+        .into_iter()
+        .partition(|s| !METADATA_SIGNALS.contains(s));
+    structure.sort();
+    meta.sort_by_key(|s| METADATA_SIGNALS.iter().position(|m| m == s));
+    structure.extend(meta);
+    structure
 }
 
 /// What a file is, before reading it.
@@ -101,6 +244,11 @@ pub enum FileClass {
     Log(LogKey),
     /// must-gather `timestamp`: gives the snapshot time.
     Timestamp,
+    /// support-bundle-kit `metadata.yaml`: gives the snapshot time (`bundlecreatedat`).
+    BundleMetadata,
+    /// Insights' compact events: not objects (no involvedObject), but their times date
+    /// the snapshot.
+    EventTimes,
     /// troubleshoot `cluster-info/cluster_version.json`.
     ClusterVersion,
     /// A known non-object file (logs without a pod, analysis.json, version.yaml, DNS…).
@@ -131,18 +279,32 @@ const SKIP_DIRS: &[&str] = &[
     "aggregated",
 ];
 
-/// Classifies one file by its layout and path (archive-relative, `!/` for nested).
-pub fn classify(layout: Layout, path: &str) -> FileClass {
+/// Classifies one file by its layout, the layout's top folder `root` (see [`Detected`])
+/// and its path (archive-relative, `!/` for nested). Names a layout reserves for metadata
+/// are metadata only at the top folder.
+pub fn classify(layout: Layout, root: &str, path: &str) -> FileClass {
+    let rel = path.strip_prefix(root);
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    // A file in the top folder, or (must-gather's outer `timestamp`) in one above it.
+    let top = match rel {
+        Some(r) => !r.contains('/'),
+        None => root.starts_with(dir) && (dir.is_empty() || root[dir.len()..].starts_with('/')),
+    };
     let inner = path.rsplit("!/").next().unwrap_or(path);
     let comps: Vec<&str> = inner.split('/').filter(|c| !c.is_empty()).collect();
     let Some(file) = comps.last().copied() else {
         return FileClass::Skip;
     };
-    if let Some(key) = log_key(layout, &comps) {
+    if let Some(key) = log_key(layout, rel.unwrap_or(path), &comps) {
         return FileClass::Log(key);
     }
-    if file == "timestamp" && layout == Layout::MustGather {
-        return FileClass::Timestamp;
+    match (layout, file) {
+        (Layout::MustGather, "timestamp") if top => return FileClass::Timestamp,
+        // `openshift/must-gather` and its version: the gathering image, not the cluster.
+        (Layout::MustGather, "version") if top => return FileClass::Skip,
+        (Layout::Troubleshoot, "version.yaml") if top => return FileClass::Skip,
+        (Layout::SupportBundleKit, "metadata.yaml") if top => return FileClass::BundleMetadata,
+        _ => {}
     }
     if file == "cluster_version.json" && comps.contains(&"cluster-info") {
         return FileClass::ClusterVersion;
@@ -158,10 +320,7 @@ pub fn classify(layout: Layout, path: &str) -> FileClass {
         return FileClass::Skip;
     }
     if comps.iter().any(|c| SKIP_DIRS.contains(c))
-        || matches!(
-            file,
-            "analysis.json" | "version.yaml" | "errors.json" | "events-errors.json"
-        )
+        || matches!(file, "analysis.json" | "errors.json" | "events-errors.json")
         || (layout == Layout::Troubleshoot
             && matches!(
                 file,
@@ -173,14 +332,26 @@ pub fn classify(layout: Layout, path: &str) -> FileClass {
     }
     match layout {
         Layout::Troubleshoot => {
-            if comps.contains(&"cluster-resources") {
+            // Collector outputs under cluster-resources that are not objects.
+            if comps.contains(&"cluster-resources") && !comps.contains(&"image-pull-secrets") {
                 FileClass::Objects
             } else {
                 FileClass::MaybeObjects
             }
         }
         Layout::MustGather => {
-            if comps.contains(&"namespaces") || comps.contains(&"cluster-scoped-resources") {
+            let structural = rel.is_some_and(|r| {
+                r.starts_with("namespaces/") || r.starts_with("cluster-scoped-resources/")
+            });
+            if structural {
+                FileClass::Objects
+            } else {
+                FileClass::MaybeObjects
+            }
+        }
+        Layout::SupportBundleKit => {
+            // Host files of `nodes/*.zip` (`/etc/...`) and anything else: read if objects.
+            if rel.is_some_and(|r| r.starts_with("yamls/")) {
                 FileClass::Objects
             } else {
                 FileClass::MaybeObjects
@@ -189,7 +360,7 @@ pub fn classify(layout: Layout, path: &str) -> FileClass {
         Layout::Insights => {
             if file.starts_with("events") || comps.contains(&"events") {
                 // Insights' compact events carry no involvedObject: nothing to attach them to.
-                FileClass::Skip
+                FileClass::EventTimes
             } else {
                 FileClass::MaybeObjects
             }
@@ -199,24 +370,39 @@ pub fn classify(layout: Layout, path: &str) -> FileClass {
 }
 
 /// Whether a file can be parsed before the layout is known (an archive member, as it is
-/// inflated): some layout reads objects from it, and none reads it as a log, a timestamp or
-/// a version. A layout that skips it only makes the parse wasted, never wrong.
+/// inflated): some layout reads objects from it, and none reads it otherwise, whatever
+/// folder that layout starts at. A layout that skips it only makes the parse wasted,
+/// never wrong.
 pub fn parse_early(path: &str) -> bool {
-    let classes = Layout::ALL.map(|l| classify(l, path));
-    classes
-        .iter()
-        .any(|c| matches!(c, FileClass::Objects | FileClass::MaybeObjects))
-        && classes.iter().all(|c| {
-            matches!(
-                c,
-                FileClass::Objects | FileClass::MaybeObjects | FileClass::Skip
-            )
-        })
+    let roots = std::iter::once("").chain(path.match_indices('/').map(|(i, _)| &path[..=i]));
+    let mut any_objects = false;
+    for root in roots {
+        for layout in Layout::ALL {
+            match classify(layout, root, path) {
+                FileClass::Objects | FileClass::MaybeObjects => any_objects = true,
+                FileClass::Skip => {}
+                _ => return false,
+            }
+        }
+    }
+    any_objects
 }
 
-fn log_key(layout: Layout, comps: &[&str]) -> Option<LogKey> {
+fn log_key(layout: Layout, rel: &str, comps: &[&str]) -> Option<LogKey> {
     let n = comps.len();
     let file = comps[n - 1];
+    // support-bundle-kit: logs/NS/POD/CONTAINER.log (the current log only)
+    if layout == Layout::SupportBundleKit
+        && let ["logs", ns, pod, log] = rel.split('/').collect::<Vec<_>>()[..]
+        && let Some(container) = log.strip_suffix(".log")
+    {
+        return Some(LogKey {
+            namespace: ns.to_string(),
+            pod: pod.to_string(),
+            container: container.to_string(),
+            previous: false,
+        });
+    }
     // must-gather: namespaces/NS/pods/POD/CONTAINER/CONTAINER/logs/{current,previous}[.insecure].log
     if n >= 7 && comps[n - 2] == "logs" && comps[n - 6] == "pods" && file.ends_with(".log") {
         let previous = file.starts_with("previous");
@@ -350,6 +536,11 @@ const RESOURCES: &[(&str, &str, &str)] = &[
         "NodeResourceTopology",
     ),
     (
+        "clusterversions",
+        "config.openshift.io/v1",
+        "ClusterVersion",
+    ),
+    (
         "clusteroperator",
         "config.openshift.io/v1",
         "ClusterOperator",
@@ -391,6 +582,29 @@ pub fn kind_from_path(path: &str) -> Option<(&'static str, &'static str)> {
             .find(|(w, _, _)| *w == word)
             .map(|(_, v, k)| (*v, *k))
     };
+    // Insights: `config/version.json` is the ClusterVersion.
+    if stem == "version" && file.ends_with(".json") && comps.last() == Some(&"config") {
+        return Some(("config.openshift.io/v1", "ClusterVersion"));
+    }
+    // support-bundle-kit: yamls/{cluster,namespaced/NS}/GROUP/VERSION/PLURAL.yaml, where
+    // the group must be the one the plural names (`longhorn.io/v1beta1/nodes` is no Node).
+    if let Some(i) = comps.iter().position(|c| *c == "yamls") {
+        let after = &comps[i + 1..];
+        let gv = match after {
+            ["cluster", gv @ ..] => gv,
+            ["namespaced", _, gv @ ..] => gv,
+            _ => &[][..],
+        };
+        let group_version = match gv {
+            [v] => Some(v.to_string()),
+            [g, v] => Some(format!("{g}/{v}")),
+            _ => None,
+        };
+        if let Some(gv) = group_version {
+            let group = |api: &str| api.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+            return lookup(stem).filter(|(api, _)| group(api) == group(&gv));
+        }
+    }
     if let Some(found) = lookup(stem) {
         return Some(found);
     }
@@ -432,22 +646,28 @@ mod tests {
             "must-gather.local.1/img/timestamp",
             "must-gather.local.1/img/namespaces/demo/core/pods.yaml",
         ];
-        assert_eq!(detect(mg.iter().copied()), Layout::MustGather);
+        assert_eq!(detect(mg.iter().copied()).layout, Layout::MustGather);
         let ts = [
             "support-bundle/cluster-resources/pods/demo.json",
             "support-bundle/version.yaml",
         ];
-        assert_eq!(detect(ts.iter().copied()), Layout::Troubleshoot);
+        assert_eq!(detect(ts.iter().copied()).layout, Layout::Troubleshoot);
         let ins = ["config/clusteroperator/dns.json", "config/pod/ns/p.json"];
-        assert_eq!(detect(ins.iter().copied()), Layout::Insights);
+        assert_eq!(detect(ins.iter().copied()).layout, Layout::Insights);
         let cid = [
             "nodes.json",
             "kube-system/pods.json",
             "kube-system/events.json",
         ];
-        assert_eq!(detect(["nodes.json"].iter().copied()), Layout::KubectlDump);
-        assert_eq!(detect(cid.iter().copied()), Layout::ClusterInfoDump);
-        assert_eq!(detect(["pods.yaml"].iter().copied()), Layout::KubectlDump);
+        assert_eq!(
+            detect(["nodes.json"].iter().copied()).layout,
+            Layout::KubectlDump
+        );
+        assert_eq!(detect(cid.iter().copied()).layout, Layout::ClusterInfoDump);
+        assert_eq!(
+            detect(["pods.yaml"].iter().copied()).layout,
+            Layout::KubectlDump
+        );
     }
 
     #[test]
@@ -478,6 +698,7 @@ mod tests {
         assert_eq!(
             classify(
                 Layout::MustGather,
+                "mg/",
                 "mg/namespaces/demo/pods/p/c/c/logs/previous.log"
             ),
             FileClass::Log(LogKey {
@@ -490,6 +711,7 @@ mod tests {
         assert_eq!(
             classify(
                 Layout::Troubleshoot,
+                "sb/",
                 "sb/cluster-resources/pods/logs/demo/p/web-previous.log"
             ),
             FileClass::Log(LogKey {
@@ -500,19 +722,23 @@ mod tests {
             })
         );
         assert_eq!(
-            classify(Layout::Troubleshoot, "sb/analysis.json"),
+            classify(Layout::Troubleshoot, "sb/", "sb/analysis.json"),
             FileClass::Skip
         );
         assert_eq!(
-            classify(Layout::Troubleshoot, "sb/dns/debug.json"),
+            classify(Layout::Troubleshoot, "sb/", "sb/dns/debug.json"),
             FileClass::Skip
         );
         assert_eq!(
-            classify(Layout::Troubleshoot, "sb/cluster-resources/pods/demo.json"),
+            classify(
+                Layout::Troubleshoot,
+                "sb/",
+                "sb/cluster-resources/pods/demo.json"
+            ),
             FileClass::Objects
         );
         assert_eq!(
-            classify(Layout::Troubleshoot, "sb/mysql/mysql-example.json"),
+            classify(Layout::Troubleshoot, "sb/", "sb/mysql/mysql-example.json"),
             FileClass::MaybeObjects
         );
     }

@@ -7,6 +7,7 @@
 
 pub mod body;
 pub mod buffers;
+pub mod clock;
 pub mod content;
 pub mod early;
 pub mod header;
@@ -49,7 +50,7 @@ impl InputArg {
 pub struct InputInfo {
     pub path: String,
     pub layout: Layout,
-    /// From the bundle's own metadata (must-gather `timestamp`, troubleshoot folder name).
+    /// The snapshot time (see [`clock`]).
     pub as_of: Option<i64>,
     pub cluster_version: Option<String>,
     pub files: usize,
@@ -284,14 +285,16 @@ enum Outcome {
     },
     Skipped,
     Log,
-    Timestamp(Option<i64>),
+    /// Times that date the snapshot: (from metadata, event times).
+    Times(Vec<i64>, Vec<i64>),
     ClusterVersion(Option<String>),
     Problem(Option<u32>, String),
 }
 
 fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &mut Loaded) {
     collected.entries.sort_by(|a, b| a.path.cmp(&b.path));
-    let layout = layout::detect(collected.entries.iter().map(|e| e.path.as_str()));
+    let detected = layout::detect(collected.entries.iter().map(|e| e.path.as_str()));
+    let layout = detected.layout;
     let mut info = InputInfo {
         path: arg.display(),
         layout,
@@ -299,7 +302,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
         cluster_version: None,
         files: collected.entries.len(),
         skipped: 0,
-        notes: Vec::new(),
+        notes: vec![detected.note()],
     };
     if collected.symlinks > 0 {
         info.notes.push(format!(
@@ -318,7 +321,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
     let classes: Vec<FileClass> = collected
         .entries
         .iter()
-        .map(|e| layout::classify(layout, &e.path))
+        .map(|e| detected.classify(&e.path))
         .collect();
     let outcomes: Vec<Outcome> = collected
         .entries
@@ -328,6 +331,8 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
         .collect();
     // Files read in a way the input's notes say.
     let (mut placeholders, mut internal_dumps) = (0, Vec::new());
+    let first_object = loaded.objects.len();
+    let mut times = clock::Candidates::default();
     for ((entry, class), outcome) in collected.entries.into_iter().zip(classes).zip(outcomes) {
         match outcome {
             Outcome::Skipped => info.skipped += 1,
@@ -341,9 +346,18 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
                     });
                 }
             }
-            Outcome::Timestamp(t) => {
+            Outcome::Times(metadata, events) => {
                 info.skipped += 1;
-                info.as_of = info.as_of.max(t);
+                let what = match class {
+                    FileClass::BundleMetadata => "metadata.yaml bundlecreatedat",
+                    _ => "timestamp file",
+                };
+                times
+                    .metadata
+                    .extend(metadata.into_iter().map(|t| (t, what.to_string())));
+                times
+                    .events
+                    .extend(events.into_iter().map(|t| (t, entry.path.clone())));
             }
             Outcome::ClusterVersion(v) => {
                 info.skipped += 1;
@@ -403,13 +417,29 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
             internal_dumps.len()
         ));
     }
-    if info.as_of.is_none() && layout == Layout::Troubleshoot {
-        info.as_of = loaded
+    if layout == Layout::Troubleshoot
+        && let Some(t) = loaded
             .files
             .iter()
             .filter(|f| f.input == input)
-            .find_map(|f| troubleshoot_folder_time(&f.path));
+            .find_map(|f| troubleshoot_folder_time(&f.path))
+    {
+        times
+            .metadata
+            .push((t, "support-bundle-<time> folder name".to_string()));
     }
+    for o in &loaded.objects[first_object..] {
+        if let Some(t) = o.raw.time {
+            let file = loaded.files[o.file].path.clone();
+            match o.raw.kind.as_str() {
+                "Event" => times.events.push((t, file)),
+                _ => times.objects.push((t, file)),
+            }
+        }
+    }
+    let (as_of, notes) = clock::decide(times);
+    info.as_of = as_of;
+    info.notes.extend(notes);
     loaded.inputs.push(info);
 }
 
@@ -425,7 +455,10 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     let expects_objects = match class {
         FileClass::Skip => return Outcome::Skipped,
         FileClass::Log(_) => return Outcome::Log,
-        FileClass::Timestamp | FileClass::ClusterVersion => return bundle_metadata(entry, class),
+        FileClass::Timestamp
+        | FileClass::BundleMetadata
+        | FileClass::EventTimes
+        | FileClass::ClusterVersion => return bundle_metadata(entry, class),
         FileClass::Objects => true,
         FileClass::MaybeObjects => false,
     };
@@ -466,7 +499,8 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     }
 }
 
-/// must-gather's `timestamp` and troubleshoot's `cluster_version.json`.
+/// must-gather's `timestamp`, support-bundle-kit's `metadata.yaml`, Insights' compact
+/// events and troubleshoot's `cluster_version.json`: what they say, never a problem.
 fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
     let text = match entry.take() {
         Ok(bytes) => match content::decode(bytes) {
@@ -475,8 +509,21 @@ fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
         },
         Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
     };
-    if *class == FileClass::Timestamp {
-        return Outcome::Timestamp(text.lines().filter_map(parse_timestamp).max());
+    match class {
+        // Go's `time.Now().String()`, one line per gathering step:
+        // `2021-08-03 12:11:56.91501602 +0200 CEST m=+1.651641915`.
+        FileClass::Timestamp => {
+            return Outcome::Times(text.lines().filter_map(parse_timestamp).collect(), vec![]);
+        }
+        FileClass::BundleMetadata => {
+            let t = text.lines().find_map(|l| {
+                let v = l.strip_prefix("bundlecreatedat:")?.trim();
+                parse_timestamp(v.trim_matches(|c| c == '"' || c == '\''))
+            });
+            return Outcome::Times(t.into_iter().collect(), vec![]);
+        }
+        FileClass::EventTimes => return Outcome::Times(vec![], event_times(&text)),
+        _ => {}
     }
     let v: Option<String> = serde_json::from_str::<serde_json::Value>(&text)
         .ok()
@@ -487,6 +534,24 @@ fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
                 .map(str::to_string)
         });
     Outcome::ClusterVersion(v)
+}
+
+/// The last times of Insights' compact events (`{"items":[{"lastTimestamp":…}]}`).
+fn event_times(text: &str) -> Vec<i64> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let items = v.get("items").and_then(|i| i.as_array());
+    items
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            ["lastTimestamp", "eventTime", "firstTimestamp"]
+                .iter()
+                .filter_map(|k| e.get(*k)?.as_str().and_then(parse_timestamp))
+                .max()
+        })
+        .collect()
 }
 
 /// Reads a log's text on demand: the last [`source::log_tail_bytes`] of it, and the

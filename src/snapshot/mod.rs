@@ -337,9 +337,8 @@ impl Snapshot {
         identity::shared_uid_notes(&objects, &files, shared, &mut notes);
         identity::add_notes(&mut inputs, notes, "notes on duplicate objects");
 
-        // Per-input object counts, and the "as of" time when the bundle did not say.
+        // Per-input object counts (each input's "as of" time is fixed at ingest).
         let mut per_input_objects = vec![0usize; inputs.len()];
-        let mut newest = vec![None::<i64>; inputs.len()];
         for o in &objects {
             let mut counted = vec![false; inputs.len()];
             for s in &o.sources {
@@ -347,21 +346,6 @@ impl Snapshot {
                 if !counted[input] {
                     counted[input] = true;
                     per_input_objects[input] += 1;
-                }
-            }
-            let input = files[o.sources[0].file].input;
-            if let Some(t) = o.time {
-                newest[input] = newest[input].max(Some(t));
-            }
-        }
-        for (i, info) in inputs.iter_mut().enumerate() {
-            if info.as_of.is_none() {
-                info.as_of = newest[i];
-                if newest[i].is_some() {
-                    info.notes.push(
-                        "snapshot time not recorded by the bundle; using the newest event or object timestamp"
-                            .to_string(),
-                    );
                 }
             }
         }

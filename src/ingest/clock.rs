@@ -1,0 +1,172 @@
+//! The snapshot's "as of" time (DESIGN.md "Snapshot time"): the bundle's own metadata,
+//! else the newest event, else the newest object, each without outliers. One re-dated
+//! object or a year-9999 `timestamp` must not make every age years long.
+
+use crate::kube::time::{format_duration, format_rfc3339};
+
+/// How far past the rest a time may lie before it is an outlier, not the clock.
+const SLACK: i64 = 3 * 86_400;
+/// The same for a metadata time when only object creation times speak against it (a
+/// quiet cluster creates nothing for weeks).
+const METADATA_SLACK_OBJECTS: i64 = 30 * 86_400;
+/// Outliers are told apart only among at least this many times.
+const MIN_BULK: usize = 10;
+
+/// The times one input offers, each with where it comes from.
+#[derive(Default)]
+pub struct Candidates {
+    /// (time, what said it: "timestamp", "metadata.yaml bundlecreatedat"…).
+    pub metadata: Vec<(i64, String)>,
+    /// Events' last times, with their file.
+    pub events: Vec<(i64, String)>,
+    /// Other objects' creation times, with their file.
+    pub objects: Vec<(i64, String)>,
+}
+
+/// The "as of" time and the notes saying what was used and what was set aside.
+pub fn decide(mut c: Candidates) -> (Option<i64>, Vec<String>) {
+    let mut notes = Vec::new();
+    for times in [&mut c.metadata, &mut c.events, &mut c.objects] {
+        times.sort();
+    }
+    let (events, events_aside) = bulk(&c.events);
+    let (objects, objects_aside) = bulk(&c.objects);
+    // What the bundle's metadata is checked against: events are dense near the capture.
+    let reference = match (events, objects) {
+        (Some(e), _) => Some((e, SLACK, "the newest event")),
+        (None, Some(o)) => Some((o, METADATA_SLACK_OBJECTS, "the newest object")),
+        (None, None) => None,
+    };
+    let mut metadata = None;
+    for (t, what) in &c.metadata {
+        match reference {
+            Some((r, slack, against)) if *t > r + slack => notes.push(format!(
+                "set aside as an outlier: {what} says {}, {} after {against} ({})",
+                format_rfc3339(*t),
+                format_duration(t - r),
+                format_rfc3339(r)
+            )),
+            _ => metadata = metadata.max(Some((*t, what.as_str()))),
+        }
+    }
+    let (as_of, used) = if let Some((t, what)) = metadata {
+        (t, format!("the bundle's {what}"))
+    } else if let Some(t) = events {
+        notes.extend(aside(&c.events, events_aside, "event"));
+        (
+            t,
+            "the newest event (no bundle metadata gives it)".to_string(),
+        )
+    } else if let Some(t) = objects {
+        notes.extend(aside(&c.objects, objects_aside, "object"));
+        (
+            t,
+            "the newest object timestamp (no bundle metadata or event gives it)".to_string(),
+        )
+    } else {
+        return (None, notes);
+    };
+    notes.insert(
+        0,
+        format!("snapshot time {} from {used}", format_rfc3339(as_of)),
+    );
+    // Objects dated well after the clock: re-dated, or from another cluster.
+    if metadata.is_some() || events.is_some() {
+        let later = c.objects.partition_point(|(t, _)| *t <= as_of + SLACK);
+        notes.extend(aside(&c.objects, c.objects.len() - later, "object"));
+    }
+    (Some(as_of), notes)
+}
+
+/// The newest time of `times` (sorted) that is not an outlier, and how many of the newest
+/// are: at most 5% of them, more than [`SLACK`] (and ten times the others' span) after
+/// all the others. A gap that wide is a re-dated object, not a quiet spell.
+fn bulk(times: &[(i64, String)]) -> (Option<i64>, usize) {
+    let n = times.len();
+    let Some(newest) = times.last().map(|t| t.0) else {
+        return (None, 0);
+    };
+    if n <= MIN_BULK {
+        return (Some(newest), 0);
+    }
+    let most = n.div_ceil(20).min(n - MIN_BULK);
+    let oldest = times[0].0;
+    // The lowest wide gap among the newest `most`: everything above it is set aside.
+    let cut = (1..=most).rev().find(|&k| {
+        let kept = times[n - k - 1].0;
+        times[n - k].0 - kept > SLACK.max(10 * (kept - oldest))
+    });
+    match cut {
+        Some(k) => (Some(times[n - k - 1].0), k),
+        None => (Some(newest), 0),
+    }
+}
+
+/// The note for the `k` newest of `times` set aside, if any.
+fn aside(times: &[(i64, String)], k: usize, what: &str) -> Option<String> {
+    let (t, file) = times.last().filter(|_| k > 0)?;
+    Some(format!(
+        "set aside as outliers: {k} {what} timestamp(s) far after the other {} (newest {} in {file})",
+        times.len() - k,
+        format_rfc3339(*t),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::time::parse_timestamp;
+
+    fn at(s: &str) -> i64 {
+        parse_timestamp(s).unwrap()
+    }
+
+    fn many(base: &str, n: usize) -> Vec<(i64, String)> {
+        (0..n)
+            .map(|i| (at(base) + i as i64 * 60, "f.json".to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_few_redated_objects_are_outliers() {
+        let mut objects = many("2022-04-12T00:00:00Z", 50);
+        objects.push((at("2024-02-17T06:16:47Z"), "configmaps/default.json".into()));
+        objects.push((
+            at("2024-02-17T05:55:36Z"),
+            "configmaps/kube-public.json".into(),
+        ));
+        let (t, notes) = decide(Candidates {
+            objects,
+            ..Default::default()
+        });
+        assert_eq!(t, Some(at("2022-04-12T00:49:00Z")), "{notes:?}");
+        assert!(notes[1].contains("2 object timestamp(s)"), "{notes:?}");
+    }
+
+    #[test]
+    fn a_quiet_end_is_not_an_outlier() {
+        // Times spread out over weeks, then a week's quiet: all kept.
+        let mut objects: Vec<(i64, String)> = (0..30)
+            .map(|i| (at("2022-01-01T00:00:00Z") + i * 2 * 86_400, "f".into()))
+            .collect();
+        objects.push((at("2022-03-10T00:00:00Z"), "f".into()));
+        let newest = objects.last().unwrap().0;
+        let (t, notes) = decide(Candidates {
+            objects,
+            ..Default::default()
+        });
+        assert_eq!(t, Some(newest));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    #[test]
+    fn far_future_metadata_is_set_aside() {
+        let (t, notes) = decide(Candidates {
+            metadata: vec![(at("9999-01-01T00:00:00Z"), "timestamp".into())],
+            events: many("2021-08-03T09:00:00Z", 20),
+            ..Default::default()
+        });
+        assert_eq!(t, Some(at("2021-08-03T09:19:00Z")));
+        assert!(notes.iter().any(|n| n.contains("9999")), "{notes:?}");
+    }
+}
