@@ -204,7 +204,10 @@ fn version_files_are_metadata_only_where_the_layout_puts_them() {
     );
     let out = tree.analyze();
     assert_eq!(out["inputs"][0]["layout"], "must-gather");
-    assert_eq!(tree.get("clusterversions"), ["clusterversion/version"]);
+    assert_eq!(
+        tree.get("clusterversions"),
+        ["clusterversion.config.openshift.io/version"]
+    );
     assert!(
         out["problems"].as_array().unwrap().is_empty(),
         "{:#?}",

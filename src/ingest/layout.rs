@@ -608,9 +608,37 @@ pub fn kind_from_path(path: &str) -> Option<(&'static str, &'static str)> {
     if let Some(found) = lookup(stem) {
         return Some(found);
     }
+    // Insights: `config/clusteroperator/GROUP/RESOURCE/NAME.json` holds an operator's own
+    // resource, not a ClusterOperator: its kind is the group's resource or unknown.
+    if let [.., "clusteroperator", group, resource] = comps.as_slice()
+        && group.contains('.')
+    {
+        return GROUP_RESOURCES
+            .iter()
+            .find(|(g, r, _, _)| g == group && r == resource)
+            .map(|(_, _, v, k)| (*v, *k));
+    }
     // Only the two nearest folders: deeper ones describe the bundle, not the object.
     comps.iter().rev().take(3).find_map(|c| lookup(c))
 }
+
+/// Resources the Insights operator gathers under a folder named for their API group
+/// (`config/clusteroperator/imageregistry.operator.openshift.io/config/cluster.json`)
+/// without a `kind`: (group, resource folder, apiVersion, kind).
+const GROUP_RESOURCES: &[(&str, &str, &str, &str)] = &[
+    (
+        "imageregistry.operator.openshift.io",
+        "config",
+        "imageregistry.operator.openshift.io/v1",
+        "Config",
+    ),
+    (
+        "imageregistry.operator.openshift.io",
+        "imagepruner",
+        "imageregistry.operator.openshift.io/v1",
+        "ImagePruner",
+    ),
+];
 
 /// Node name a kubelet `configz` file belongs to, from its path
 /// (`nodes/<node>/…`, or `<node>.json`, `<node>_configz.json`, `configz-<node>.json`).
@@ -762,6 +790,24 @@ mod tests {
             Some(("kueue.x-k8s.io/v1beta1", "Workload"))
         );
         assert_eq!(kind_from_path("values.yaml"), None);
+        // An operator's own resource under Insights' clusteroperator folder is no
+        // ClusterOperator; a must-gather's GROUP/PLURAL folders still name the kind.
+        let co = "ia/config/clusteroperator/imageregistry.operator.openshift.io";
+        assert_eq!(
+            kind_from_path(&format!("{co}/imagepruner/cluster.json")),
+            Some(("imageregistry.operator.openshift.io/v1", "ImagePruner"))
+        );
+        assert_eq!(kind_from_path(&format!("{co}/other/cluster.json")), None);
+        assert_eq!(
+            kind_from_path("ia/config/clusteroperator/dns.json"),
+            Some(("config.openshift.io/v1", "ClusterOperator"))
+        );
+        assert_eq!(
+            kind_from_path(
+                "mg/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml"
+            ),
+            Some(("config.openshift.io/v1", "ClusterVersion"))
+        );
     }
 
     #[test]
