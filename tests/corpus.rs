@@ -44,6 +44,26 @@ const INPUTS: &[(&str, bool, bool)] = &[
     ("k8s-hack-testdata", true, false),
     ("omc-testdata", true, false),
     ("numaresources-pfpstatus", false, true),
+    ("must-gather-clean/must-gather-aws.tar.xz", true, false),
+    ("must-gather-clean/must-gather-metal.tar.xz", true, false),
+    (
+        "rancher-support-bundle-kit/sampleSupportBundle",
+        true,
+        false,
+    ),
+    ("sbctl/support-bundle", true, false),
+    ("oc-upgrade-status/4.14.1-degraded", true, false),
+    ("oc-upgrade-status/4.14.1-paused-worker-pool", true, false),
+    (
+        "oc-upgrade-status/4.14.1-workers-started-updating-multiple-pools",
+        true,
+        false,
+    ),
+    ("oc-upgrade-status/4.15.0-ec2-early", true, false),
+    ("oc-upgrade-status/4.16.0-compact", true, false),
+    ("oc-upgrade-status/4.16.0-single-node", true, false),
+    ("oc-upgrade-status/no-version-upgrading", true, false),
+    ("oc-upgrade-status/not-upgrading", true, false),
 ];
 
 #[test]
@@ -97,6 +117,101 @@ fn every_corpus_input_loads() {
         }
     }
     crate::settings().bind(|| insta::assert_snapshot!("corpus-summary", summary));
+}
+
+/// What a real bundle must read as: its layout and the objects `kdiag get` lists of each
+/// kind (exact, or at least `min` for Events, whose count a re-gather moves).
+struct Expect {
+    input: &'static str,
+    layout: &'static str,
+    exact: &'static [(&'static str, usize)],
+    at_least: &'static [(&'static str, usize)],
+}
+
+const REAL: &[Expect] = &[
+    Expect {
+        input: "must-gather-clean/must-gather-aws.tar.xz",
+        layout: "must-gather",
+        exact: &[("pods", 239), ("nodes", 6), ("clusteroperators", 31)],
+        at_least: &[("events", 5000)],
+    },
+    Expect {
+        input: "must-gather-clean/must-gather-metal.tar.xz",
+        layout: "must-gather",
+        exact: &[("pods", 235), ("nodes", 6)],
+        at_least: &[("events", 5000)],
+    },
+    Expect {
+        input: "rancher-support-bundle-kit/sampleSupportBundle",
+        layout: "support-bundle-kit",
+        exact: &[("pods", 66), ("nodes", 1)],
+        at_least: &[],
+    },
+    Expect {
+        input: "sbctl/support-bundle",
+        layout: "troubleshoot",
+        exact: &[("pods", 58), ("nodes", 3)],
+        at_least: &[],
+    },
+];
+
+/// `kdiag get KIND -A -o name` on `path`: how many objects it lists.
+fn count(path: &str, kind: &str) -> usize {
+    let run = kdiag(&["get", kind, "-A", "-o", "name", path]);
+    assert_eq!(run.code, 0, "get {kind} {path}: {}", run.stderr);
+    run.stdout.lines().filter(|l| !l.is_empty()).count()
+}
+
+/// Every real bundle of the corpus reads its layout and every object of the kinds above.
+#[test]
+fn real_bundles_read_every_object() {
+    let Some(dir) = corpus() else { return };
+    for e in REAL {
+        let path = dir.join(e.input);
+        let path = path.to_str().unwrap();
+        let out = json(&kdiag(&[
+            "analyze",
+            path,
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+        ]));
+        assert_eq!(out["inputs"][0]["layout"], e.layout, "{}", e.input);
+        for (kind, n) in e.exact {
+            assert_eq!(count(path, kind), *n, "{}: {kind}", e.input);
+        }
+        for (kind, n) in e.at_least {
+            let got = count(path, kind);
+            assert!(got >= *n, "{}: {got} {kind}, want at least {n}", e.input);
+        }
+    }
+}
+
+/// Each `oc adm upgrade status` case of openshift/oc: every ClusterVersion,
+/// ClusterOperator, MachineConfigPool and Node `oc` read (counted from its YAML).
+#[test]
+fn upgrade_status_cases_read_every_object() {
+    let Some(dir) = corpus() else { return };
+    // (case, ClusterOperators, MachineConfigPools, Nodes); each has one ClusterVersion.
+    const CASES: &[(&str, usize, usize, usize)] = &[
+        ("4.14.1-degraded", 33, 2, 6),
+        ("4.14.1-paused-worker-pool", 33, 2, 6),
+        ("4.14.1-workers-started-updating-multiple-pools", 33, 3, 7),
+        ("4.15.0-ec2-early", 33, 2, 6),
+        ("4.16.0-compact", 33, 2, 3),
+        ("4.16.0-single-node", 33, 2, 1),
+        ("no-version-upgrading", 33, 2, 6),
+        ("not-upgrading", 33, 2, 6),
+    ];
+    for (case, operators, pools, nodes) in CASES {
+        let path = dir.join("oc-upgrade-status").join(case);
+        let path = path.to_str().unwrap();
+        assert_eq!(count(path, "clusterversions"), 1, "{case}");
+        assert_eq!(count(path, "clusteroperators"), *operators, "{case}");
+        assert_eq!(count(path, "machineconfigpools"), *pools, "{case}");
+        assert_eq!(count(path, "nodes"), *nodes, "{case}");
+    }
 }
 
 /// The healthy k3s baseline bundle must produce no error findings.

@@ -75,7 +75,7 @@ const MG: &str = "must-gather.local.5563216480153391536/quay-io-openshift-releas
 const MG_TIMESTAMP: &str = "2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555\n2021-08-03 10:13:47.364145495 +0000 UTC m=+1.355495176\n";
 const OC_TIMESTAMP: &str = "2021-08-03 12:11:56.91501602 +0200 CEST m=+1.651641915\n2021-08-03 12:14:13.632016778 +0200 CEST m=+138.368642668\n";
 
-const NODES: &str = "---\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    creationTimestamp: \"2021-08-03T08:40:12Z\"\n    name: ip-10-0-136-12.ec2.internal\n    uid: 6c2f6c1e-0b0d-4d55-9d8c-1d3c1d0a0001\n  status:\n    conditions:\n    - lastHeartbeatTime: \"2021-08-03T10:10:00Z\"\n      lastTransitionTime: \"2021-08-03T08:45:00Z\"\n      status: \"True\"\n      type: Ready\nkind: NodeList\nmetadata:\n  resourceVersion: \"73313\"\n";
+const NODES: &str = "---\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    creationTimestamp: \"2021-08-03T08:40:12Z\"\n    name: ip-10-0-136-12.ec2.internal\n    uid: 6c2f6c1e-0b0d-4d55-9d8c-1d3c1d0a0001\n  status:\n    conditions:\n    - lastHeartbeatTime: \"2021-08-03T10:10:00Z\"\n      lastTransitionTime: \"2021-08-03T08:45:00Z\"\n      status: \"True\"\n      type: Ready\n    nodeInfo:\n      kubeletVersion: v1.21.1+38b3ecc\nkind: NodeList\nmetadata:\n  resourceVersion: \"73313\"\n";
 
 fn mg_pods(ns: &str, name: &str) -> String {
     format!(
@@ -208,6 +208,12 @@ fn version_files_are_metadata_only_where_the_layout_puts_them() {
         tree.get("clusterversions"),
         ["clusterversion.config.openshift.io/version"]
     );
+    // The OpenShift version it wants is named beside the kubelets' Kubernetes version.
+    let notes = out["inputs"][0]["notes"].to_string();
+    assert!(
+        notes.contains("OpenShift 4.8.0-0.ci-2021-08-02-180120, as its ClusterVersion says"),
+        "{notes}"
+    );
     assert!(
         out["problems"].as_array().unwrap().is_empty(),
         "{:#?}",
@@ -234,7 +240,10 @@ fn version_files_are_metadata_only_where_the_layout_puts_them() {
     );
     let out = insights.analyze();
     assert_eq!(out["inputs"][0]["layout"], "insights");
-    assert_eq!(insights.get("clusterversions"), ["clusterversion/version"]);
+    assert_eq!(
+        insights.get("clusterversions"),
+        ["clusterversion.config.openshift.io/version"]
+    );
 
     // troubleshoot's own top-level `version.yaml` is metadata: skipped, never a problem.
     let ts = Tree::new(

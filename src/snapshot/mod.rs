@@ -372,6 +372,7 @@ impl Snapshot {
 
     fn finish_inputs(&mut self, per_input_objects: Vec<usize>) {
         let version_from_nodes = self.kubelet_version_hint();
+        let openshift = self.openshift_version();
         // Without EndpointSlices or Endpoints, traffic rules recompute endpoints from pods.
         let no_endpoints = self.has_kind("Service")
             && !self.has_kind("EndpointSlice")
@@ -387,12 +388,28 @@ impl Snapshot {
                 && let Some(v) = &version_from_nodes
             {
                 info.cluster_version = Some(v.clone());
-                info.notes.push(format!(
-                    "cluster version not recorded by the bundle; {v} is the newest kubelet version of its nodes"
-                ));
+                info.notes.push(match &openshift {
+                    Some(ocp) => format!(
+                        "Kubernetes version not recorded by the bundle; {v} is the newest kubelet version of its nodes (OpenShift {ocp}, as its ClusterVersion says)"
+                    ),
+                    None => format!(
+                        "cluster version not recorded by the bundle; {v} is the newest kubelet version of its nodes"
+                    ),
+                });
             }
         }
         self.per_input_objects = per_input_objects;
+    }
+
+    /// The OpenShift version an OpenShift ClusterVersion wants (`status.desired.version`):
+    /// the Kubernetes version is the kubelets', but a support engineer reads this one.
+    fn openshift_version(&self) -> Option<String> {
+        self.ids_of("ClusterVersion").iter().find_map(|&id| {
+            let o = self.object(id);
+            (o.group() == "config.openshift.io").then_some(())?;
+            let v = o.value().pointer("/status/desired/version")?.as_str()?;
+            (!v.is_empty()).then(|| v.to_string())
+        })
     }
 
     /// From the Node view the rules build anyway, so no Node needs a tree of its own.
