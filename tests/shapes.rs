@@ -213,7 +213,7 @@ fn hidden_placeholders_read_as_text() {
     assert_eq!(out["inputs"][0]["objects"], 3);
     assert!(
         notes(&out).contains(
-            "2 file(s) hold troubleshoot's ***HIDDEN*** redaction placeholders, read as text"
+            "2 YAML file(s) hold troubleshoot's redaction placeholder ***HIDDEN*** as a plain value, which YAML reads as an alias: read as the redacted text"
         ),
         "{}",
         notes(&out)

@@ -283,7 +283,8 @@ enum Outcome {
         extracted: objects::Extracted,
         error: Option<spans::ParseError>,
     },
-    Skipped,
+    /// Not objects, and why (the input's notes count the reasons).
+    Skipped(Skip),
     Log,
     /// Times that date the snapshot: (from metadata, event times).
     Times(Vec<i64>, Vec<i64>),
@@ -333,9 +334,13 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
     let (mut placeholders, mut internal_dumps) = (0, Vec::new());
     let first_object = loaded.objects.len();
     let mut times = clock::Candidates::default();
+    let mut skipped = Skipped::default();
     for ((entry, class), outcome) in collected.entries.into_iter().zip(classes).zip(outcomes) {
         match outcome {
-            Outcome::Skipped => info.skipped += 1,
+            Outcome::Skipped(why) => {
+                info.skipped += 1;
+                skipped.add(why, &entry.path);
+            }
             Outcome::Log => {
                 if let FileClass::Log(key) = class {
                     loaded.logs.push(LogSource {
@@ -348,6 +353,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
             }
             Outcome::Times(metadata, events) => {
                 info.skipped += 1;
+                skipped.add(Skip::Metadata, &entry.path);
                 let what = match class {
                     FileClass::BundleMetadata => "metadata.yaml bundlecreatedat",
                     _ => "timestamp file",
@@ -361,6 +367,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
             }
             Outcome::ClusterVersion(v) => {
                 info.skipped += 1;
+                skipped.add(Skip::Metadata, &entry.path);
                 info.cluster_version = info.cluster_version.take().or(v);
             }
             Outcome::Problem(line, message) => loaded.problems.push(Problem {
@@ -407,7 +414,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
     }
     if placeholders > 0 {
         info.notes.push(format!(
-            "{placeholders} file(s) hold troubleshoot's {} redaction placeholders, read as text",
+            "{placeholders} YAML file(s) hold troubleshoot's redaction placeholder {} as a plain value, which YAML reads as an alias: read as the redacted text",
             crate::parse::redaction::PLACEHOLDER
         ));
     }
@@ -440,7 +447,65 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
     let (as_of, notes) = clock::decide(times);
     info.as_of = as_of;
     info.notes.extend(notes);
+    info.notes.extend(skipped.note());
     loaded.inputs.push(info);
+}
+
+/// Why a file holds no objects kdiag reads.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Skip {
+    /// The layout puts no objects there (logs of other kinds, collector output, HTML …).
+    NotInLayout,
+    /// Bundle metadata: a timestamp, a version, Insights' compact events.
+    Metadata,
+    /// Text without Kubernetes objects (not YAML or JSON, or other YAML or JSON), where
+    /// the layout allows other files. One reason: an archive member is read before the
+    /// layout is known, and may be found to be no YAML by another path than a file.
+    NoObjects,
+    /// An empty file, or a `List` with no items.
+    Empty,
+    /// Not text.
+    Binary,
+}
+
+impl Skip {
+    fn words(self) -> &'static str {
+        match self {
+            Skip::NotInLayout => "not object files in this layout",
+            Skip::Metadata => "bundle metadata",
+            Skip::NoObjects => "text without Kubernetes objects",
+            Skip::Empty => "empty, or a List with no items",
+            Skip::Binary => "not text",
+        }
+    }
+}
+
+/// Skipped files by reason, each with the first path (entries come sorted), so a user
+/// can see that no file holding objects was left out.
+#[derive(Default)]
+struct Skipped(Vec<(Skip, usize, String)>);
+
+impl Skipped {
+    fn add(&mut self, why: Skip, path: &str) {
+        match self.0.iter_mut().find(|(w, _, _)| *w == why) {
+            Some((_, n, _)) => *n += 1,
+            None => self.0.push((why, 1, path.to_string())),
+        }
+    }
+
+    fn note(mut self) -> Option<String> {
+        if self.0.is_empty() {
+            return None;
+        }
+        self.0.sort();
+        let total: usize = self.0.iter().map(|(_, n, _)| n).sum();
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|(why, n, first)| format!("{n} {} (e.g. {first})", why.words()))
+            .collect();
+        Some(format!("skipped {total} file(s): {}", parts.join("; ")))
+    }
 }
 
 /// `support-bundle-2026-11-20T09_14_02/…` → the time in the folder name.
@@ -453,7 +518,7 @@ fn troubleshoot_folder_time(path: &str) -> Option<i64> {
 /// Reads one file (a log is only classified: its entry keeps its content for later).
 fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     let expects_objects = match class {
-        FileClass::Skip => return Outcome::Skipped,
+        FileClass::Skip => return Outcome::Skipped(Skip::NotInLayout),
         FileClass::Log(_) => return Outcome::Log,
         FileClass::Timestamp
         | FileClass::BundleMetadata
@@ -471,7 +536,8 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     };
     match read {
         FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
-        FileRead::NotText(_) | FileRead::Unparsed => Outcome::Skipped,
+        FileRead::NotText(_) => Outcome::Skipped(Skip::Binary),
+        FileRead::Unparsed => Outcome::Skipped(Skip::NoObjects),
         FileRead::Parsed {
             looks_like_objects,
             text,
@@ -480,7 +546,7 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
         } => {
             if !expects_objects && (!looks_like_objects || extracted.objects.is_empty()) {
                 // Collector output that is not Kubernetes objects: nothing to report.
-                return Outcome::Skipped;
+                return Outcome::Skipped(Skip::NoObjects);
             }
             if expects_objects
                 && extracted.objects.is_empty()
@@ -488,7 +554,7 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
                 && error.is_none()
             {
                 // An empty file or a `List` with no items: a valid, empty answer.
-                return Outcome::Skipped;
+                return Outcome::Skipped(Skip::Empty);
             }
             Outcome::Objects {
                 text,
@@ -505,7 +571,7 @@ fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
     let text = match entry.take() {
         Ok(bytes) => match content::decode(bytes) {
             Ok(t) => t,
-            Err(_) => return Outcome::Skipped,
+            Err(_) => return Outcome::Skipped(Skip::Binary),
         },
         Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
     };
