@@ -50,32 +50,58 @@ pub(super) fn merge(
             c.obj.sources[0].span,
         )
     };
-    // Indices are sorted, not the copies: an object is large to move.
-    let mut order: Vec<u32> = (0..copies.len() as u32).collect();
-    order.par_sort_by(|&a, &b| {
-        let (a, b) = (&copies[a as usize], &copies[b as usize]);
-        identity(&a.obj, &b.obj).then_with(|| place(a).cmp(&place(b)))
+    // Keys are sorted, not the copies (an object is large to move). A key holds what
+    // most comparisons need without reading the objects' scattered strings: the rank of
+    // the kind and group, and the first bytes of namespace and name.
+    let mut kinds: Vec<(&str, &str)> = Vec::new();
+    for c in &copies {
+        // A file's copies are mostly of one kind: keep a pair once per run.
+        let pair = (c.obj.kind.as_str(), c.obj.group());
+        if kinds.last() != Some(&pair) {
+            kinds.push(pair);
+        }
+    }
+    kinds.sort_unstable();
+    kinds.dedup();
+    let rank = |o: &Object| {
+        kinds
+            .binary_search(&(o.kind.as_str(), o.group()))
+            .unwrap_or(0) as u32
+    };
+    let mut keys: Vec<Key<'_>> = copies
+        .par_iter()
+        .enumerate()
+        .map(|(i, c)| key(rank(&c.obj), &c.obj, i as u32))
+        .collect();
+    keys.par_sort_unstable_by(|a, b| {
+        a.cmp_identity(b)
+            .then_with(|| place(&copies[a.at as usize]).cmp(&place(&copies[b.at as usize])))
     });
+    // Where one object's copies end and the next object's begin.
+    let mut runs: Vec<(u32, usize)> = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        match runs.last_mut() {
+            Some((_, len)) if keys[i - 1].cmp_identity(k).is_eq() => *len += 1,
+            _ => runs.push((k.at, 1)),
+        }
+    }
+    let order: Vec<u32> = keys.into_iter().map(|k| k.at).collect();
     let mut slots: Vec<Option<Copy>> = copies.into_iter().map(Some).collect();
-    let mut objects = Vec::with_capacity(slots.len());
+    let mut objects = Vec::with_capacity(runs.len());
     let mut notes = Vec::new();
-    let mut it = order
-        .into_iter()
-        .filter_map(|i| slots[i as usize].take())
-        .peekable();
-    while let Some(first) = it.next() {
-        if !it
-            .peek()
-            .is_some_and(|n| identity(&n.obj, &first.obj).is_eq())
-        {
-            objects.push(first.obj);
-            continue;
-        }
-        let mut run = vec![first];
-        while let Some(c) = it.next_if(|n| identity(&n.obj, &run[0].obj).is_eq()) {
-            run.push(c);
-        }
-        objects.push(merge_run(run, files, &mut notes));
+    let mut next = 0;
+    for (first, len) in runs {
+        let mut take = |i: u32| slots[i as usize].take().expect("each copy is taken once");
+        let obj = match len {
+            // Most objects have one copy: no run to build.
+            1 => take(first).obj,
+            _ => {
+                let run: Vec<Copy> = order[next..next + len].iter().map(|&i| take(i)).collect();
+                merge_run(run, files, &mut notes)
+            }
+        };
+        next += len;
+        objects.push(obj);
     }
     (objects, notes)
 }
@@ -192,13 +218,40 @@ fn digits(s: &str) -> Option<&str> {
     (!s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())).then(|| s.trim_start_matches('0'))
 }
 
-/// The order objects are stored in, and their identity: kind, group, namespace, name.
-pub(super) fn identity(a: &Object, b: &Object) -> Ordering {
-    a.kind
-        .cmp(&b.kind)
-        .then_with(|| a.group().cmp(b.group()))
-        .then_with(|| a.namespace.cmp(&b.namespace))
-        .then_with(|| a.name.cmp(&b.name))
+/// A copy's identity, in the order objects are stored: kind and group (as their rank
+/// among the bundle's kinds), namespace, name; `at` is the copy's index.
+struct Key<'a> {
+    kind: u32,
+    namespace: Option<(u64, &'a str)>,
+    name: (u64, &'a str),
+    at: u32,
+}
+
+fn key(kind: u32, o: &Object, at: u32) -> Key<'_> {
+    Key {
+        kind,
+        namespace: o.namespace.as_deref().map(|n| (prefix(n), n)),
+        name: (prefix(&o.name), &o.name),
+        at,
+    }
+}
+
+/// The first eight bytes, big-endian, zero-padded: ordered as the strings are (names hold
+/// no NUL byte), so only strings with the same start need be read.
+fn prefix(s: &str) -> u64 {
+    let mut b = [0u8; 8];
+    let n = s.len().min(8);
+    b[..n].copy_from_slice(&s.as_bytes()[..n]);
+    u64::from_be_bytes(b)
+}
+
+impl Key<'_> {
+    fn cmp_identity(&self, other: &Self) -> Ordering {
+        self.kind
+            .cmp(&other.kind)
+            .then_with(|| self.namespace.cmp(&other.namespace))
+            .then_with(|| self.name.cmp(&other.name))
+    }
 }
 
 pub(super) fn display_name(o: &Object) -> String {
