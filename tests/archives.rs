@@ -2,7 +2,7 @@
 //! format kdiag reads, at the top, inside archives and on stdin; formats it cannot read
 //! and corrupt streams are problems naming them, and the rest is still analyzed.
 
-use crate::{json, kdiag, kdiag_stdin};
+use crate::{Scratch, json, kdiag, kdiag_stdin};
 use std::io::Write;
 
 const POD: &str = "sample-bundles/bad-input/pods.yaml";
@@ -11,30 +11,6 @@ const CONFIG_MAP: &[u8] =
 
 fn pod_yaml() -> Vec<u8> {
     std::fs::read(crate::root().join(POD)).unwrap()
-}
-
-/// A scratch folder removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kdiag-archives-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    /// Writes `bytes` as `name` and returns its path.
-    fn write(&self, name: &str, bytes: &[u8]) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        path.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A must-gather-shaped folder of YAML: one crash-looping pod and a ConfigMap.
@@ -128,21 +104,21 @@ fn assert_must_gather_read(what: &str, out: &serde_json::Value) {
 #[test]
 fn tar_xz_folder_of_yaml_is_read() {
     let dir = Scratch::new("xz");
-    let path = dir.write("must-gather.tar.xz", &xz(&must_gather_tar()));
+    let path = dir.write("must-gather.tar.xz", xz(&must_gather_tar()));
     assert_must_gather_read("tar.xz", &analyze(&[&path]));
 }
 
 #[test]
 fn tar_bz2_is_read() {
     let dir = Scratch::new("bz2");
-    let path = dir.write("must-gather.tar.bz2", &bzip2(&must_gather_tar()));
+    let path = dir.write("must-gather.tar.bz2", bzip2(&must_gather_tar()));
     assert_must_gather_read("tar.bz2", &analyze(&[&path]));
 }
 
 #[test]
 fn tar_zst_is_read() {
     let dir = Scratch::new("zst");
-    let path = dir.write("must-gather.tar.zst", &zstd(&must_gather_tar()));
+    let path = dir.write("must-gather.tar.zst", zstd(&must_gather_tar()));
     assert_must_gather_read("tar.zst", &analyze(&[&path]));
 }
 
@@ -150,7 +126,7 @@ fn tar_zst_is_read() {
 #[test]
 fn plain_tar_named_tar_gz_is_read() {
     let dir = Scratch::new("plain");
-    let path = dir.write("must-gather.tar.gz", &must_gather_tar());
+    let path = dir.write("must-gather.tar.gz", must_gather_tar());
     assert_must_gather_read("plain tar named .tar.gz", &analyze(&[&path]));
 }
 
@@ -159,7 +135,7 @@ fn gzip_named_tar_is_read() {
     let dir = Scratch::new("gztar");
     let path = dir.write(
         "must-gather.tar",
-        &gzip(&must_gather_tar(), flate2::Compression::fast()),
+        gzip(&must_gather_tar(), flate2::Compression::fast()),
     );
     assert_must_gather_read("gzip named .tar", &analyze(&[&path]));
 }
@@ -171,7 +147,7 @@ fn tar_xz_inside_a_zip_is_read() {
     let inner = xz(&must_gather_tar());
     let path = dir.write(
         "case.zip",
-        &zip_of(&[
+        zip_of(&[
             ("case-1234/must-gather.tar.xz", &inner),
             ("case-1234/notes.txt", b"customer says: pods crash"),
         ]),
@@ -192,11 +168,11 @@ fn compressed_single_files_are_their_content() {
     let dir = Scratch::new("single");
     let gz = dir.write(
         "pods.yaml.gz",
-        &gzip(&pod_yaml(), flate2::Compression::default()),
+        gzip(&pod_yaml(), flate2::Compression::default()),
     );
     let json_pod =
         r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"}}"#;
-    let xz = dir.write("configmaps.json.xz", &xz(json_pod.as_bytes()));
+    let xz = dir.write("configmaps.json.xz", xz(json_pod.as_bytes()));
     let out = analyze(&[&gz, &xz]);
     assert!(problems(&out).is_empty(), "{:#?}", problems(&out));
     assert_eq!(out["inputs"][0]["objects"], 1, "{out:#}");
@@ -220,7 +196,7 @@ fn unreadable_format_is_a_problem_naming_it() {
     let seven = b"7z\xbc\xaf\x27\x1c\x00\x04 the rest of a 7z archive".to_vec();
     let path = dir.write(
         "case.zip",
-        &zip_of(&[("case/logs.bin", &seven), ("case/pods.yaml", &pod_yaml())]),
+        zip_of(&[("case/logs.bin", &seven), ("case/pods.yaml", &pod_yaml())]),
     );
     let top = dir.write("extra.7z", &seven);
     let out = analyze(&[&path, &top]);

@@ -126,6 +126,8 @@ struct Expect {
     layout: &'static str,
     exact: &'static [(&'static str, usize)],
     at_least: &'static [(&'static str, usize)],
+    /// What the input's notes must say (where the snapshot time comes from …).
+    notes: &'static [&'static str],
 }
 
 const REAL: &[Expect] = &[
@@ -134,24 +136,33 @@ const REAL: &[Expect] = &[
         layout: "must-gather",
         exact: &[("pods", 239), ("nodes", 6), ("clusteroperators", 31)],
         at_least: &[("events", 5000)],
+        notes: &["snapshot time 2021-08-03T10:14:13Z from the bundle's timestamp file"],
     },
     Expect {
         input: "must-gather-clean/must-gather-metal.tar.xz",
         layout: "must-gather",
         exact: &[("pods", 235), ("nodes", 6)],
         at_least: &[("events", 5000)],
+        notes: &["snapshot time 2021-09-14T14:44:22Z from the bundle's timestamp file"],
     },
     Expect {
         input: "rancher-support-bundle-kit/sampleSupportBundle",
         layout: "support-bundle-kit",
         exact: &[("pods", 66), ("nodes", 1)],
         at_least: &[],
+        notes: &[
+            "snapshot time 2022-03-22T23:49:32Z from the bundle's metadata.yaml bundlecreatedat",
+        ],
     },
     Expect {
         input: "sbctl/support-bundle",
         layout: "troubleshoot",
-        exact: &[("pods", 58), ("nodes", 3)],
+        exact: &[("pods", 58), ("nodes", 3), ("nodes.longhorn.io", 3)],
         at_least: &[],
+        notes: &[
+            "snapshot time 2022-04-12T00:58:31Z from the newest event",
+            "3 YAML file(s) hold troubleshoot's redaction placeholder ***HIDDEN***",
+        ],
     },
 ];
 
@@ -178,6 +189,12 @@ fn real_bundles_read_every_object() {
             "never",
         ]));
         assert_eq!(out["inputs"][0]["layout"], e.layout, "{}", e.input);
+        let notes = out["inputs"][0]["notes"].to_string();
+        for want in e.notes {
+            assert!(notes.contains(want), "{}: {want} not in {notes}", e.input);
+        }
+        // Every object of these real bundles reads: no problem at all.
+        assert_eq!(out["problems"], serde_json::json!([]), "{}", e.input);
         for (kind, n) in e.exact {
             assert_eq!(count(path, kind), *n, "{}: {kind}", e.input);
         }

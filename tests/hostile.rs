@@ -1,7 +1,7 @@
 //! Hostile and odd archives: each stays bounded, becomes a `problem`, the rest of the
 //! bundle is still analyzed, and nothing is ever written to disk.
 
-use crate::{json, kdiag};
+use crate::{Scratch, json, kdiag};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -9,27 +9,6 @@ const POD: &str = "sample-bundles/bad-input/pods.yaml";
 
 fn pod_yaml() -> Vec<u8> {
     std::fs::read(crate::root().join(POD)).unwrap()
-}
-
-/// A scratch folder removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kdiag-hostile-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
@@ -162,7 +141,11 @@ fn unsafe_names_and_links_in_tar() {
     assert!(notes.contains("symbolic link"), "{notes}");
     assert_eq!(out["findings"].as_array().unwrap().len(), 1);
     assert!(
-        !dir.0.parent().unwrap().join("escape.yaml").exists(),
+        !std::path::Path::new(dir.path())
+            .parent()
+            .unwrap()
+            .join("escape.yaml")
+            .exists(),
         "nothing is extracted"
     );
 }
@@ -329,11 +312,9 @@ fn archive_members_read_as_the_same_folder() {
             b"2026-11-20T09:00:00Z started\n".to_vec(),
         ),
     ];
-    let folder = dir.0.join("folder");
+    let folder = dir.file("folder");
     for (name, data) in &files {
-        let path = folder.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, data).unwrap();
+        dir.write(&format!("folder/{name}"), data);
     }
     let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, d)| (*n, d.as_slice())).collect();
     std::fs::write(dir.file("b.zip"), zip_of(&refs)).unwrap();
@@ -356,7 +337,7 @@ fn archive_members_read_as_the_same_folder() {
         out["inputs"][0]["path"] = serde_json::Value::Null;
         out
     };
-    let want = seen(&folder.to_string_lossy());
+    let want = seen(&folder);
     assert_eq!(want["inputs"][0]["layout"], "must-gather", "{want:#}");
     let p = problems(&want);
     assert!(

@@ -1,24 +1,7 @@
 //! Identity and duplicates (DESIGN.md): which copies are one object, which copy is kept,
 //! and kinds told apart by their API group. Each test writes a small bundle.
 
-use crate::{json, kdiag};
-use std::path::PathBuf;
-
-/// A bundle of `files` (path, text) in a fresh temporary folder.
-fn bundle(tag: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kdiag-identity-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
-}
-
-fn s(p: &std::path::Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::{Scratch, json, kdiag};
 
 fn pod(name: &str, uid: &str, rv: &str, image: &str) -> String {
     format!(
@@ -53,14 +36,14 @@ fn notes(paths: &[&str]) -> Vec<String> {
 #[test]
 fn pods_sharing_a_uid_are_both_kept() {
     let uid = "11111111-2222-3333-4444-555555555555";
-    let b = bundle(
+    let b = Scratch::with_files(
         "shared-uid",
         &[
             ("a.yaml", &pod("api-0", uid, "10", "api:1")),
             ("b.yaml", &pod("web-0", uid, "20", "web:1")),
         ],
     );
-    let run = kdiag(&["get", "pods", "-A", "-o", "name", s(&b)]);
+    let run = kdiag(&["get", "pods", "-A", "-o", "name", b.path()]);
     assert_eq!(
         lines(&run.stdout),
         ["pod/api-0", "pod/web-0"],
@@ -68,9 +51,9 @@ fn pods_sharing_a_uid_are_both_kept() {
         run.stderr
     );
     // Each keeps its own body.
-    let web = kdiag(&["get", "pod/web-0", "-n", "shop", "-o", "yaml", s(&b)]);
+    let web = kdiag(&["get", "pod/web-0", "-n", "shop", "-o", "yaml", b.path()]);
     assert!(web.stdout.contains("image: web:1"), "{}", web.stdout);
-    let notes = notes(&[s(&b)]);
+    let notes = notes(&[b.path()]);
     assert!(
         notes.iter().any(|n| n.contains(uid)
             && n.contains("Pod shop/api-0 (a.yaml)")
@@ -90,12 +73,12 @@ fn all_zero_uids_are_no_uids() {
         .iter()
         .map(|p| format!("---\n{}", pod(p, zero, "1", "x")))
         .collect();
-    let b = bundle("zero-uid", &[("nodes.yaml", &nodes), ("pods.yaml", &pods)]);
-    let run = kdiag(&["get", "nodes", "-o", "name", s(&b)]);
+    let b = Scratch::with_files("zero-uid", &[("nodes.yaml", &nodes), ("pods.yaml", &pods)]);
+    let run = kdiag(&["get", "nodes", "-o", "name", b.path()]);
     assert_eq!(lines(&run.stdout), ["node/n1", "node/n2", "node/n3"]);
-    let run = kdiag(&["get", "pods", "-A", "-o", "name", s(&b)]);
+    let run = kdiag(&["get", "pods", "-A", "-o", "name", b.path()]);
     assert_eq!(lines(&run.stdout).len(), 4, "{}", run.stdout);
-    assert!(notes(&[s(&b)]).iter().all(|n| !n.contains("shared")));
+    assert!(notes(&[b.path()]).iter().all(|n| !n.contains("shared")));
 }
 
 #[test]
@@ -108,7 +91,7 @@ fn a_truncated_copy_with_a_higher_resource_version_does_not_replace() {
         "{}---\nkind: Pod\nmetadata: {{name: [\n",
         pod("db", "aaaaaaaa-0000-0000-0000-000000000002", "900", "db:2")
     );
-    let good = bundle(
+    let good = Scratch::with_files(
         "trunc-good",
         &[
             ("pods.yaml", &pod("web", uid, "100", "web:1")),
@@ -118,11 +101,11 @@ fn a_truncated_copy_with_a_higher_resource_version_does_not_replace() {
             ),
         ],
     );
-    let bad = bundle(
+    let bad = Scratch::with_files(
         "trunc-bad",
         &[("pods.yaml", cut), ("db.yaml", &cut_in_next)],
     );
-    for order in [[s(&good), s(&bad)], [s(&bad), s(&good)]] {
+    for order in [[good.path(), bad.path()], [bad.path(), good.path()]] {
         let run = kdiag(&["get", "pods", "-A", "-o", "yaml", order[0], order[1]]);
         assert!(
             run.stdout.contains("image: web:1"),
@@ -148,20 +131,20 @@ fn a_copy_without_uid_and_resource_version_is_the_same_object() {
     );
     // What `kubectl neat` writes: no uid, resourceVersion, creationTimestamp or status.
     let neat = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  nodeName: n1\n  containers:\n  - name: app\n    image: web:1\n    resources:\n      requests:\n        cpu: 500m\n";
-    let b = bundle(
+    let b = Scratch::with_files(
         "neat",
         &[("full/pods.yaml", &full), ("neat/pods.yaml", neat)],
     );
-    let run = kdiag(&["get", "pods", "-A", "-o", "name", s(&b)]);
+    let run = kdiag(&["get", "pods", "-A", "-o", "name", b.path()]);
     assert_eq!(lines(&run.stdout), ["pod/web"]);
-    let yaml = kdiag(&["get", "pod/web", "-n", "shop", "-o", "yaml", s(&b)]);
+    let yaml = kdiag(&["get", "pod/web", "-n", "shop", "-o", "yaml", b.path()]);
     assert!(yaml.stdout.contains("phase: Running"), "{}", yaml.stdout);
 }
 
 #[test]
 fn odd_resource_versions_do_not_depend_on_path_order() {
     let uid = "cccccccc-0000-0000-0000-000000000001";
-    let a = bundle(
+    let a = Scratch::with_files(
         "rv-a",
         &[
             ("pods.yaml", &pod("web", uid, "abc", "web:a")),
@@ -171,7 +154,7 @@ fn odd_resource_versions_do_not_depend_on_path_order() {
             ),
         ],
     );
-    let b = bundle(
+    let b = Scratch::with_files(
         "rv-b",
         &[
             ("pods.yaml", &pod("web", uid, "12", "web:b")),
@@ -181,8 +164,8 @@ fn odd_resource_versions_do_not_depend_on_path_order() {
             ),
         ],
     );
-    let one = kdiag(&["get", "pods", "-A", "-o", "yaml", s(&a), s(&b)]);
-    let other = kdiag(&["get", "pods", "-A", "-o", "yaml", s(&b), s(&a)]);
+    let one = kdiag(&["get", "pods", "-A", "-o", "yaml", a.path(), b.path()]);
+    let other = kdiag(&["get", "pods", "-A", "-o", "yaml", b.path(), a.path()]);
     assert_eq!(one.stdout, other.stdout);
     // The larger integer wins, beyond 64 bits.
     assert!(one.stdout.contains("image: big:b"), "{}", one.stdout);
@@ -203,10 +186,10 @@ fn a_re_created_object_keeps_the_newer_and_says_so() {
         "500",
         "web:new",
     );
-    let b = bundle("recreated", &[("a/pods.yaml", &old), ("b/pods.yaml", &new)]);
-    let run = kdiag(&["get", "pods", "-A", "-o", "yaml", s(&b)]);
+    let b = Scratch::with_files("recreated", &[("a/pods.yaml", &old), ("b/pods.yaml", &new)]);
+    let run = kdiag(&["get", "pods", "-A", "-o", "yaml", b.path()]);
     assert!(run.stdout.contains("web:new") && !run.stdout.contains("web:old"));
-    let notes = notes(&[s(&b)]);
+    let notes = notes(&[b.path()]);
     assert!(
         notes.iter().any(|n| n.contains("different uids")
             && n.contains("b/pods.yaml")
@@ -233,15 +216,15 @@ fn nodes_of_other_groups_are_not_core_nodes() {
         ),
     ];
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
-    let b = bundle("groups", &files);
-    let core = kdiag(&["get", "nodes", "-o", "name", s(&b)]);
+    let b = Scratch::with_files("groups", &files);
+    let core = kdiag(&["get", "nodes", "-o", "name", b.path()]);
     assert_eq!(
         lines(&core.stdout),
         ["node/n1", "node/n2"],
         "{}",
         core.stderr
     );
-    let table = kdiag(&["get", "nodes", s(&b)]);
+    let table = kdiag(&["get", "nodes", b.path()]);
     assert_eq!(table.stdout.lines().count(), 3, "{}", table.stdout);
     assert!(!table.stdout.contains("Unknown"), "{}", table.stdout);
     for typed in [
@@ -249,7 +232,7 @@ fn nodes_of_other_groups_are_not_core_nodes() {
         "node.longhorn.io",
         "nodes.v1beta1.longhorn.io",
     ] {
-        let run = kdiag(&["get", typed, "-A", "-o", "name", s(&b)]);
+        let run = kdiag(&["get", typed, "-A", "-o", "name", b.path()]);
         assert_eq!(
             lines(&run.stdout),
             ["node.longhorn.io/n1", "node.longhorn.io/n2"],
@@ -257,9 +240,9 @@ fn nodes_of_other_groups_are_not_core_nodes() {
             run.stderr
         );
     }
-    let okd = kdiag(&["get", "nodes.config.openshift.io", "-o", "name", s(&b)]);
+    let okd = kdiag(&["get", "nodes.config.openshift.io", "-o", "name", b.path()]);
     assert_eq!(lines(&okd.stdout), ["node.config.openshift.io/cluster"]);
-    let unknown = kdiag(&["get", "nodes.nope.io", s(&b)]);
+    let unknown = kdiag(&["get", "nodes.nope.io", b.path()]);
     assert_eq!(unknown.code, 2);
     assert!(
         unknown.stderr.contains("nodes.nope.io"),
@@ -268,7 +251,7 @@ fn nodes_of_other_groups_are_not_core_nodes() {
     );
     let out = json(&kdiag(&[
         "analyze",
-        s(&b),
+        b.path(),
         "--format",
         "json",
         "--fail-on",
@@ -286,7 +269,7 @@ fn events_of_both_groups_are_events() {
     let uid = "99999999-0000-0000-0000-000000000001";
     let core = "apiVersion: v1\nkind: Event\nmetadata:\n  name: web.1\n  namespace: shop\ninvolvedObject:\n  kind: Pod\n  name: web\n  namespace: shop\n  uid: 99999999-0000-0000-0000-000000000001\nreason: BackOff\nmessage: core event\ntype: Warning\nlastTimestamp: \"2026-01-01T00:01:00Z\"\n";
     let new = "apiVersion: events.k8s.io/v1\nkind: Event\nmetadata:\n  name: web.2\n  namespace: shop\nregarding:\n  kind: Pod\n  name: web\n  namespace: shop\n  uid: 99999999-0000-0000-0000-000000000001\nreason: Pulled\nnote: new event\ntype: Normal\neventTime: \"2026-01-01T00:02:00.000000Z\"\n";
-    let b = bundle(
+    let b = Scratch::with_files(
         "events",
         &[
             ("pods.yaml", &pod("web", uid, "1", "web:1")),
@@ -294,14 +277,14 @@ fn events_of_both_groups_are_events() {
             ("ev2.yaml", new),
         ],
     );
-    let run = kdiag(&["get", "events", "-n", "shop", "-o", "name", s(&b)]);
+    let run = kdiag(&["get", "events", "-n", "shop", "-o", "name", b.path()]);
     assert_eq!(
         lines(&run.stdout),
         ["event/web.1", "event/web.2"],
         "{}",
         run.stderr
     );
-    let d = kdiag(&["describe", "pod/web", "-n", "shop", s(&b)]);
+    let d = kdiag(&["describe", "pod/web", "-n", "shop", b.path()]);
     assert!(
         d.stdout.contains("core event") && d.stdout.contains("new event"),
         "{}",

@@ -2,59 +2,7 @@
 //! the corpus), built in a temp dir: which layout they are, which files are objects,
 //! metadata or logs, and what time the snapshot is taken as of.
 
-use crate::{json, kdiag};
-use std::path::{Path, PathBuf};
-
-/// A bundle tree in a temp dir, removed when dropped.
-struct Tree(PathBuf);
-
-impl Tree {
-    fn new(name: &str, files: &[(&str, &str)]) -> Tree {
-        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("kdiag-layout-{name}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (path, text) in files {
-            write(&dir.join(path), text.as_bytes());
-        }
-        Tree(dir)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-
-    fn analyze(&self) -> serde_json::Value {
-        let run = kdiag(&[
-            "analyze",
-            self.path(),
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-        ]);
-        assert_eq!(run.code, 0, "{}", run.stderr);
-        json(&run)
-    }
-
-    fn get(&self, kind: &str) -> Vec<String> {
-        let run = kdiag(&["get", kind, "-A", "-o", "name", self.path()]);
-        assert_eq!(run.code, 0, "{}", run.stderr);
-        run.stdout.lines().map(str::to_string).collect()
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
-}
+use crate::Scratch;
 
 fn notes(out: &serde_json::Value) -> Vec<String> {
     out["inputs"][0]["notes"]
@@ -145,7 +93,7 @@ fn must_gather_with_an_insights_operator_pod_is_a_must_gather() {
             "apiVersion: v1\nitems:\n- kind: ConfigMap\n  metadata: {name: [unclosed\n",
         ),
     ];
-    let tree = Tree::new("mg-insights", &files);
+    let tree = Scratch::with_files("mg-insights", &files);
     let out = tree.analyze();
     let input = &out["inputs"][0];
     assert_eq!(input["layout"], "must-gather", "{:#?}", notes(&out));
@@ -182,7 +130,7 @@ const CLUSTER_VERSION: &str = "---\napiVersion: config.openshift.io/v1\nkind: Cl
 /// must-gather ClusterVersion `version.yaml` and the Insights `config/version.json` load.
 #[test]
 fn version_files_are_metadata_only_where_the_layout_puts_them() {
-    let tree = Tree::new(
+    let tree = Scratch::with_files(
         "mg-version",
         &[
             (&format!("{MG}/timestamp") as &str, MG_TIMESTAMP),
@@ -221,7 +169,7 @@ fn version_files_are_metadata_only_where_the_layout_puts_them() {
     );
 
     // Insights: `config/version.json` is the ClusterVersion (no kind, as the operator writes it).
-    let insights = Tree::new(
+    let insights = Scratch::with_files(
         "insights-version",
         &[
             (
@@ -246,7 +194,7 @@ fn version_files_are_metadata_only_where_the_layout_puts_them() {
     );
 
     // troubleshoot's own top-level `version.yaml` is metadata: skipped, never a problem.
-    let ts = Tree::new(
+    let ts = Scratch::with_files(
         "ts-version",
         &[
             (
@@ -285,7 +233,7 @@ fn support_bundle_kit_is_a_layout_of_its_own() {
     let nodes = "apiVersion: v1\nitems:\n- apiVersion: v1\n  metadata:\n    creationTimestamp: \"2022-03-01T10:00:00Z\"\n    name: node1\n    uid: 7e5b1c1a-4d8b-4a0e-9a61-000000000001\n  status:\n    conditions:\n    - status: \"True\"\n      type: Ready\nkind: List\nmetadata:\n  resourceVersion: \"14658971\"\n";
     let pods = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    creationTimestamp: \"2022-03-22T23:50:05Z\"\n    name: web-1\n    namespace: demo\n    uid: 7e5b1c1a-4d8b-4a0e-9a61-000000000002\n  spec:\n    containers:\n    - image: nginx\n      name: web\n    nodeName: node1\n  status:\n    phase: Running\nkind: List\nmetadata:\n  resourceVersion: \"14658971\"\n";
     let longhorn = "apiVersion: v1\nitems:\n- apiVersion: longhorn.io/v1beta1\n  kind: Node\n  metadata:\n    creationTimestamp: \"2022-03-01T10:05:00Z\"\n    name: node1\n    namespace: longhorn-system\n    uid: 7e5b1c1a-4d8b-4a0e-9a61-000000000003\n  spec:\n    allowScheduling: true\nkind: List\nmetadata:\n  resourceVersion: \"14658971\"\n";
-    let tree = Tree::new(
+    let tree = Scratch::with_files(
         "sbk",
         &[
             (
@@ -312,9 +260,9 @@ fn support_bundle_kit_is_a_layout_of_its_own() {
             ),
         ],
     );
-    write(
-        &tree.0.join("nodes/node1.zip"),
-        &node_zip(&[
+    tree.write(
+        "nodes/node1.zip",
+        node_zip(&[
             ("node1/configs/etc/os-release", "NAME=\"Harvester\"\n"),
             (
                 "node1/configs/etc/harvester-release.yaml",
@@ -350,7 +298,7 @@ fn support_bundle_kit_is_a_layout_of_its_own() {
     assert_eq!(input["logs"], 1);
     // Indexed by namespace/pod/container, as rules look logs up.
     let snap = kdiag::snapshot::Snapshot::build(
-        kdiag::ingest::load(&[kdiag::ingest::InputArg::Path(tree.0.clone())]).unwrap(),
+        kdiag::ingest::load(&[kdiag::ingest::InputArg::Path(tree.path().into())]).unwrap(),
     );
     let logs = snap.logs_of("demo", "web-1");
     assert_eq!(logs.len(), 1);
@@ -370,7 +318,7 @@ fn support_bundle_kit_is_a_layout_of_its_own() {
 /// troubleshoot collector outputs that are not objects are skipped, not problems.
 #[test]
 fn troubleshoot_collector_outputs_are_skipped() {
-    let tree = Tree::new(
+    let tree = Scratch::with_files(
         "ts-collectors",
         &[
             (
@@ -431,7 +379,7 @@ fn snapshot_time_sets_outliers_aside() {
     // sbctl: ConfigMaps re-dated 2024 in a 2022-04 bundle with no metadata time.
     let mut cms: Vec<&str> = vec!["2022-04-11T23:10:00Z"; 30];
     cms.extend(["2024-02-17T05:55:36Z", "2024-02-17T06:16:47Z"]);
-    let tree = Tree::new(
+    let tree = Scratch::with_files(
         "ts-redated",
         &[
             (
@@ -460,7 +408,7 @@ fn snapshot_time_sets_outliers_aside() {
     );
 
     // Only objects: the re-dated ones are still set aside.
-    let tree = Tree::new(
+    let tree = Scratch::with_files(
         "ts-redated-objects",
         &[
             (
@@ -483,7 +431,7 @@ fn snapshot_time_sets_outliers_aside() {
 
     // must-gather: a `timestamp` of year 9999 is noted, not the clock.
     let events = mg_events("openshift-etcd", 20, "2021-08-03T10");
-    let tree = Tree::new(
+    let tree = Scratch::with_files(
         "mg-9999",
         &[
             (
@@ -529,7 +477,7 @@ fn snapshot_time_sets_outliers_aside() {
         .iter()
         .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
-    let tree = Tree::new("insights-2026", &refs);
+    let tree = Scratch::with_files("insights-2026", &refs);
     let out = tree.analyze();
     assert_eq!(out["inputs"][0]["layout"], "insights");
     assert_eq!(

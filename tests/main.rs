@@ -154,3 +154,66 @@ pub fn assert_exact_findings(
         .collect();
     assert_eq!(got, want, "{bundle}");
 }
+
+// ---------------------------------------------------------------------------
+// Bundles a test writes itself.
+
+/// A fresh temporary folder for a bundle a test writes, removed when dropped.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// An empty folder named after `tag`, unique to this process and this call.
+    pub fn new(tag: &str) -> Scratch {
+        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("kdiag-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// A folder holding `files`, each (path in the folder, text).
+    pub fn with_files(tag: &str, files: &[(&str, &str)]) -> Scratch {
+        let scratch = Scratch::new(tag);
+        for (name, text) in files {
+            scratch.write(name, text);
+        }
+        scratch
+    }
+
+    /// The folder's path.
+    pub fn path(&self) -> &str {
+        self.0.to_str().expect("temp path is UTF-8")
+    }
+
+    /// The path of `name` in the folder (which need not exist).
+    pub fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+
+    /// Writes `bytes` as `name`, creating its parent folders, and returns its path.
+    pub fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
+        let path = self.0.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    /// `kdiag analyze PATH --format json --fail-on never`: exits 0, prints JSON.
+    pub fn analyze(&self) -> serde_json::Value {
+        analyze_json(self.path())
+    }
+
+    /// `kdiag get KIND -A -o name PATH`: exits 0; the names it prints, one per line.
+    pub fn get(&self, kind: &str) -> Vec<String> {
+        let run = kdiag(&["get", kind, "-A", "-o", "name", self.path()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout.lines().map(str::to_string).collect()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

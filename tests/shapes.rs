@@ -2,47 +2,7 @@
 //! `***HIDDEN***` placeholders read as text; old `kubectl cluster-info dump`s of internal
 //! types read as the objects they were. Each bundle is written by the test.
 
-use crate::{findings, json, kdiag, text};
-use std::path::PathBuf;
-
-/// A scratch bundle removed when dropped.
-struct Bundle(PathBuf);
-
-impl Bundle {
-    fn new(tag: &str) -> Bundle {
-        let dir = std::env::temp_dir().join(format!("kdiag-shapes-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Bundle(dir)
-    }
-    fn write(&self, name: &str, text: &str) -> &Bundle {
-        let path = self.0.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-        self
-    }
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-    fn analyze(&self) -> serde_json::Value {
-        let run = kdiag(&[
-            "analyze",
-            self.path(),
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-        ]);
-        assert_eq!(run.code, 0, "{}", run.stderr);
-        json(&run)
-    }
-}
-
-impl Drop for Bundle {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::{Scratch, findings, kdiag, text};
 
 fn problems(out: &serde_json::Value) -> Vec<(String, u64, String)> {
     out["problems"]
@@ -121,8 +81,9 @@ fn integral_floats_read_as_integers() {
             "pods.json",
         ),
     ] {
-        let b = Bundle::new(&format!("float-{tag}"));
-        b.write(file, &pods).write("services.yaml", SERVICE);
+        let b = Scratch::new(&format!("float-{tag}"));
+        b.write(file, &pods);
+        b.write("services.yaml", SERVICE);
         let out = b.analyze();
         assert_eq!(problems(&out), Vec::new(), "{tag}");
         assert_eq!(out["inputs"][0]["objects"], 4, "{tag}");
@@ -160,8 +121,9 @@ fn odd_field_is_unknown_not_the_object() {
         ),
     ] {
         let line = 1 + pods.lines().position(|l| l.contains("priority")).unwrap() as u64;
-        let b = Bundle::new(&format!("odd-{tag}"));
-        b.write(file, &pods).write("services.yaml", SERVICE);
+        let b = Scratch::new(&format!("odd-{tag}"));
+        b.write(file, &pods);
+        b.write("services.yaml", SERVICE);
         let out = b.analyze();
         let p = problems(&out);
         assert_eq!(p.len(), 1, "{tag}: {p:?}");
@@ -185,7 +147,7 @@ fn odd_field_is_unknown_not_the_object() {
 /// path reads the file, and the input's notes count the files.
 #[test]
 fn hidden_placeholders_read_as_text() {
-    let b = Bundle::new("hidden");
+    let b = Scratch::new("hidden");
     let cr = "- apiVersion: longhorn.io/v1beta1\n  kind: Replica\n  metadata:\n    name: r1\n    namespace: longhorn-system\n  spec:\n    dataPath: /var/lib/longhorn\n  status:\n    ip: ***HIDDEN***\n    port: 10000\n    endpoints:\n      r1: ***HIDDEN***:10000\n";
     // The same with a flow mapping: the general parser reads the file.
     let flow = cr.replace("name: r1", "name: r2").replace(
@@ -195,16 +157,16 @@ fn hidden_placeholders_read_as_text() {
     b.write(
         "support-bundle/version.yaml",
         "apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\n",
-    )
-    .write(
+    );
+    b.write(
         "support-bundle/cluster-resources/custom-resources/replicas.longhorn.io/longhorn-system.yaml",
         cr,
-    )
-    .write(
+    );
+    b.write(
         "support-bundle/cluster-resources/custom-resources/replicas.longhorn.io/other.yaml",
         &flow,
-    )
-    .write(
+    );
+    b.write(
         "support-bundle/cluster-resources/custom-resources/engines.longhorn.io/quoted.yaml",
         "- apiVersion: longhorn.io/v1beta1\n  kind: Engine\n  metadata:\n    name: e1\n    namespace: longhorn-system\n    annotations:\n      a: '***HIDDEN***'\n  spec:\n    url: http://***HIDDEN***\n",
     );
@@ -225,7 +187,7 @@ fn hidden_placeholders_read_as_text() {
 /// was, each of the kind its file's name says, and the input's notes say so.
 #[test]
 fn old_cluster_info_dump_reads() {
-    let b = Bundle::new("old-dump");
+    let b = Scratch::new("old-dump");
     b.write(
         "nodes.json",
         r#"{
@@ -258,8 +220,8 @@ fn old_cluster_info_dump_reads() {
     ]
 }
 "#,
-    )
-    .write(
+    );
+    b.write(
         "kube-system/pods.json",
         r#"{
     "selfLink": "/api/v1/namespaces/kube-system/pods",
@@ -314,8 +276,8 @@ fn old_cluster_info_dump_reads() {
     ]
 }
 "#,
-    )
-    .write(
+    );
+    b.write(
         "kube-system/events.json",
         r#"{
     "selfLink": "/api/v1/namespaces/kube-system/events",
@@ -345,8 +307,8 @@ fn old_cluster_info_dump_reads() {
     ]
 }
 "#,
-    )
-    .write(
+    );
+    b.write(
         "kube-system/services.json",
         r#"{"selfLink": "/api/v1/namespaces/kube-system/services", "resourceVersion": "1200", "Items": [
   {"name": "web", "namespace": "kube-system", "uid": "8d3e", "creationTimestamp": "2019-01-02T10:30:00Z",
@@ -355,8 +317,8 @@ fn old_cluster_info_dump_reads() {
    "Status": {"LoadBalancer": {"Ingress": null}}}
 ]}
 "#,
-    )
-    .write(
+    );
+    b.write(
         "kube-system/replicasets.json",
         r#"{"selfLink": "/apis/apps/v1/namespaces/kube-system/replicasets", "resourceVersion": "1200", "Items": [
   {"name": "web-7d9f8", "namespace": "kube-system", "uid": "6b0c9a1d-0e60-11e9-9f6a-42010a800002", "creationTimestamp": "2019-01-02T11:00:00Z", "labels": {"app": "web"},
@@ -366,12 +328,12 @@ fn old_cluster_info_dump_reads() {
    "Status": {"Replicas": 1, "FullyLabeledReplicas": 1, "ReadyReplicas": 0, "AvailableReplicas": 0, "ObservedGeneration": 1, "Conditions": null}}
 ]}
 "#,
-    )
-    .write(
+    );
+    b.write(
         "kube-system/replication-controllers.json",
         r#"{"selfLink": "/api/v1/namespaces/kube-system/replicationcontrollers", "resourceVersion": "1200", "Items": []}"#,
-    )
-    .write("kube-system/web-7d9f8-abcde/logs.txt", "==== START logs for container web of pod kube-system/web-7d9f8-abcde ====\npanic: no config\n==== END logs for container web of pod kube-system/web-7d9f8-abcde ====\n");
+    );
+    b.write("kube-system/web-7d9f8-abcde/logs.txt", "==== START logs for container web of pod kube-system/web-7d9f8-abcde ====\npanic: no config\n==== END logs for container web of pod kube-system/web-7d9f8-abcde ====\n");
     let out = b.analyze();
     assert_eq!(out["inputs"][0]["layout"], "cluster-info-dump");
     assert_eq!(problems(&out), Vec::new());
