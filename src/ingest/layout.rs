@@ -582,9 +582,20 @@ pub fn kind_from_path(path: &str) -> Option<(&'static str, &'static str)> {
             .find(|(w, _, _)| *w == word)
             .map(|(_, v, k)| (*v, *k))
     };
-    // Insights: `config/version.json` is the ClusterVersion.
+    // Insights: `config/version.json` is the ClusterVersion; its other kind-less objects
+    // are `config/<singleton>.json` and `config/<resource>/<name>.json`.
     if stem == "version" && file.ends_with(".json") && comps.last() == Some(&"config") {
         return Some(("config.openshift.io/v1", "ClusterVersion"));
+    }
+    if file.ends_with(".json") {
+        let word = match comps.as_slice() {
+            [.., "config"] => Some(stem),
+            [.., "config", folder] => Some(*folder),
+            _ => None,
+        };
+        if let Some(found) = word.and_then(|w| INSIGHTS_CONFIG.iter().find(|(k, _, _)| *k == w)) {
+            return Some((found.1, found.2));
+        }
     }
     // support-bundle-kit: yamls/{cluster,namespaced/NS}/GROUP/VERSION/PLURAL.yaml, where
     // the group must be the one the plural names (`longhorn.io/v1beta1/nodes` is no Node).
@@ -621,6 +632,41 @@ pub fn kind_from_path(path: &str) -> Option<(&'static str, &'static str)> {
     // Only the two nearest folders: deeper ones describe the bundle, not the object.
     comps.iter().rev().take(3).find_map(|c| lookup(c))
 }
+
+/// What the Insights operator writes without a `kind` under `config/`: the cluster's
+/// configuration singletons (`config/proxy.json`) and folders of one resource
+/// (`config/securitycontextconstraint/anyuid.json`): (file or folder, apiVersion, kind).
+const INSIGHTS_CONFIG: &[(&str, &str, &str)] = &[
+    ("apiserver", "config.openshift.io/v1", "APIServer"),
+    ("authentication", "config.openshift.io/v1", "Authentication"),
+    ("featuregate", "config.openshift.io/v1", "FeatureGate"),
+    ("image", "config.openshift.io/v1", "Image"),
+    ("infrastructure", "config.openshift.io/v1", "Infrastructure"),
+    ("network", "config.openshift.io/v1", "Network"),
+    ("oauth", "config.openshift.io/v1", "OAuth"),
+    ("proxy", "config.openshift.io/v1", "Proxy"),
+    (
+        "clusterrolebinding",
+        "rbac.authorization.k8s.io/v1",
+        "ClusterRoleBinding",
+    ),
+    (
+        "securitycontextconstraint",
+        "security.openshift.io/v1",
+        "SecurityContextConstraints",
+    ),
+    (
+        "validatingwebhookconfigurations",
+        "admissionregistration.k8s.io/v1",
+        "ValidatingWebhookConfiguration",
+    ),
+    (
+        "mutatingwebhookconfigurations",
+        "admissionregistration.k8s.io/v1",
+        "MutatingWebhookConfiguration",
+    ),
+    ("crd", "apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+];
 
 /// Resources the Insights operator gathers under a folder named for their API group
 /// (`config/clusteroperator/imageregistry.operator.openshift.io/config/cluster.json`)
@@ -798,6 +844,16 @@ mod tests {
             Some(("imageregistry.operator.openshift.io/v1", "ImagePruner"))
         );
         assert_eq!(kind_from_path(&format!("{co}/other/cluster.json")), None);
+        // Insights' kind-less configuration objects.
+        assert_eq!(
+            kind_from_path("ia/config/proxy.json"),
+            Some(("config.openshift.io/v1", "Proxy"))
+        );
+        assert_eq!(
+            kind_from_path("ia/config/securitycontextconstraint/anyuid.json"),
+            Some(("security.openshift.io/v1", "SecurityContextConstraints"))
+        );
+        assert_eq!(kind_from_path("ia/config/alerts.json"), None);
         assert_eq!(
             kind_from_path("ia/config/clusteroperator/dns.json"),
             Some(("config.openshift.io/v1", "ClusterOperator"))
