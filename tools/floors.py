@@ -232,4 +232,8 @@ def main():
 
 
 if __name__ == "__main__":
+    # Piped into `head`, stop quietly.
+    import signal
+
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())
