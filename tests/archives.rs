@@ -2,21 +2,16 @@
 //! format kdiag reads, at the top, inside archives and on stdin; formats it cannot read
 //! and corrupt streams are problems naming them, and the rest is still analyzed.
 
-use crate::{Scratch, json, kdiag, kdiag_stdin};
+use crate::{Scratch, bad_input_pod, json, kdiag, kdiag_stdin, problem_lines, zip_of};
 use std::io::Write;
 
-const POD: &str = "sample-bundles/bad-input/pods.yaml";
 const CONFIG_MAP: &[u8] =
     b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: default\n";
-
-fn pod_yaml() -> Vec<u8> {
-    std::fs::read(crate::root().join(POD)).unwrap()
-}
 
 /// A must-gather-shaped folder of YAML: one crash-looping pod and a ConfigMap.
 fn must_gather_tar() -> Vec<u8> {
     let files: [(&str, Vec<u8>); 2] = [
-        ("mg/namespaces/default/core/pods.yaml", pod_yaml()),
+        ("mg/namespaces/default/core/pods.yaml", bad_input_pod()),
         (
             "mg/namespaces/default/core/configmaps.yaml",
             CONFIG_MAP.to_vec(),
@@ -55,19 +50,6 @@ fn zstd(bytes: &[u8]) -> Vec<u8> {
     ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
 }
 
-fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut buf = std::io::Cursor::new(Vec::new());
-    let mut zip = zip::ZipWriter::new(&mut buf);
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, data) in entries {
-        zip.start_file(*name, opts).unwrap();
-        zip.write_all(data).unwrap();
-    }
-    zip.finish().unwrap();
-    buf.into_inner()
-}
-
 fn analyze(paths: &[&str]) -> serde_json::Value {
     let mut args = vec!["analyze"];
     args.extend_from_slice(paths);
@@ -77,24 +59,13 @@ fn analyze(paths: &[&str]) -> serde_json::Value {
     json(&run)
 }
 
-fn problems(out: &serde_json::Value) -> Vec<String> {
-    out["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            format!(
-                "{}: {}",
-                p["file"].as_str().unwrap_or(""),
-                p["message"].as_str().unwrap()
-            )
-        })
-        .collect()
-}
-
 /// The must-gather tar was read whole: both objects, the pod's one finding, no problem.
 fn assert_must_gather_read(what: &str, out: &serde_json::Value) {
-    assert!(problems(out).is_empty(), "{what}: {:#?}", problems(out));
+    assert!(
+        problem_lines(out).is_empty(),
+        "{what}: {:#?}",
+        problem_lines(out)
+    );
     assert_eq!(out["inputs"][0]["layout"], "must-gather", "{what}: {out:#}");
     assert_eq!(out["inputs"][0]["objects"], 2, "{what}: {out:#}");
     assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{what}");
@@ -168,23 +139,27 @@ fn compressed_single_files_are_their_content() {
     let dir = Scratch::new("single");
     let gz = dir.write(
         "pods.yaml.gz",
-        gzip(&pod_yaml(), flate2::Compression::default()),
+        gzip(&bad_input_pod(), flate2::Compression::default()),
     );
     let json_pod =
         r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"default"}}"#;
     let xz = dir.write("configmaps.json.xz", xz(json_pod.as_bytes()));
     let out = analyze(&[&gz, &xz]);
-    assert!(problems(&out).is_empty(), "{:#?}", problems(&out));
+    assert!(problem_lines(&out).is_empty(), "{:#?}", problem_lines(&out));
     assert_eq!(out["inputs"][0]["objects"], 1, "{out:#}");
     assert_eq!(out["inputs"][1]["objects"], 1, "{out:#}");
     assert_eq!(out["findings"].as_array().unwrap().len(), 1);
     assert_eq!(out["findings"][0]["evidence"][0]["file"], "pods.yaml");
     let run = kdiag_stdin(
         &["analyze", "-", "--format", "json", "--fail-on", "never"],
-        Some(&gzip(&pod_yaml(), flate2::Compression::default())),
+        Some(&gzip(&bad_input_pod(), flate2::Compression::default())),
     );
     let out = json(&run);
-    assert!(problems(&out).is_empty(), "stdin: {:#?}", problems(&out));
+    assert!(
+        problem_lines(&out).is_empty(),
+        "stdin: {:#?}",
+        problem_lines(&out)
+    );
     assert_eq!(out["findings"].as_array().unwrap().len(), 1, "stdin");
 }
 
@@ -196,11 +171,14 @@ fn unreadable_format_is_a_problem_naming_it() {
     let seven = b"7z\xbc\xaf\x27\x1c\x00\x04 the rest of a 7z archive".to_vec();
     let path = dir.write(
         "case.zip",
-        zip_of(&[("case/logs.bin", &seven), ("case/pods.yaml", &pod_yaml())]),
+        zip_of(&[
+            ("case/logs.bin", &seven),
+            ("case/pods.yaml", &bad_input_pod()),
+        ]),
     );
     let top = dir.write("extra.7z", &seven);
     let out = analyze(&[&path, &top]);
-    let p = problems(&out);
+    let p = problem_lines(&out);
     assert!(
         p.iter()
             .any(|m| m.starts_with("case/logs.bin: 7z") && m.contains("not read")),
@@ -230,7 +208,7 @@ fn corrupt_tar_gz_is_a_problem() {
         let path = dir.write(&format!("{what}.tar.gz"), &bad);
         let run = kdiag(&["analyze", &path, "--format", "json", "--fail-on", "never"]);
         let out = json(&run);
-        let p = problems(&out);
+        let p = problem_lines(&out);
         assert!(
             p.iter()
                 .any(|m| m.starts_with(&format!("{what}.tar.gz: gzip")) && m.contains("corrupt")),

@@ -1,28 +1,9 @@
 //! Hostile and odd archives: each stays bounded, becomes a `problem`, the rest of the
 //! bundle is still analyzed, and nothing is ever written to disk.
 
-use crate::{Scratch, json, kdiag};
+use crate::{Scratch, bad_input_pod, json, kdiag, problem_lines, zip_of};
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-const POD: &str = "sample-bundles/bad-input/pods.yaml";
-
-fn pod_yaml() -> Vec<u8> {
-    std::fs::read(crate::root().join(POD)).unwrap()
-}
-
-fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut buf = std::io::Cursor::new(Vec::new());
-    let mut zip = zip::ZipWriter::new(&mut buf);
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, data) in entries {
-        zip.start_file(*name, opts).unwrap();
-        zip.write_all(data).unwrap();
-    }
-    zip.finish().unwrap();
-    buf.into_inner()
-}
 
 /// A tar entry whose name is written raw (the tar crate refuses `..` and absolute names).
 fn raw_tar_entry(
@@ -46,28 +27,13 @@ fn raw_tar_entry(
     out.resize(out.len().div_ceil(512) * 512, 0);
 }
 
-fn problems(out: &serde_json::Value) -> Vec<String> {
-    out["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            format!(
-                "{}: {}",
-                p["file"].as_str().unwrap_or(""),
-                p["message"].as_str().unwrap()
-            )
-        })
-        .collect()
-}
-
 /// The ratio limit applies above a floor (256 MiB by default; 16 MiB here so the test
 /// stays small): a 64 MiB member at 1000:1 is refused before it is inflated.
 #[test]
 fn zip_bomb_is_refused_without_inflating() {
     let dir = Scratch::new("bomb");
     let zeros = vec![0u8; 64 << 20];
-    let bytes = zip_of(&[("bomb.yaml", &zeros), ("pods.yaml", &pod_yaml())]);
+    let bytes = zip_of(&[("bomb.yaml", &zeros), ("pods.yaml", &bad_input_pod())]);
     assert!(bytes.len() < 1 << 20, "the bomb is small on disk");
     std::fs::write(dir.file("case.zip"), bytes).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
@@ -77,7 +43,7 @@ fn zip_bomb_is_refused_without_inflating() {
         .output()
         .unwrap();
     let out: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let p = problems(&out);
+    let p = problem_lines(&out);
     assert!(
         p.iter()
             .any(|m| m.starts_with("bomb.yaml") && m.contains("zip bomb")),
@@ -119,14 +85,14 @@ fn unsafe_names_and_links_in_tar() {
     raw_tar_entry(
         &mut tar,
         "b/pods.yaml",
-        &pod_yaml(),
+        &bad_input_pod(),
         tar::EntryType::Regular,
         None,
     );
     tar.extend_from_slice(&[0u8; 1024]);
     std::fs::write(dir.file("b.tar"), &tar).unwrap();
     let out = json(&kdiag(&["analyze", &dir.file("b.tar"), "--format", "json"]));
-    let p = problems(&out);
+    let p = problem_lines(&out);
     assert!(
         p.iter()
             .any(|m| m.contains("../escape.yaml") && m.contains("`..`")),
@@ -153,10 +119,13 @@ fn unsafe_names_and_links_in_tar() {
 #[test]
 fn nul_in_zip_member_name() {
     let dir = Scratch::new("nul");
-    let bytes = zip_of(&[("a\0b.yaml", b"kind: Pod\n"), ("pods.yaml", &pod_yaml())]);
+    let bytes = zip_of(&[
+        ("a\0b.yaml", b"kind: Pod\n"),
+        ("pods.yaml", &bad_input_pod()),
+    ]);
     std::fs::write(dir.file("n.zip"), bytes).unwrap();
     let out = json(&kdiag(&["analyze", &dir.file("n.zip"), "--format", "json"]));
-    let p = problems(&out);
+    let p = problem_lines(&out);
     assert!(p.iter().any(|m| m.contains("NUL")), "{p:#?}");
     assert_eq!(out["findings"].as_array().unwrap().len(), 1);
 }
@@ -165,7 +134,7 @@ fn nul_in_zip_member_name() {
 fn duplicate_entries_are_one_object() {
     let dir = Scratch::new("dup");
     // zip writers refuse duplicate names; tar archives carry them.
-    let pod = pod_yaml();
+    let pod = bad_input_pod();
     let mut tar = Vec::new();
     raw_tar_entry(&mut tar, "x/pods.yaml", &pod, tar::EntryType::Regular, None);
     raw_tar_entry(&mut tar, "x/pods.yaml", &pod, tar::EntryType::Regular, None);
@@ -187,7 +156,7 @@ fn many_tiny_files() {
     let mut entries: Vec<(String, Vec<u8>)> = (0..100_000)
         .map(|i| (format!("logs/{i}.txt"), b"x\n".to_vec()))
         .collect();
-    entries.push(("pods.yaml".into(), pod_yaml()));
+    entries.push(("pods.yaml".into(), bad_input_pod()));
     let refs: Vec<(&str, &[u8])> = entries
         .iter()
         .map(|(n, d)| (n.as_str(), d.as_slice()))
@@ -207,7 +176,7 @@ fn many_tiny_files() {
 fn oversized_member_is_refused() {
     let dir = Scratch::new("line");
     let line = vec![b'a'; 24 << 20];
-    let bytes = zip_of(&[("huge.yaml", &line), ("pods.yaml", &pod_yaml())]);
+    let bytes = zip_of(&[("huge.yaml", &line), ("pods.yaml", &bad_input_pod())]);
     std::fs::write(dir.file("h.zip"), bytes).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
         .args(["analyze", &dir.file("h.zip"), "--format", "json"])
@@ -216,7 +185,7 @@ fn oversized_member_is_refused() {
         .output()
         .unwrap();
     let out: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let p = problems(&out);
+    let p = problem_lines(&out);
     assert!(
         p.iter()
             .any(|m| m.starts_with("huge.yaml") && m.contains("more than 8 MiB")),
@@ -236,7 +205,7 @@ fn big_log_is_kept_as_a_tail_not_refused() {
     assert!(log.len() > 16 << 20);
     let bytes = zip_of(&[
         ("namespaces/demo/pods/api-0/api/api/logs/current.log", &log),
-        ("pods.yaml", &pod_yaml()),
+        ("pods.yaml", &bad_input_pod()),
     ]);
     std::fs::write(dir.file("l.zip"), bytes).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
@@ -247,7 +216,7 @@ fn big_log_is_kept_as_a_tail_not_refused() {
         .output()
         .unwrap();
     let out: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(problems(&out).is_empty(), "{:#?}", problems(&out));
+    assert!(problem_lines(&out).is_empty(), "{:#?}", problem_lines(&out));
     assert_eq!(out["findings"].as_array().unwrap().len(), 1);
 }
 
@@ -261,7 +230,7 @@ fn truncated_archives_are_problems() {
     let run = kdiag(&["analyze", &dir.file("cut.tar.gz"), "--format", "json"]);
     assert!(matches!(run.code, 0..=2), "{}", run.stderr);
     let out = json(&run);
-    let p = problems(&out);
+    let p = problem_lines(&out);
     assert!(
         p.iter().any(|m| m.contains("truncated or corrupt")),
         "{p:#?}"
@@ -272,7 +241,7 @@ fn truncated_archives_are_problems() {
     std::fs::write(dir.file("cut.zip"), &zip[..zip.len() / 2]).unwrap();
     let run = kdiag(&["analyze", &dir.file("cut.zip"), "--format", "json"]);
     assert_eq!(run.code, 2, "nothing readable");
-    assert!(problems(&json(&run)).iter().any(|m| m.contains("zip")));
+    assert!(problem_lines(&json(&run)).iter().any(|m| m.contains("zip")));
 }
 
 /// Archive members are parsed as they are inflated, before the layout is known; a folder's
@@ -293,7 +262,7 @@ fn archive_members_read_as_the_same_folder() {
             "mg/timestamp",
             b"2026-11-20 09:14:02.5 +0000 UTC\n".to_vec(),
         ),
-        ("mg/namespaces/demo/core/pods.yaml", pod_yaml()),
+        ("mg/namespaces/demo/core/pods.yaml", bad_input_pod()),
         (
             "mg/namespaces/demo/apps/deployments.yaml",
             read("sample-bundles/bad-input/truncated.yaml"),
@@ -339,7 +308,7 @@ fn archive_members_read_as_the_same_folder() {
     };
     let want = seen(&folder);
     assert_eq!(want["inputs"][0]["layout"], "must-gather", "{want:#}");
-    let p = problems(&want);
+    let p = problem_lines(&want);
     assert!(
         p.iter()
             .any(|m| m.contains("deployments.yaml") && m.contains("invalid YAML"))

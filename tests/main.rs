@@ -58,6 +58,43 @@ pub fn kdiag_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
+/// The crash-looping pod of the `bad-input` sample, as YAML: the known-good stuck object
+/// that hostile and odd archives carry beside their odd members.
+pub fn bad_input_pod() -> Vec<u8> {
+    std::fs::read(root().join("sample-bundles/bad-input/pods.yaml")).unwrap()
+}
+
+/// A zip (deflated) of `entries` (name, bytes), built in memory.
+pub fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut buf = std::io::Cursor::new(Vec::new());
+    let mut zip = zip::ZipWriter::new(&mut buf);
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in entries {
+        zip.start_file(*name, opts).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap();
+    buf.into_inner()
+}
+
+/// `file: message` of each problem of an `analyze --format json` run.
+pub fn problem_lines(out: &serde_json::Value) -> Vec<String> {
+    out["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            format!(
+                "{}: {}",
+                p["file"].as_str().unwrap_or(""),
+                p["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
 /// The crate root (tests run from there).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
