@@ -1,6 +1,6 @@
 //! Admitted Workloads whose pods stay Pending: a scheduler problem, not a queue one.
 
-use super::chain::words::{flavor_words, join_and};
+use super::chain::words::{flavor_words, join_and, node_label_words};
 use super::chain::{self, Chain, Ctx, Verdict};
 use super::model::{kueue_gated, tolerates};
 use crate::declare_rule;
@@ -107,12 +107,7 @@ fn finding(k: &Ctx, c: &Chain) -> Option<Finding> {
             continue;
         };
         let nodes = matching_nodes(snap, rf, &first.spec.tolerations);
-        let labels: Vec<String> = rf
-            .spec
-            .node_labels
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
+        let labels = node_label_words(rf);
         let node_words = match nodes {
             None => String::new(),
             Some((0, _)) if labels.is_empty() => String::new(),

@@ -5,13 +5,17 @@ use crate::kube::kueue::ResourceFlavor;
 use crate::kube::time::format_duration;
 use crate::snapshot::Snapshot;
 
-pub fn flavor_words(rf: &ResourceFlavor, why: Option<&str>) -> String {
-    let labels: Vec<String> = rf
-        .spec
+/// A flavor's node labels as `key=value`, in order.
+pub fn node_label_words(rf: &ResourceFlavor) -> Vec<String> {
+    rf.spec
         .node_labels
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
-        .collect();
+        .collect()
+}
+
+pub fn flavor_words(rf: &ResourceFlavor, why: Option<&str>) -> String {
+    let labels = node_label_words(rf);
     let taints: Vec<String> = rf
         .spec
         .node_taints
