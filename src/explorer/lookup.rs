@@ -88,11 +88,11 @@ impl Kind {
         default_group(&self.kind) == Some(self.group.as_str())
     }
 
-    /// `node` for a kind kdiag knows, `node.longhorn.io` for another group's (kubectl's
-    /// `-o name`).
+    /// kubectl's `-o name` form: `pod` for a core kind, `deployment.apps`,
+    /// `node.longhorn.io` for every other group's.
     pub fn resource(&self) -> String {
         let k = self.kind.to_ascii_lowercase();
-        if self.is_known() || self.group.is_empty() {
+        if self.group.is_empty() {
             k
         } else {
             format!("{k}.{}", self.group)

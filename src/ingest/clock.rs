@@ -23,8 +23,9 @@ pub struct Candidates {
     pub objects: Vec<(i64, String)>,
 }
 
-/// The "as of" time and the notes saying what was used and what was set aside.
-pub fn decide(mut c: Candidates) -> (Option<i64>, Vec<String>) {
+/// The "as of" time, whether it came from object creation times only, and the notes
+/// saying what was used and what was set aside.
+pub fn decide(mut c: Candidates) -> (Option<i64>, bool, Vec<String>) {
     let mut notes = Vec::new();
     for times in [&mut c.metadata, &mut c.events, &mut c.objects] {
         times.sort();
@@ -64,8 +65,9 @@ pub fn decide(mut c: Candidates) -> (Option<i64>, Vec<String>) {
             "the newest object timestamp (no bundle metadata or event gives it)".to_string(),
         )
     } else {
-        return (None, notes);
+        return (None, false, notes);
     };
+    let from_objects = metadata.is_none() && events.is_none();
     notes.insert(
         0,
         format!("snapshot time {} from {used}", format_rfc3339(as_of)),
@@ -75,7 +77,7 @@ pub fn decide(mut c: Candidates) -> (Option<i64>, Vec<String>) {
         let later = c.objects.partition_point(|(t, _)| *t <= as_of + SLACK);
         notes.extend(aside(&c.objects, c.objects.len() - later, "object"));
     }
-    (Some(as_of), notes)
+    (Some(as_of), from_objects, notes)
 }
 
 /// The newest time of `times` (sorted) that is not an outlier, and how many of the newest
@@ -135,7 +137,7 @@ mod tests {
             at("2024-02-17T05:55:36Z"),
             "configmaps/kube-public.json".into(),
         ));
-        let (t, notes) = decide(Candidates {
+        let (t, _, notes) = decide(Candidates {
             objects,
             ..Default::default()
         });
@@ -151,7 +153,7 @@ mod tests {
             .collect();
         objects.push((at("2022-03-10T00:00:00Z"), "f".into()));
         let newest = objects.last().unwrap().0;
-        let (t, notes) = decide(Candidates {
+        let (t, _, notes) = decide(Candidates {
             objects,
             ..Default::default()
         });
@@ -161,7 +163,7 @@ mod tests {
 
     #[test]
     fn far_future_metadata_is_set_aside() {
-        let (t, notes) = decide(Candidates {
+        let (t, _, notes) = decide(Candidates {
             metadata: vec![(at("9999-01-01T00:00:00Z"), "timestamp".into())],
             events: many("2021-08-03T09:00:00Z", 20),
             ..Default::default()

@@ -52,6 +52,9 @@ pub struct InputInfo {
     pub layout: Layout,
     /// The snapshot time (see [`clock`]).
     pub as_of: Option<i64>,
+    /// The snapshot time is only the newest object creation time: no bundle metadata
+    /// or event gives it, so it is a lower bound (files may have been taken apart).
+    pub as_of_from_objects: bool,
     pub cluster_version: Option<String>,
     pub files: usize,
     pub skipped: usize,
@@ -300,6 +303,7 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
         path: arg.display(),
         layout,
         as_of: None,
+        as_of_from_objects: false,
         cluster_version: None,
         files: collected.entries.len(),
         skipped: 0,
@@ -444,8 +448,9 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
             }
         }
     }
-    let (as_of, notes) = clock::decide(times);
+    let (as_of, from_objects, notes) = clock::decide(times);
     info.as_of = as_of;
+    info.as_of_from_objects = from_objects;
     info.notes.extend(notes);
     info.notes.extend(skipped.note());
     loaded.inputs.push(info);

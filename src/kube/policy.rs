@@ -188,3 +188,32 @@ mod tests {
         assert_eq!(q.status.used["requests.cpu"].raw, "7500m");
     }
 }
+
+/// A PodDisruptionBudget: what it selects, what it demands and what the disruption
+/// controller last computed (`disruptionsAllowed` 0 blocks every eviction).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodDisruptionBudget {
+    pub metadata: ObjectMeta,
+    pub spec: PodDisruptionBudgetSpec,
+    pub status: PodDisruptionBudgetStatus,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodDisruptionBudgetSpec {
+    /// `null` selects no pod; `{}` selects every pod of the namespace (policy/v1).
+    pub selector: Option<super::meta::LabelSelector>,
+    /// An integer or a percentage string.
+    pub min_available: Option<Value>,
+    pub max_unavailable: Option<Value>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodDisruptionBudgetStatus {
+    pub disruptions_allowed: Option<i64>,
+    pub current_healthy: Option<i64>,
+    pub desired_healthy: Option<i64>,
+    pub expected_pods: Option<i64>,
+}

@@ -204,6 +204,7 @@ mod tests {
             help: String::new(),
             details: None,
             explains: vec![],
+            causes: vec![],
         }
     }
 

@@ -50,7 +50,11 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
 }
 
 fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
-    h.push_str("<header>\n<h1>kdiag report</h1>\n<ul class=\"inputs\">\n");
+    h.push_str("<header>\n<h1>kdiag report</h1>\n");
+    for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
+        let _ = writeln!(h, "<p class=\"platform\">{}</p>", esc(line));
+    }
+    h.push_str("<ul class=\"inputs\">\n");
     for (i, input) in a.inputs.iter().enumerate() {
         let _ = write!(
             h,

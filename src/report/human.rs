@@ -106,6 +106,9 @@ fn problems(a: &Analysis, out: &mut String) {
 }
 
 fn inputs(a: &Analysis, out: &mut String) {
+    for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
+        out.push_str(&format!("platform: {line}\n"));
+    }
     for i in &a.inputs {
         out.push_str(&format!(
             "input {} ({}): {} objects from {} files, {} skipped, {} logs, {} problems{}{}\n",

@@ -29,7 +29,18 @@ pub struct InputSummary {
     pub objects: usize,
     pub problems: usize,
     pub logs: usize,
+    /// The OpenShift platform line and its numbers (the input holding the
+    /// ClusterVersion); see `rules::platform::model::summary`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<serde_json::Value>,
     pub notes: Vec<String>,
+}
+
+impl InputSummary {
+    /// "OpenShift 4.14.0-rc.3 → 4.14.1: Stalled, …", when the input is OpenShift's.
+    pub fn platform_line(&self) -> Option<&str> {
+        self.platform.as_ref()?.get("summary")?.as_str()
+    }
 }
 
 /// Everything a renderer needs for one run.
@@ -44,6 +55,7 @@ impl<'a> Analysis<'a> {
     pub fn new(snapshot: &'a Snapshot, findings: Vec<Finding>) -> Self {
         let problems = snapshot.problems();
         let objects = snapshot.objects_per_input();
+        let platform = crate::rules::platform::model::summary(snapshot);
         let inputs = snapshot
             .inputs
             .iter()
@@ -58,6 +70,10 @@ impl<'a> Analysis<'a> {
                 objects: objects.get(i).copied().unwrap_or(0),
                 problems: problems.iter().filter(|p| p.input == i).count(),
                 logs: snapshot.logs.count_for_input(i),
+                platform: platform
+                    .as_ref()
+                    .filter(|(input, _)| *input == i)
+                    .map(|(_, v)| v.clone()),
                 notes: info.notes.clone(),
             })
             .collect();

@@ -101,6 +101,7 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
                 "inputs": a.inputs.iter().map(|i| json!({
                     "path": i.path, "layout": i.layout, "as_of": i.as_of,
                     "cluster_version": i.cluster_version, "objects": i.objects,
+                    "platform": i.platform_line(),
                 })).collect::<Vec<_>>(),
             },
         }],

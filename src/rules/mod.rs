@@ -11,6 +11,7 @@ pub mod evidence;
 pub mod kueue;
 pub mod node;
 pub mod numa;
+pub mod platform;
 pub mod pod;
 pub mod pod_findings;
 pub mod readiness;
@@ -30,6 +31,7 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
+    Platform,
     Queue,
     Creation,
     Scheduling,
@@ -40,7 +42,8 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 8] = [
+        Stage::Platform,
         Stage::Queue,
         Stage::Creation,
         Stage::Scheduling,
@@ -52,6 +55,7 @@ impl Stage {
 
     pub fn as_str(self) -> &'static str {
         match self {
+            Stage::Platform => "platform",
             Stage::Queue => "queue",
             Stage::Creation => "creation",
             Stage::Scheduling => "scheduling",
@@ -112,6 +116,17 @@ pub struct Finding {
     /// Objects this finding explains; fallback rules leave them alone.
     #[serde(skip)]
     pub explains: Vec<ObjectId>,
+    /// Where the cause may have a finding of its own (see [`link_causes`]).
+    #[serde(skip)]
+    pub causes: Vec<CauseHint>,
+}
+
+/// Where a finding's cause may be found: another finding on that object, or on an
+/// object in that namespace (an operator's operands).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CauseHint {
+    Object(ObjectRef),
+    Namespace(String),
 }
 
 impl Finding {
@@ -147,6 +162,7 @@ impl Finding {
             help,
             details: None,
             explains,
+            causes: Vec::new(),
         }
     }
 
@@ -178,6 +194,7 @@ pub struct Context<'a, 'e> {
 pub struct Shared<'a> {
     traffic: OnceLock<traffic::model::Model<'a>>,
     kueue_verdicts: OnceLock<Vec<(ObjectId, &'static str)>>,
+    platform: OnceLock<platform::model::Platform<'a>>,
 }
 
 impl<'a> Context<'a, '_> {
@@ -186,6 +203,13 @@ impl<'a> Context<'a, '_> {
         self.shared
             .traffic
             .get_or_init(|| traffic::model::Model::new(self.snapshot))
+    }
+
+    /// Where an OpenShift update stands, for the platform rules.
+    pub fn platform(&self) -> &platform::model::Platform<'a> {
+        self.shared
+            .platform
+            .get_or_init(|| platform::model::Platform::new(self.snapshot))
     }
 
     /// The verdict word of every live Workload, for the Kueue rules.
@@ -252,6 +276,7 @@ macro_rules! declare_rule {
 
 /// Every area's rules, in pipeline order; each area's `mod.rs` lists its own rules.
 static AREAS: &[&[&RuleMeta]] = &[
+    platform::RULES,
     kueue::RULES,
     creation::RULES,
     scheduling::RULES,
@@ -330,7 +355,72 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
         &explained,
     ));
     sort(&mut findings);
+    link_causes(&mut findings);
     findings
+}
+
+/// Links each finding's cause hints to the error and warning findings that match them:
+/// `details.cause` lists their fingerprints, and one evidence line names each, so the
+/// cause is shown once, in its own finding, and the platform finding points at it.
+fn link_causes(findings: &mut [Finding]) {
+    let links: Vec<(usize, Vec<usize>)> = findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.causes.is_empty())
+        .map(|(i, f)| {
+            let hits = findings
+                .iter()
+                .enumerate()
+                .filter(|(j, g)| {
+                    *j != i
+                        && g.severity != Severity::Info
+                        && f.causes.iter().any(|h| match h {
+                            CauseHint::Object(o) => g.object == *o,
+                            CauseHint::Namespace(ns) => g.object.namespace.as_deref() == Some(ns),
+                        })
+                })
+                .map(|(j, _)| j)
+                .collect();
+            (i, hits)
+        })
+        .collect();
+    for (i, hits) in links {
+        if hits.is_empty() {
+            continue;
+        }
+        let causes: Vec<serde_json::Value> = hits
+            .iter()
+            .map(|&j| {
+                let g = &findings[j];
+                serde_json::json!({"fingerprint": g.fingerprint, "rule": g.rule, "object": g.object})
+            })
+            .collect();
+        let notes: Vec<Evidence> = hits
+            .iter()
+            .map(|&j| {
+                let g = &findings[j];
+                Evidence {
+                    object: Some(g.object.clone()),
+                    input: None,
+                    file: None,
+                    line: None,
+                    note: format!(
+                        "cause: the {} finding {} on {} (stage {})",
+                        g.severity.as_str(),
+                        g.rule,
+                        g.object.display(),
+                        g.stage.as_str()
+                    ),
+                }
+            })
+            .collect();
+        let f = &mut findings[i];
+        f.evidence.extend(notes);
+        let details = f.details.get_or_insert_with(|| serde_json::json!({}));
+        if let Some(map) = details.as_object_mut() {
+            map.insert("cause".into(), serde_json::Value::Array(causes));
+        }
+    }
 }
 
 fn explained_by(findings: &[Finding]) -> HashSet<ObjectId> {

@@ -53,6 +53,8 @@ pub fn default_group(kind: &str) -> Option<&'static str> {
         | "MultiKueueConfig"
         | "MultiKueueCluster"
         | "Topology" => "kueue.x-k8s.io",
+        "ClusterVersion" | "ClusterOperator" | "Infrastructure" => "config.openshift.io",
+        "MachineConfigPool" | "MachineConfig" => "machineconfiguration.openshift.io",
         _ => return None,
     })
 }

@@ -17,7 +17,7 @@ use crate::ingest::early::Early;
 use crate::ingest::header::Owner;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
 use crate::kube::meta::ObjectRef;
-use crate::kube::{core, event, kueue, network, node, pod, policy, storage, workload};
+use crate::kube::{core, event, kueue, network, node, openshift, pod, policy, storage, workload};
 use crate::parse::spans::Span;
 use crate::parse::tree;
 use foldhash::{HashMap, HashMapExt};
@@ -188,6 +188,11 @@ struct Views {
     config_maps: OnceLock<Vec<(ObjectId, policy::ConfigMap)>>,
     priority_classes: OnceLock<Vec<(ObjectId, policy::PriorityClass)>>,
     ingress_classes: OnceLock<Vec<(ObjectId, network::IngressClass)>>,
+    pod_disruption_budgets: OnceLock<Vec<(ObjectId, policy::PodDisruptionBudget)>>,
+    cluster_versions: OnceLock<Vec<(ObjectId, openshift::ClusterVersion)>>,
+    cluster_operators: OnceLock<Vec<(ObjectId, openshift::ClusterOperator)>>,
+    machine_config_pools: OnceLock<Vec<(ObjectId, openshift::MachineConfigPool)>>,
+    machine_configs: OnceLock<Vec<(ObjectId, openshift::MachineConfig)>>,
     events_by_object: OnceLock<HashMap<ObjectId, Vec<ObjectId>>>,
 }
 
@@ -694,6 +699,21 @@ impl Snapshot {
     }
     pub fn ingress_classes(&self) -> &[(ObjectId, network::IngressClass)] {
         self.typed(&self.views.ingress_classes, "IngressClass")
+    }
+    pub fn pod_disruption_budgets(&self) -> &[(ObjectId, policy::PodDisruptionBudget)] {
+        self.typed(&self.views.pod_disruption_budgets, "PodDisruptionBudget")
+    }
+    pub fn cluster_versions(&self) -> &[(ObjectId, openshift::ClusterVersion)] {
+        self.typed(&self.views.cluster_versions, "ClusterVersion")
+    }
+    pub fn cluster_operators(&self) -> &[(ObjectId, openshift::ClusterOperator)] {
+        self.typed(&self.views.cluster_operators, "ClusterOperator")
+    }
+    pub fn machine_config_pools(&self) -> &[(ObjectId, openshift::MachineConfigPool)] {
+        self.typed(&self.views.machine_config_pools, "MachineConfigPool")
+    }
+    pub fn machine_configs(&self) -> &[(ObjectId, openshift::MachineConfig)] {
+        self.typed(&self.views.machine_configs, "MachineConfig")
     }
 
     pub fn pod(&self, id: ObjectId) -> Option<&pod::Pod> {
