@@ -4,7 +4,7 @@
 use crate::{json, kdiag, root};
 use std::path::PathBuf;
 
-fn corpus() -> Option<PathBuf> {
+pub fn corpus() -> Option<PathBuf> {
     let dir = root().join("../shared/corpus");
     if dir.is_dir() {
         Some(dir)

@@ -10,6 +10,7 @@ mod identity;
 mod kueue;
 mod layouts;
 mod numa;
+mod printer_columns;
 mod report;
 mod samples;
 mod scheduling;
