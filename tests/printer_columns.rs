@@ -54,10 +54,24 @@ fn a_crds_columns_in_order_with_priority_columns_under_wide() {
     // The just-created Certificate has no status: its READY and STATUS cells are empty.
     assert_eq!(
         rows(&wide)[1],
-        ["shop", "api-tls", "", "api-tls", "letsencrypt-prod", "", "0s"]
+        [
+            "shop",
+            "api-tls",
+            "",
+            "api-tls",
+            "letsencrypt-prod",
+            "",
+            "0s"
+        ]
     );
     // Every name of the CRD resolves its kind.
-    for name in ["cert", "certs", "certificate", "Certificate", "certificates.cert-manager.io"] {
+    for name in [
+        "cert",
+        "certs",
+        "certificate",
+        "Certificate",
+        "certificates.cert-manager.io",
+    ] {
         assert_eq!(get(&[name, "-n", "shop", CRD_SAMPLE]), table, "{name}");
     }
 }
@@ -254,7 +268,11 @@ fn a_crd_in_the_bundle_wins_over_kdiags_copy() {
     let table = get(&["co", b.path()]);
     assert!(
         table.starts_with("NAME ")
-            && table.lines().next().unwrap().ends_with("AVAILABLE   PROGRESSING   FAILING   SINCE"),
+            && table
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with("AVAILABLE   PROGRESSING   FAILING   SINCE"),
         "{table}"
     );
 }
@@ -269,19 +287,34 @@ fn openshift_platform_kinds_without_their_crds() {
     for (kinds, name) in [
         (&["co", "clusteroperator", "clusteroperators"][..], "co"),
         (&["clusterversion", "clusterversions"][..], "clusterversion"),
-        (&["mcp", "machineconfigpool", "machineconfigpools"][..], "mcp"),
+        (
+            &["mcp", "machineconfigpool", "machineconfigpools"][..],
+            "mcp",
+        ),
         (&["mc", "machineconfig", "machineconfigs"][..], "mc"),
     ] {
         let table = get(&[kinds[0], case]);
         for k in &kinds[1..] {
             assert_eq!(get(&[k, case]), table, "{k}");
         }
-        settings().bind(|| insta::assert_snapshot!(format!("get-oc-4.14.1-degraded-{name}"), table));
+        settings()
+            .bind(|| insta::assert_snapshot!(format!("get-oc-4.14.1-degraded-{name}"), table));
     }
     let co = get(&["co", case]);
     assert_eq!(
-        co.lines().next().unwrap().split_whitespace().collect::<Vec<_>>(),
-        ["NAME", "VERSION", "AVAILABLE", "PROGRESSING", "DEGRADED", "SINCE"]
+        co.lines()
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        [
+            "NAME",
+            "VERSION",
+            "AVAILABLE",
+            "PROGRESSING",
+            "DEGRADED",
+            "SINCE"
+        ]
     );
     let etcd = rows(&co).into_iter().find(|r| r[0] == "etcd").unwrap();
     assert_eq!(etcd[..5], ["etcd", "4.14.1", "True", "False", "True"]);
@@ -307,7 +340,10 @@ fn openshift_platform_kinds_without_their_crds() {
         let t = parse_timestamp(available["lastTransitionTime"].as_str().unwrap()).unwrap();
         let days = (as_of - t) / 86400;
         assert!((8..730).contains(&days), "{name}: {days}d");
-        let line = co.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap();
+        let line = co
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap();
         assert!(line.ends_with(&format!("   {days}d")), "{line}");
     }
 }

@@ -520,7 +520,7 @@ fn filter<'a>(input: Vals<'a>, f: &Filter) -> Result<Vals<'a>, String> {
                 [one] => one.clone(),
                 _ => return Err("can only compare one element at a time".into()),
             };
-            if compare(&left, &f.op, &right)? {
+            if compare(basic(&left)?, &f.op, basic(&right)?)? {
                 out.push(Cow::Borrowed(item));
             }
         }
@@ -562,11 +562,13 @@ enum Basic<'v> {
 
 /// A literal of the expression (`2.0`) keeps its own kind; a number of the object is
 /// read as the API server holds it.
+#[allow(clippy::ptr_arg)] // whether it is owned says it is a literal
 fn basic<'v>(v: &'v Cow<'_, Value>) -> Result<Basic<'v>, String> {
+    let literal = matches!(v, Cow::Owned(_));
     Ok(match v.as_ref() {
         Value::Bool(b) => Basic::Bool(*b),
         Value::String(s) => Basic::Str(s),
-        Value::Number(n) if matches!(v, Cow::Owned(_)) && n.is_f64() => {
+        Value::Number(n) if literal && n.is_f64() => {
             Basic::Float(n.as_f64().unwrap_or(0.0))
         }
         Value::Number(n) => match number(n) {
@@ -580,9 +582,8 @@ fn basic<'v>(v: &'v Cow<'_, Value>) -> Result<Basic<'v>, String> {
 
 /// Go's text/template `eq`, `ne`, `lt`, `gt`, `le`, `ge` (forked by client-go): the
 /// same basic kind on both sides (signed and unsigned integers mix), else an error.
-fn compare(l: &Cow<'_, Value>, op: &str, r: &Cow<'_, Value>) -> Result<bool, String> {
+fn compare(a: Basic<'_>, op: &str, b: Basic<'_>) -> Result<bool, String> {
     use std::cmp::Ordering;
-    let (a, b) = (basic(l)?, basic(r)?);
     let bad = || Err::<Ordering, String>("incompatible types for comparison".into());
     let ord = match (&a, &b) {
         (Basic::Int(x), Basic::Int(y)) => x.cmp(y),

@@ -46,6 +46,7 @@ Examples:
   kdiag get po -A -o wide must-gather.tar.gz
   kdiag get deploy/web -n shop -o yaml bundle/
   kdiag get cq bundle/                        Kueue ClusterQueues (also kwl, lq, rf)
+  kdiag get co must-gather/                   custom resources print their CRD's columns
   kdiag get ev -n shop bundle/                events, oldest first";
 
 pub const DESCRIBE_EXAMPLES: &str = "\
