@@ -568,9 +568,7 @@ fn basic<'v>(v: &'v Cow<'_, Value>) -> Result<Basic<'v>, String> {
     Ok(match v.as_ref() {
         Value::Bool(b) => Basic::Bool(*b),
         Value::String(s) => Basic::Str(s),
-        Value::Number(n) if literal && n.is_f64() => {
-            Basic::Float(n.as_f64().unwrap_or(0.0))
-        }
+        Value::Number(n) if literal && n.is_f64() => Basic::Float(n.as_f64().unwrap_or(0.0)),
         Value::Number(n) => match number(n) {
             Num::Int(i) => Basic::Int(i),
             Num::Uint(u) => Basic::Uint(u),

@@ -218,13 +218,24 @@ fn cell(snap: &Snapshot, kind: &str, path: &JsonPath, v: &Value) -> String {
         },
         ("boolean", Value::Bool(b)) => b.to_string(),
         ("date", Value::String(s)) if s.is_empty() || s == "null" => "<unknown>".into(),
-        ("date", Value::String(s)) => match (parse_timestamp(s), snap.as_of) {
-            (None, _) => "<invalid>".into(),
-            (Some(t), Some(now)) => human_duration(now - t),
-            (Some(_), None) => "<unknown>".into(),
-        },
+        ("date", Value::String(s)) => {
+            match (rfc3339(s).then(|| parse_timestamp(s)).flatten(), snap.as_of) {
+                (None, _) => "<invalid>".into(),
+                (Some(t), Some(now)) => human_duration(now - t),
+                (Some(_), None) => "<unknown>".into(),
+            }
+        }
         _ => String::new(),
     }
+}
+
+/// Whether `s` has the shape Go's `time.RFC3339` layout parses: a `T` between date and
+/// time, and a `Z` or `±hh:mm` zone (`parse_timestamp` also reads other forms).
+fn rfc3339(s: &str) -> bool {
+    let b = s.as_bytes();
+    let zone = s.ends_with('Z')
+        || (b.len() >= 6 && matches!(b[b.len() - 6], b'+' | b'-') && b[b.len() - 3] == b':');
+    b.get(10) == Some(&b'T') && zone
 }
 
 /// A value as kubectl's JSONPath prints one result: lists and objects as compact JSON
@@ -298,5 +309,7 @@ mod tests {
         assert_eq!(as_text(&Value::Null), "<no value>");
         assert_eq!(as_text(&serde_json::json!(3.0)), "3");
         assert_eq!(first_line("one\ntwo".into()), "one...");
+        assert!(rfc3339("2026-11-20T09:14:02Z") && rfc3339("2026-11-20T09:14:02.5+02:00"));
+        assert!(!rfc3339("2026-11-20 09:14:02 +0000 UTC") && !rfc3339("2026-11-20T09:14:02"));
     }
 }
