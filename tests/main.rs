@@ -11,6 +11,7 @@ mod kueue;
 mod layouts;
 mod numa;
 mod platform;
+mod printer_columns;
 mod report;
 mod samples;
 mod scheduling;

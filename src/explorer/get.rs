@@ -2,7 +2,8 @@
 //! as a table (the columns of each kind are in `columns.rs`), YAML, JSON or names.
 
 use super::columns::columns;
-use super::lookup::{cluster_scoped, resolve_kind, resolve_object};
+use super::lookup::{Kind, cluster_scoped, resolve_kind, resolve_object};
+use super::printer_columns::{custom_table, printer_columns};
 use super::selector::{matches_selector, parse_selector};
 use super::yaml::object_yaml;
 use super::{GetArgs, GetFormat, emit};
@@ -121,36 +122,55 @@ pub fn get(args: GetArgs) -> ExitCode {
             .collect(),
         Some(GetFormat::Wide) | None => {
             let wide = args.output == Some(GetFormat::Wide);
-            let with_ns = args.all_namespaces && !scoped;
-            // Another group's kind of a known name (a `longhorn.io` Node) has no columns of its own.
-            let columns_of = if kind.is_known() {
-                kind.kind.as_str()
-            } else {
-                ""
-            };
-            table(&snap, columns_of, &ids, wide, with_ns)
+            let (mut header, mut rows) = kind_table(&snap, &kind, &ids, wide);
+            if args.all_namespaces && !scoped {
+                header.insert(0, "NAMESPACE".into());
+                for (row, &id) in rows.iter_mut().zip(&ids) {
+                    row.insert(0, snap.object(id).namespace.clone().unwrap_or_default());
+                }
+            }
+            table(&header, &rows)
         }
     };
     emit(text, redactor.as_ref())
 }
 
-fn table(snap: &Snapshot, kind: &str, ids: &[ObjectId], wide: bool, with_ns: bool) -> String {
-    let mut header: Vec<&str> = Vec::new();
-    let mut rows: Vec<Vec<String>> = Vec::new();
+/// The header and rows of a kind's table: kdiag's own columns for the kinds it knows,
+/// a custom resource's printer columns (its CRD's, or kdiag's copy of an OpenShift
+/// platform kind's), else NAME and AGE.
+fn kind_table(
+    snap: &Snapshot,
+    kind: &Kind,
+    ids: &[ObjectId],
+    wide: bool,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    if !kind.is_known() {
+        let api_version = &snap.object(ids[0]).api_version;
+        if let Some(cols) = printer_columns(snap, &kind.group, &kind.kind, api_version) {
+            return custom_table(snap, &cols, ids, wide);
+        }
+    }
+    // Another group's kind of a known name (a `longhorn.io` Node) has no columns of its own.
+    let columns_of = if kind.is_known() {
+        kind.kind.as_str()
+    } else {
+        ""
+    };
+    let mut header = Vec::new();
+    let mut rows = Vec::new();
     for &id in ids {
         let o = snap.object(id);
-        let (h, mut row) = columns(snap, kind, &o.name, o.value(), wide);
-        header = h;
-        if with_ns {
-            row.insert(0, o.namespace.clone().unwrap_or_default());
-        }
+        let (h, row) = columns(snap, columns_of, &o.name, o.value(), wide);
+        header = h.into_iter().map(String::from).collect();
         rows.push(row);
     }
-    if with_ns {
-        header.insert(0, "NAMESPACE");
-    }
+    (header, rows)
+}
+
+/// Cells padded to their column's width plus three spaces, as kubectl's tabwriter.
+fn table(header: &[String], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for r in &rows {
+    for r in rows {
         for (i, c) in r.iter().enumerate() {
             if i < widths.len() {
                 widths[i] = widths[i].max(c.chars().count());
@@ -168,8 +188,8 @@ fn table(snap: &Snapshot, kind: &str, ids: &[ObjectId], wide: bool, with_ns: boo
         }
         out.push('\n');
     };
-    line(header.clone(), &mut out);
-    for r in &rows {
+    line(header.iter().map(String::as_str).collect(), &mut out);
+    for r in rows {
         line(r.iter().map(String::as_str).collect(), &mut out);
     }
     out

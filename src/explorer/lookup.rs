@@ -1,6 +1,7 @@
 //! Which kind and which object the user means: kubectl's kind names (plural, short,
 //! `kind.group`), the kinds without a namespace, and one object found by name.
 
+use super::printer_columns::custom_kinds;
 use kdiag::snapshot::kinds::{canonical_group, default_group};
 use kdiag::snapshot::{ObjectId, Snapshot};
 
@@ -86,6 +87,7 @@ impl Kind {
     /// only those get the kind's own columns and sections.
     pub fn is_known(&self) -> bool {
         default_group(&self.kind) == Some(self.group.as_str())
+            && KINDS.iter().any(|(k, ..)| *k == self.kind)
     }
 
     /// kubectl's `-o name` form: `pod` for a core kind, `deployment.apps`,
@@ -116,7 +118,9 @@ impl Kind {
 /// The kind for what a user typed, as kubectl resolves it: `nodes`, `no`, `Node` are the
 /// kinds of the table (core Node); `nodes.longhorn.io`, `node.longhorn.io` and
 /// `nodes.v1beta1.longhorn.io` name the group. Kinds outside the table are matched
-/// against the kinds the bundle holds (singular or plural, any case).
+/// against the names of the bundle's CRDs and of the OpenShift platform kinds it holds
+/// (plural, singular, short names: `co`, `mcp`), then against the kinds the bundle
+/// holds (singular or plural, any case).
 pub(super) fn resolve_kind(snap: &Snapshot, typed: &str) -> Option<Kind> {
     let (t, group) = match typed.split_once('.') {
         Some((t, rest)) => (t, Some(strip_version(rest))),
@@ -144,6 +148,13 @@ pub(super) fn resolve_kind(snap: &Snapshot, typed: &str) -> Option<Kind> {
                 }
             }
         }
+    }
+    let custom = custom_kinds(snap);
+    let named = custom
+        .iter()
+        .find(|n| n.matches(&t) && group.is_none_or(|want| want.eq_ignore_ascii_case(n.group)));
+    if let Some(n) = named {
+        return Some(kind_of(n.group, n.kind));
     }
     let mut found = snap
         .group_kinds()
@@ -197,6 +208,10 @@ fn plural_forms(kind: &str) -> Vec<String> {
 
 pub(super) fn cluster_scoped(snap: &Snapshot, kind: &Kind) -> bool {
     (kind.is_known() && CLUSTER_SCOPED.contains(&kind.kind.as_str()))
+        || (!kind.is_known()
+            && custom_kinds(snap)
+                .iter()
+                .any(|n| n.cluster_scoped && n.group == kind.group && n.kind == kind.kind))
         || kind
             .ids(snap)
             .first()

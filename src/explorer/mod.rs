@@ -1,6 +1,7 @@
 //! `kdiag get` and `kdiag describe`: look around a bundle offline, like kubectl (or omc)
 //! against a live cluster. Kinds are accepted as kubectl knows them: `Pod`, `pod`, `pods`,
-//! `po`, `deployments.apps`, and Kueue's `kwl`, `cq`, `lq`, `rf`. Ages are measured from
+//! `po`, `deployments.apps`, Kueue's `kwl`, `cq`, `lq`, `rf`, a CRD's names and short
+//! names, and OpenShift's `co`, `clusterversion`, `mcp`, `mc`. Ages are measured from
 //! the snapshot's time, not the clock. `get -o yaml` re-reads the object's text from the
 //! bundle; Secrets are printed from their scrubbed form, never from the bundle's text.
 //!
@@ -8,7 +9,10 @@
 //! - `mod.rs`: the command-line arguments of both commands, their help examples, and the
 //!   printing of a result (redacted when asked).
 //! - `get.rs`: `kdiag get`: picking the objects, `-o yaml/json/name`, and the table layout;
-//!   `columns.rs`: the kubectl columns of each kind; `pod_status.rs`: a Pod's STATUS.
+//!   `columns.rs`: the kubectl columns of each kind; `pod_status.rs`: a Pod's STATUS;
+//!   `printer_columns.rs`: a custom resource's columns from its CRD, `jsonpath.rs` the
+//!   JSONPath they are written in, `openshift_columns.rs` the OpenShift platform kinds'
+//!   columns for bundles without their CRDs.
 //! - `describe.rs`: `kdiag describe`: the common header, events and findings sections;
 //!   `describe_pod.rs`: the Pod section (containers, probes, conditions, tolerations).
 //! - `lookup.rs`: kinds by kubectl's names, cluster scope, one object by name;
@@ -25,8 +29,11 @@ mod describe;
 mod describe_pod;
 mod fields;
 mod get;
+mod jsonpath;
 mod lookup;
+mod openshift_columns;
 mod pod_status;
+mod printer_columns;
 mod selector;
 mod yaml;
 
@@ -39,6 +46,7 @@ Examples:
   kdiag get po -A -o wide must-gather.tar.gz
   kdiag get deploy/web -n shop -o yaml bundle/
   kdiag get cq bundle/                        Kueue ClusterQueues (also kwl, lq, rf)
+  kdiag get co must-gather/                   custom resources print their CRD's columns
   kdiag get ev -n shop bundle/                events, oldest first";
 
 pub const DESCRIBE_EXAMPLES: &str = "\
