@@ -199,3 +199,73 @@ fn update_health_table_is_read_by_columns() {
         )
     );
 }
+
+/// A worker's drain blocked by a PodDisruptionBudget for over an hour: the node's
+/// finding names the budget, recomputed from the pods, and its pod on that node.
+#[test]
+fn a_drain_blocked_by_a_budget_names_it() {
+    let out = analyze_json("sample-bundles/platform/drain-blocked");
+    let f = crate::find(&out, "platform/node-degraded", "worker-1");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["stage"], "platform");
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.contains("failed to drain node: worker-1 after 1 hour"),
+        "{message}"
+    );
+    assert!(
+        message.contains("PodDisruptionBudget payments/postgres allows 0 disruptions (1 of 1 pods healthy, minAvailable 1 demands 1)"),
+        "{message}"
+    );
+    assert_eq!(f["details"]["pdbs"][0]["pods"][0], "postgres-0");
+    // The pool's NodeDegraded names only worker-1, whose own finding says it.
+    assert!(
+        findings(&out)
+            .iter()
+            .all(|f| f["rule"] != "platform/pool-degraded")
+    );
+    assert_eq!(
+        out["inputs"][0]["platform"]["summary"],
+        "OpenShift 4.16.20 → 4.16.24: Completed, 100% of operators updated (5 of 5), 1 of 2 pools updated; 5 operators healthy"
+    );
+    crate::settings().bind(|| insta::assert_json_snapshot!("platform-drain-blocked", out));
+}
+
+/// The same update with worker-1 draining normally (its budget allows a disruption):
+/// nodes updating as they should are no finding.
+#[test]
+fn an_update_proceeding_well_is_no_finding() {
+    let out = analyze_json("sample-bundles/platform/update-proceeding");
+    assert!(findings(&out).is_empty(), "{:#?}", findings(&out));
+    assert_eq!(out["inputs"][0]["platform"]["updating"], true);
+    crate::settings().bind(|| insta::assert_json_snapshot!("platform-update-proceeding", out));
+}
+
+/// The healthy real must-gathers, not updating: no platform error or warning, and the
+/// platform line names the version.
+#[test]
+fn healthy_must_gathers_have_a_quiet_platform() {
+    let Some(dir) = corpus() else { return };
+    for (file, version) in [
+        (
+            "must-gather-clean/must-gather-aws.tar.xz",
+            "4.8.0-0.nightly-2021-07-31-065602",
+        ),
+        (
+            "must-gather-clean/must-gather-metal.tar.xz",
+            "4.9.0-0.nightly-2021-09-10-170926",
+        ),
+    ] {
+        let out = analyze_json(dir.join(file).to_str().unwrap());
+        let loud: Vec<_> = findings(&out)
+            .iter()
+            .filter(|f| f["stage"] == "platform" && f["severity"] != "info")
+            .collect();
+        assert!(loud.is_empty(), "{file}: {loud:#?}");
+        let line = out["inputs"][0]["platform"]["summary"].as_str().unwrap();
+        assert!(
+            line.starts_with(&format!("OpenShift {version}: not updating")),
+            "{line}"
+        );
+    }
+}

@@ -78,7 +78,7 @@ fn degraded(
     let mut ev = vec![evidence::field(
         snap,
         n.id,
-        &["metadata", "annotations"],
+        &["metadata", "annotations", mcd::STATE],
         format!(
             "{}: {state}; {}: {}",
             mcd::STATE,
