@@ -32,12 +32,14 @@ declare_rule! {
     /// For each node: allocatable minus the requests of the non-terminated pods bound
     /// there against the pod's effective request (init containers, sidecars, pod-level
     /// resources, overhead), untolerated NoSchedule/NoExecute taints, nodeSelector and
-    /// required node affinity, cordons, host ports, PV node affinity and required pod
-    /// (anti-)affinity; and the pod's claims (a missing or unbound Immediate claim blocks
+    /// required node affinity, cordons, host ports, PV node affinity, DoNotSchedule
+    /// topology spread (domains, minDomains, node policies, matchLabelKeys) and required
+    /// pod (anti-)affinity; and the pod's claims (a missing or unbound Immediate claim blocks
     /// every node; WaitForFirstConsumer is not a storage fault). The finding says which
     /// constraint excludes how many nodes, names the closest node and its shortfall, says
     /// whether preemption could help and whether an autoscaler is adding nodes, and quotes
-    /// the scheduler's own message — saying so when it disagrees with the bundle.
+    /// the scheduler's own message (any wording since 1.19) — naming the count that
+    /// disagrees with the bundle, or the node added after it.
     /// Scheduling-gated pods are left to the stage classifier.
     pub static UNSCHEDULABLE = {
         id: "scheduling/unschedulable",

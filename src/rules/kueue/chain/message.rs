@@ -384,12 +384,16 @@ impl Chain<'_> {
             }
         }
         let resources: Vec<String> = over.iter().map(|o| o.0.clone()).collect();
-        let need = join_and(
-            &over
-                .iter()
-                .map(|(r, n, _, _)| show_with(r, *n))
-                .collect::<Vec<_>>(),
-        );
+        // "16 cpu and 20 pods": one amount of each resource over its capacity.
+        let amounts = |pick: fn(&(String, Units, Units, Units)) -> Units| {
+            join_and(
+                &over
+                    .iter()
+                    .map(|o| show_with(&o.0, pick(o)))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let need = amounts(|o| o.1);
         let need = match sources.len() {
             0 => need,
             // One summed resource: "16 cpu (4 for podSet launcher + 12 for podSet workers)".
@@ -399,12 +403,7 @@ impl Chain<'_> {
             ),
             _ => format!("{need} ({})", sources.join("; ")),
         };
-        let nominal = join_and(
-            &over
-                .iter()
-                .map(|(r, _, _, n)| show_with(r, *n))
-                .collect::<Vec<_>>(),
-        );
+        let nominal = amounts(|o| o.3);
         let borrow = match cq.cohort() {
             None => "no cohort".to_string(),
             Some(c) => {
