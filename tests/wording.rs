@@ -101,7 +101,7 @@ fn a_key_in_binary_data_is_missing_for_env_vars() {
     let m = message(f);
     assert!(
         m.contains(
-            "ConfigMap app/gateway-tls holds key CA_BUNDLE in binaryData, which env vars never read"
+            "ConfigMap app/gateway-tls holds key CA_BUNDLE (env CA_BUNDLE) only in binaryData, which env vars never read: the kubelet takes their values from data"
         ),
         "{m}"
     );

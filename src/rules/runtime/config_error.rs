@@ -325,7 +325,7 @@ fn check(snap: &Snapshot, ns: &str, r: &Ref) -> Check {
                 // An env var reads `data` only (kubelet makeEnvironmentVariables):
                 // the key is there, where env vars never look.
                 let what = format!(
-                    "ConfigMap {ns}/{} holds key {key} in binaryData, which env vars never read (the kubelet reads an env var's configMapKeyRef from data only){via}",
+                    "ConfigMap {ns}/{} holds key {key}{via} only in binaryData, which env vars never read: the kubelet takes their values from data",
                     r.name
                 );
                 return Check::Problem {
