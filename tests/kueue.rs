@@ -22,6 +22,8 @@ const BUNDLES: &[&str] = &[
     "job-without-workload",
     "stale-condition",
     "healthy",
+    "multi-podset",
+    "lending-limit",
 ];
 
 fn bundle(name: &str) -> String {
@@ -331,6 +333,35 @@ fn each_bundle_gets_its_findings() {
             )],
         ),
         ("healthy", &[]),
+        (
+            "multi-podset",
+            &[(
+                "kueue/quota-exceeds-capacity",
+                "Workload",
+                "jobset-orbit-46f8c",
+                "error",
+                "queue",
+            )],
+        ),
+        (
+            "lending-limit",
+            &[
+                (
+                    "kueue/quota-exceeds-capacity",
+                    "Workload",
+                    "job-eval-a41f2",
+                    "error",
+                    "queue",
+                ),
+                (
+                    "kueue/quota-in-use",
+                    "Workload",
+                    "job-tune-f06eb",
+                    "warning",
+                    "queue",
+                ),
+            ],
+        ),
     ];
     assert_eq!(expected.len(), BUNDLES.len());
     for (name, want) in expected {
@@ -432,7 +463,10 @@ fn cohort_borrowing_with_and_without_limit() {
     let never = find(&out, "kueue/quota-exceeds-capacity", "job-eval-423cb");
     let msg = never["message"].as_str().unwrap();
     assert!(msg.contains("needs 8 cpu"), "{msg}");
-    assert!(msg.contains("at most 6 cpu (borrowingLimit 2)"), "{msg}");
+    assert!(
+        msg.contains("at most 6 cpu (capped by ClusterQueue cq-c's borrowingLimit of 2 cpu in flavor default-flavor: 4 nominal + 2 borrowed)"),
+        "{msg}"
+    );
     let later = find(&out, "kueue/quota-in-use", "job-big-train-ca62f");
     let msg = later["message"].as_str().unwrap();
     assert!(msg.contains("needs 12 cpu"), "{msg}");

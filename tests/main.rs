@@ -17,6 +17,7 @@ mod samples;
 mod scheduling;
 mod shapes;
 mod traffic;
+mod wording;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

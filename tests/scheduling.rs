@@ -11,6 +11,9 @@ const DIR: &str = "sample-bundles/scheduling";
 const BUNDLES: &[(&str, bool)] = &[
     ("scheduling-unschedulable", true),
     ("scheduling-quiet", false),
+    ("scheduling-wording", false),
+    ("scheduling-stale", false),
+    ("scheduling-spread", false),
     ("node-image-pull.yaml", true),
     ("node-admission", false),
     ("node-volume-mount", false),
@@ -208,9 +211,17 @@ fn unschedulable_recomputes_every_constraint() {
         "{m}"
     );
     assert!(m.contains("disagrees with the scheduler's message"), "{m}");
-    // A reason kdiag does not recompute is named, not contradicted.
+    // Topology spread, recomputed: the old revision's pods fill node-3's and node-4's zones.
     let m = message(find(&out, "scheduling/unschedulable", "frontend"));
-    assert!(m.contains("reasons kdiag does not recompute (2 node(s) didn't match pod topology spread constraints)"), "{m}");
+    assert!(
+        m.contains("2 of 4 nodes would break its topology spread constraint"),
+        "{m}"
+    );
+    assert!(
+        m.contains("matching pods per domain dc1-1 0, dc1-2 0, dc1-3 1, dc1-4 1"),
+        "{m}"
+    );
+    assert!(m.contains("The scheduler agrees"), "{m}");
     // More than any node has, with a WaitForFirstConsumer claim that is not a fault.
     let m = message(find(&out, "scheduling/unschedulable", "import"));
     assert!(m.contains("needs 9 cpu"), "{m}");
@@ -477,6 +488,7 @@ fn runtime_rules_read_terminations_and_logs() {
         &[
             ("runtime/config-error", "api", "error"),
             ("runtime/config-error", "billing", "error"),
+            ("runtime/config-error", "gateway", "error"),
             ("runtime/config-error", "notifier", "error"),
             ("runtime/config-error", "reports", "error"),
             ("runtime/config-error", "search", "warning"),

@@ -323,13 +323,16 @@ class Scenario:
     def workload(self, job, cq=None, conditions=(), admission=None, priority=0, priority_class=None,
                  version="v1beta2", active=True, created=None, extra_status=None, podsets=None, queue=None):
         jm = job["metadata"]
-        name = workload_name("Job", "batch", jm["name"], jm["uid"])
+        group = job["apiVersion"].split("/")[0] if "/" in job["apiVersion"] else ""
+        name = workload_name(job["kind"], group, jm["name"], jm["uid"])
         ns = jm["namespace"]
-        tmpl = job["spec"]["template"]
-        ps = podsets or [{"count": job["spec"]["parallelism"], "name": "main",
-                          "template": {"metadata": {"labels": {k: v for k, v in tmpl["metadata"]["labels"].items()
-                                                                if k.startswith("kueue")}},
-                                       "spec": tmpl["spec"]}}]
+        ps = podsets
+        if ps is None:
+            tmpl = job["spec"]["template"]
+            ps = [{"count": job["spec"]["parallelism"], "name": "main",
+                   "template": {"metadata": {"labels": {k: v for k, v in tmpl["metadata"]["labels"].items()
+                                                         if k.startswith("kueue")}},
+                                "spec": tmpl["spec"]}}]
         spec = {"active": active, "podSets": ps, "priority": priority,
                 "queueName": queue if queue is not None else jm["labels"].get("kueue.x-k8s.io/queue-name", "")}
         if priority_class:
@@ -347,8 +350,8 @@ class Scenario:
             "apiVersion": f"{KUEUE}/{version}", "kind": "Workload",
             "metadata": self.meta("Workload", name, ns, created=created or jm["creationTimestamp"][11:19],
                                   labels={"kueue.x-k8s.io/job-uid": jm["uid"]},
-                                  owner={"apiVersion": "batch/v1", "blockOwnerDeletion": True, "controller": True,
-                                         "kind": "Job", "name": jm["name"], "uid": jm["uid"]},
+                                  owner={"apiVersion": job["apiVersion"], "blockOwnerDeletion": True, "controller": True,
+                                         "kind": job["kind"], "name": jm["name"], "uid": jm["uid"]},
                                   extra={"finalizers": ["kueue.x-k8s.io/resource-in-use"], "generation": 1}),
             "spec": spec,
             "status": status,
@@ -983,12 +986,94 @@ def healthy():
     return s
 
 
+def jobset(s, ns, name, queue, replicated, created):
+    """A suspended JobSet (jobset.x-k8s.io/v1alpha2) and its podsets as Kueue builds them:
+    one podset per replicatedJob, count = replicas × parallelism."""
+    js = s.add({
+        "apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": s.meta("JobSet", name, ns, created=created, labels={"kueue.x-k8s.io/queue-name": queue}, extra={"generation": 1}),
+        "spec": {
+            "network": {"enableDNSHostnames": True, "publishNotReadyAddresses": True},
+            "replicatedJobs": [{"name": rj, "replicas": 1, "template": {"spec": {
+                "backoffLimit": 0, "completionMode": "Indexed", "completions": n, "parallelism": n,
+                "template": {"spec": {"containers": [s.container(rj, cpu=cpu, memory=mem, image=f"registry.example.com/sim/{rj}:1.3")],
+                                      "restartPolicy": "Never"}}}}} for rj, n, cpu, mem in replicated],
+            "startupPolicy": {"startupPolicyOrder": "AnyOrder"},
+            "successPolicy": {"operator": "All"},
+            "suspend": True,
+        },
+        "status": {"restarts": 0, "terminalState": ""},
+    })
+    podsets = [{"count": n, "name": rj,
+                "template": {"metadata": {"labels": {"jobset.sigs.k8s.io/jobset-name": name, "jobset.sigs.k8s.io/replicatedjob-name": rj}},
+                             "spec": {"containers": [s.container(rj, cpu=cpu, memory=mem, image=f"registry.example.com/sim/{rj}:1.3")],
+                                      "restartPolicy": "Never"}}}
+               for rj, n, cpu, mem in replicated]
+    return js, podsets
+
+
+def multi_podset():
+    """JobSet sim/orbit: podsets launcher (1 x 4 cpu) and workers (3 x 4 cpu); each fits the
+    14 cpu of cq-sim alone, the two together (16) never do. JobSet sim/probe (2 + 8 cpu) was admitted."""
+    s = Scenario("multi-podset")
+    s.namespace("sim")
+    s.flavor("default-flavor")
+    s.cluster_queue("cq-sim", [group(["cpu", "memory"], ("default-flavor", {"cpu": "14", "memory": "64Gi"}))], pending=1)
+    s.local_queue("sim", "lq-sim", "cq-sim", pending=1)
+    for i in range(2):
+        s.node(f"node-{i + 1}", cpu="16")
+    js, ps = jobset(s, "sim", "orbit", "lq-sim", [("launcher", 1, "4", "8Gi"), ("workers", 3, "4", "8Gi")], "08:50:00")
+    msg = ("couldn't assign flavors to pod set workers: insufficient quota for cpu in flavor default-flavor, "
+           "previously considered podsets requests (4) + current podset request (12) > maximum capacity (14)")
+    w = s.workload(js, podsets=ps, conditions=[cond("QuotaReserved", "False", "ExceedsMaxQuota", msg, "08:50:01"),
+                                               cond("Admitted", "False", "NoReservation", "The workload has no reservation", "08:50:01")],
+                   extra_status={"resourceRequests": [{"name": "launcher", "resources": {"cpu": "4", "memory": "8Gi"}},
+                                                      {"name": "workers", "resources": {"cpu": "12", "memory": "24Gi"}}]})
+    s.event(w, "ExceedsMaxQuota", msg, "Warning", count=26, first="08:50:01", last="09:13:58")
+    return s
+
+
+def lending_limit():
+    """Cohort labs: cq-x (4 cpu, lends all of it) borrows from cq-y (10 cpu, lendingLimit 2), which
+    runs 9 cpu of its own. cq-x can reach at most 4 + 2 = 6 cpu: eval (8) never fits, tune (6)
+    waits for the 1 cpu cq-y uses beyond the 8 it keeps."""
+    s = Scenario("lending-limit")
+    s.namespace("labs-x")
+    s.namespace("labs-y")
+    s.flavor("default-flavor")
+    s.cohort("labs")
+    s.cluster_queue("cq-x", [group(["cpu"], ("default-flavor", {"cpu": "4"}))], cohort="labs", pending=2)
+    s.cluster_queue("cq-y", [group(["cpu"], ("default-flavor", {"cpu": ("10", None, "2")}))], cohort="labs")
+    s.local_queue("labs-x", "lq", "cq-x", pending=2)
+    s.local_queue("labs-y", "lq", "cq-y")
+    for i in range(3):
+        s.node(f"node-{i + 1}", cpu="8")
+    jy = s.job("labs-y", "render", 3, [s.container("render", cpu="3")], queue="lq", suspend=False, created="07:40:00",
+               status=running_job_status(3, "07:40:02"))
+    s.workload(jy, cq="cq-y", conditions=admitted("cq-y", "07:40:01"),
+               admission={"clusterQueue": "cq-y", "podSetAssignments": [assignment({"cpu": "default-flavor"}, {"cpu": "9"}, 3)]})
+    for i, sfx in enumerate(["2kq7d", "8vx4m", "t6p9w"]):
+        s.pod(jy, sfx, node=f"node-{i + 1}", created="07:40:03")
+    je = s.job("labs-x", "eval", 2, [s.container("eval", cpu="4")], queue="lq", created="08:20:00")
+    msg_e = ("couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default-flavor, "
+             "previously considered podsets requests (0) + current podset request (8) > maximum capacity (6)")
+    we = s.workload(je, conditions=[cond("QuotaReserved", "False", "ExceedsMaxQuota", msg_e, "08:20:01"),
+                                    cond("Admitted", "False", "NoReservation", "The workload has no reservation", "08:20:01")])
+    s.event(we, "ExceedsMaxQuota", msg_e, "Warning", count=31, first="08:20:01", last="09:13:40")
+    jt = s.job("labs-x", "tune", 2, [s.container("tune", cpu="3")], queue="lq", created="08:35:00")
+    msg_t = "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default-flavor, 1 more needed"
+    wt = s.workload(jt, conditions=[cond("QuotaReserved", "False", "WaitingForQuota", msg_t, "08:35:01"),
+                                    cond("Admitted", "False", "NoReservation", "The workload has no reservation", "08:35:01")])
+    s.event(wt, "WaitingForQuota", msg_t, "Warning", count=33, first="08:35:01", last="09:14:00")
+    return s
+
+
 SCENARIOS = [seed_quota, localqueue_stopped, localqueue_missing, clusterqueue_missing_flavor, namespace_selector,
              cohort_borrowing, queue_full, admitted_unschedulable, no_matching_flavor, admission_checks, strict_fifo,
-             evicted, job_without_workload, stale_condition, healthy]
+             evicted, job_without_workload, stale_condition, healthy, multi_podset, lending_limit]
 
 KIND_ORDER = ["Namespace", "Node", "ResourceFlavor", "Cohort", "AdmissionCheck", "WorkloadPriorityClass", "ClusterQueue",
-              "LocalQueue", "Job", "Workload", "Pod", "Event"]
+              "LocalQueue", "JobSet", "Job", "Workload", "Pod", "Event"]
 
 
 def build():

@@ -156,7 +156,7 @@ class Bundle:
 
     def node(self, name, cpu="8", alloc_cpu="7800m", mem="32Gi", alloc_mem="30Gi", pods="110",
              labels=None, taints=None, unschedulable=False, ready="True", ready_since=60 * 24 * 40,
-             pressure=None, extra_alloc=None, heartbeat=1.5, arch="amd64"):
+             pressure=None, extra_alloc=None, heartbeat=1.5, arch="amd64", kubelet="v1.31.2", created=60 * 24 * 60):
         lab = {
             "kubernetes.io/arch": arch, "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
             "node.kubernetes.io/instance-type": "m6i.2xlarge",
@@ -207,13 +207,13 @@ class Bundle:
             spec["taints"] = all_taints
         return self.add({
             "kind": "Node", "apiVersion": "v1",
-            "metadata": self.meta("Node", None, name, t(60 * 24 * 60), labels=lab),
+            "metadata": self.meta("Node", None, name, t(created), labels=lab),
             "spec": spec,
             "status": {
                 "capacity": cap, "allocatable": alloc, "conditions": conds,
                 "nodeInfo": {"kernelVersion": "6.8.0-1018-aws", "osImage": "Ubuntu 24.04.1 LTS",
-                             "containerRuntimeVersion": "containerd://1.7.22", "kubeletVersion": "v1.31.2",
-                             "kubeProxyVersion": "v1.31.2", "operatingSystem": "linux", "architecture": arch},
+                             "containerRuntimeVersion": "containerd://1.7.22", "kubeletVersion": kubelet,
+                             "kubeProxyVersion": kubelet, "operatingSystem": "linux", "architecture": arch},
             },
         })
 
@@ -235,12 +235,15 @@ class Bundle:
         })
 
     # -- namespaced config
-    def config_map(self, ns, name, data, created=60 * 24 * 3):
-        return self.add({
+    def config_map(self, ns, name, data, created=60 * 24 * 3, binary=None):
+        cm = {
             "kind": "ConfigMap", "apiVersion": "v1",
             "metadata": self.meta("ConfigMap", ns, name, t(created)),
-            "data": data,
-        })
+        }
+        if binary:
+            cm["binaryData"] = binary
+        cm["data"] = data
+        return self.add(cm)
 
     def secret(self, ns, name, typ="Opaque"):
         return self.add({
@@ -761,15 +764,30 @@ def s_unschedulable(b):
                        "0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, "
                        "2 Insufficient memory. preemption: 0/4 nodes are available: 2 No preemption victims found for incoming pod, "
                        "2 Preemption is not helpful for scheduling.", 50, msg_age=35, count=4)
-    # Topology spread: the scheduler's reason kdiag does not recompute.
-    pending_deployment("shop", "frontend", 1,
-                       container("frontend", "registry.example.com/shop/frontend:3.1.0", {"cpu": "250m", "memory": "256Mi"}, {"memory": "256Mi"}),
-                       "0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, "
-                       "2 node(s) didn't match pod topology spread constraints. preemption: 0/4 nodes are available: "
-                       "4 Preemption is not helpful for scheduling.", 12,
-                       extra_spec={"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
-                                                                  "whenUnsatisfiable": "DoNotSchedule",
-                                                                  "labelSelector": {"matchLabels": {"app": "frontend"}}}]})
+    # Topology spread: a rolling update's surge pod. The old revision (no requests) runs one
+    # pod on node-3 and one on node-4; one more in either zone makes the skew 2 > maxSkew 1.
+    spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                             "whenUnsatisfiable": "DoNotSchedule",
+                                             "labelSelector": {"matchLabels": {"app": "frontend"}}}]}
+    fe_new = b.template({"app": "frontend"}, [container("frontend", "registry.example.com/shop/frontend:3.1.0", {"cpu": "250m", "memory": "256Mi"},
+                                                        {"memory": "256Mi"})], **spread)
+    fe_old = b.template({"app": "frontend"}, [container("frontend", "registry.example.com/shop/frontend:3.0.4")], **spread)
+    d = b.deployment("shop", "frontend", 2, fe_new, ready=2, available=2, updated=1, created=60 * 24 * 9,
+                     conds=[b.cond("Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability.", 60 * 24 * 9),
+                            b.cond("Progressing", "True", "ReplicaSetUpdated", "ReplicaSet \"frontend-" + rs_hash("shop", "frontend") + "\" is progressing.", 12)])
+    d["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = "2"
+    old_rs = b.replica_set(d, rs_hash("shop", "frontend", "3.0.4"), 2, ready=2, revision="1", tmpl=fe_old, created=60 * 24 * 9)
+    for k, node in enumerate(["node-3", "node-4"]):
+        b.pod("shop", f"{old_rs['metadata']['name']}-{suffix('frontend-old', node)}", old_rs, dict(old_rs["spec"]["template"]["spec"], nodeName=node),
+              running([cstatus("frontend", "registry.example.com/shop/frontend:3.0.4", run_state(60 * 24 * 9), ready=True)],
+                      STD_NODE_IPS[node], pod_ip(3 + k, 70), start=60 * 24 * 9, qos="BestEffort"), created=60 * 24 * 9)
+    new_rs = b.replica_set(d, rs_hash("shop", "frontend"), 1, revision="2", tmpl=fe_new, created=12)
+    msg = ("0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, "
+           "2 node(s) didn't match pod topology spread constraints. preemption: 0/4 nodes are available: "
+           "2 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.")
+    p = b.pod("shop", f"{new_rs['metadata']['name']}-{suffix('shop', 'frontend', '0')}", new_rs, new_rs["spec"]["template"]["spec"],
+              unscheduled(msg, 12), created=12)
+    b.event(p, "FailedScheduling", msg, count=9, first=12, last=1.0, component="default-scheduler")
     # Required anti-affinity: one ledger pod per node; node-3 and node-4 have one each.
     anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
         {"labelSelector": {"matchLabels": {"app": "ledger"}}, "topologyKey": "kubernetes.io/hostname"}]}}
@@ -872,6 +890,183 @@ def s_sched_quiet(b):
             component="default-scheduler")
     b.event(p, "Scheduled", f"Successfully assigned data/{p['metadata']['name']} to node-2", typ="Normal", first=56, last=56,
             component="default-scheduler")
+    # Topology spread with minDomains 2 met: a pod in each of two zones (on node-1 since
+    # before its cordon, and on the tainted node-2, tolerated).
+    sp = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+                                         "minDomains": 2, "labelSelector": {"matchLabels": {"app": "docs"}}}],
+          "tolerations": [{"key": "dedicated", "operator": "Exists", "effect": "NoSchedule"}]}
+    healthy_deployment(b, "shop", "docs", None, None, 5, cpu="100m", mem="128Mi", extra_spec=sp,
+                       nodes=[("node-1", ip(1, 11)), ("node-2", STD_NODE_IPS["node-2"])])
+
+
+# A DER certificate's first bytes, base64 (binaryData holds base64 of arbitrary bytes).
+CA_DER_B64 = "MIIBszCCAVmgAwIBAgIUQ2E4ZDFkYzY0ZTA3YjM5NjAKBggqhkjOPQQDAjAbMRkwFwYDVQQDDBBnYXRld2F5LWNhLWxvY2Fs"
+CP_TAINT = [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}]
+CP_LABELS = {"node-role.kubernetes.io/control-plane": "", "node.kubernetes.io/exclude-from-external-load-balancers": ""}
+V134 = "v1.34.1"
+# kube-scheduler 1.34: TaintToleration names no taint, DRA's PostFilter note precedes preemption.
+NO_CLAIMS = "no new claims to deallocate, "
+
+
+def wording_cluster(b, ready_workers, worker_created=None):
+    """3 control-plane nodes (tainted), `ready_workers` workers; kubelet 1.34, kube-proxy everywhere."""
+    for k in (1, 2, 3):
+        b.node(f"cp-{k}", cpu="4", alloc_cpu="3920m", mem="16Gi", alloc_mem="15Gi", labels=CP_LABELS, taints=CP_TAINT, kubelet=V134)
+    for name in ready_workers:
+        b.node(name, kubelet=V134, created=(worker_created or {}).get(name, 60 * 24 * 60))
+    # kube-proxy on every node (it tolerates everything), as a real cluster has.
+    tmpl = b.template({"k8s-app": "kube-proxy"}, [container("kube-proxy", "registry.k8s.io/kube-proxy:v1.34.1", {})],
+                      tolerations=[{"operator": "Exists"}], priorityClassName="system-node-critical")
+    nodes = [f"cp-{k}" for k in (1, 2, 3)] + list(ready_workers)
+    ds = b.daemon_set("kube-system", "kube-proxy", tmpl, len(nodes), len(nodes), len(nodes))
+    for k, node in enumerate(nodes):
+        start = min(60 * 24 * 2, (worker_created or {}).get(node, 60 * 24 * 2) - 0.5)
+        b.pod("kube-system", f"kube-proxy-{suffix('kube-proxy', node)}", ds,
+              dict(tmpl["spec"], nodeName=node, priority=2000001000),
+              running([cstatus("kube-proxy", "registry.k8s.io/kube-proxy:v1.34.1", run_state(start - 0.2), ready=True)],
+                      ip(7, 10 + k), ip(7, 10 + k), start=start, qos="BestEffort"), created=start)
+
+
+def pending_pods(b, ns, name, replicas, c, msg, since, kind="Deployment", extra_spec=None, msg_age=1.0, count=9):
+    """A controller whose pods all wait for a node, each with its FailedScheduling event."""
+    tmpl = b.template({"app": name}, [c], **(extra_spec or {}))
+    if kind == "Deployment":
+        d = b.deployment(ns, name, replicas, tmpl, ready=0, created=since + 1,
+                         conds=[b.cond("Available", "False", "MinimumReplicasUnavailable", "Deployment does not have minimum availability.", since),
+                                b.cond("Progressing", "True", "ReplicaSetUpdated", f"ReplicaSet \"{name}\" is progressing.", since)])
+        owner = b.replica_set(d, rs_hash(ns, name), replicas, created=since)
+        prefix = owner["metadata"]["name"]
+    else:
+        owner = b.job(ns, name, tmpl, active=replicas, created=since, extra_spec={"parallelism": replicas, "completions": replicas})
+        prefix = name
+    pods = []
+    for k in range(replicas):
+        p = b.pod(ns, f"{prefix}-{suffix(ns, name, str(k))}", owner, tmpl["spec"], unscheduled(msg, since), created=since,
+                  labels=None if kind == "Deployment" else {"app": name, "job-name": name})
+        b.event(p, "FailedScheduling", msg, count=count, first=since, last=msg_age + 0.1 * k, component="default-scheduler")
+        pods.append(p)
+    return pods
+
+
+@scenario("scheduling-wording", form="troubleshoot")
+def s_wording(b):
+    """14 unschedulable pods, today's scheduler wording, and every count as kdiag recomputes it."""
+    for ns in ["render", "web", "ml", "ops", "kube-system"]:
+        b.namespace(ns)
+    wording_cluster(b, ["worker-1", "worker-2"])
+    b.node("worker-3", unschedulable=True, kubelet=V134)
+    # What holds the workers: 6 and 5.5 of 7.8 cpu requested.
+    healthy_deployment(b, "web", "shop", "worker-1", ip(7, 20), 8, cpu="4", mem="8Gi")
+    healthy_deployment(b, "web", "search", "worker-1", ip(7, 20), 8, cpu="2", mem="8Gi")
+    healthy_deployment(b, "web", "orders", "worker-2", ip(7, 21), 8, cpu="5500m", mem="12Gi")
+    # node-exporter holds host port 9100 on both workers.
+    tmpl = b.template({"app": "node-exporter"}, [container("node-exporter", "quay.io/prometheus/node-exporter:v1.9.1", {"cpu": "100m", "memory": "64Mi"},
+                                                            ports=[{"containerPort": 9100, "hostPort": 9100, "name": "metrics", "protocol": "TCP"}])])
+    ds = b.daemon_set("ops", "node-exporter", tmpl, 2, 2, 2)
+    for k, node in enumerate(["worker-1", "worker-2"]):
+        b.pod("ops", f"node-exporter-{suffix('node-exporter', node)}", ds, dict(tmpl["spec"], nodeName=node),
+              running([cstatus("node-exporter", "quay.io/prometheus/node-exporter:v1.9.1", run_state(60 * 24), ready=True)],
+                      ip(7, 20 + k), ip(7, 20 + k)), created=60 * 24)
+    pre_res = "preemption: 0/6 nodes are available: 2 No preemption victims found for incoming pod, 4 Preemption is not helpful for scheduling."
+    pre_none = "preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling."
+    # 6 pods: 3 cpu each, more than either worker has free.
+    pending_pods(b, "render", "renderer", 6, container("renderer", "registry.example.com/render/renderer:5.0.2", {"cpu": "3", "memory": "2Gi"}, {"memory": "2Gi"}),
+                 "0/6 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu, 3 node(s) had untolerated taint(s). "
+                 + NO_CLAIMS + pre_res, 22)
+    # 4 pods: a nodeSelector no node matches.
+    pending_pods(b, "web", "api", 4, container("api", "registry.example.com/web/api:2.8.0", {"cpu": "200m", "memory": "256Mi"}, {"memory": "256Mi"}),
+                 "0/6 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector, "
+                 "3 node(s) had untolerated taint(s). " + NO_CLAIMS + pre_none, 31, extra_spec={"nodeSelector": {"pool": "api"}})
+    # 2 pods: short of cpu and memory on both workers.
+    pending_pods(b, "ml", "train", 2, container("train", "registry.example.com/ml/train:0.4.0", {"cpu": "4", "memory": "28Gi"}, {"memory": "28Gi"}),
+                 "0/6 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu, 2 Insufficient memory, "
+                 "3 node(s) had untolerated taint(s). " + NO_CLAIMS + pre_res, 14, kind="Job")
+    # 2 pods: host port 9100, taken on both workers.
+    pending_pods(b, "ops", "agent", 2, container("agent", "registry.example.com/ops/agent:1.2.0", {"cpu": "50m", "memory": "64Mi"},
+                                                 ports=[{"containerPort": 9100, "hostPort": 9100, "protocol": "TCP"}]),
+                 "0/6 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't have free ports for the requested pod ports, "
+                 "3 node(s) had untolerated taint(s). " + NO_CLAIMS + pre_none, 9)
+
+
+@scenario("scheduling-stale", form="troubleshoot")
+def s_stale(b):
+    """Today's wording where the bundle does contradict the message: a node added after it,
+    and a message whose per-reason counts no longer hold."""
+    for ns in ["render", "web", "kube-system"]:
+        b.namespace(ns)
+    # worker-3 joined 6 minutes ago (after the last FailedScheduling of renderer, 12 minutes ago).
+    wording_cluster(b, ["worker-1", "worker-2", "worker-3"], worker_created={"worker-3": 6})
+    healthy_deployment(b, "web", "shop", "worker-1", ip(7, 20), 8, cpu="6", mem="8Gi")
+    healthy_deployment(b, "web", "orders", "worker-2", ip(7, 21), 8, cpu="5500m", mem="12Gi")
+    healthy_deployment(b, "web", "cart", "worker-3", ip(7, 22), 8, cpu="2", mem="2Gi", start=5)
+    pending_pods(b, "render", "renderer", 1, container("renderer", "registry.example.com/render/renderer:5.0.2", {"cpu": "3", "memory": "2Gi"}, {"memory": "2Gi"}),
+                 "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s). " + NO_CLAIMS
+                 + "preemption: 0/5 nodes are available: 2 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+                 30, msg_age=12, count=7)
+    # 40 minutes ago memory was short on the two old workers; now no worker has 7 cpu free, memory is plenty.
+    pending_pods(b, "render", "report", 1, container("report", "registry.example.com/render/report:1.1.0", {"cpu": "7", "memory": "1Gi"}, {"memory": "1Gi"}),
+                 "0/5 nodes are available: 2 Insufficient memory, 3 node(s) had untolerated taint(s). " + NO_CLAIMS
+                 + "preemption: 0/5 nodes are available: 2 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+                 45, msg_age=40, count=3)
+
+
+@scenario("scheduling-spread", form="troubleshoot")
+def s_spread(b):
+    """PodTopologySpread recomputed: minDomains above the zones that have nodes, and matchLabelKeys."""
+    for ns in ["stream", "web", "kube-system"]:
+        b.namespace(ns)
+    zones = {"w-1": "zone-a", "w-2": "zone-a", "w-3": "zone-b", "w-4": "zone-c"}
+    for name, zone in zones.items():
+        b.node(name, kubelet=V134, labels={"topology.kubernetes.io/zone": zone, **({"pool": "kafka"} if name != "w-4" else {})})
+    wip = {name: ip(8, 10 + k) for k, name in enumerate(zones)}
+    # kafka: 3 brokers spread over zones with minDomains 3, but only two zones have kafka nodes.
+    kspread = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule", "minDomains": 3,
+                "labelSelector": {"matchLabels": {"app": "kafka"}}}]
+    kimg = "registry.example.com/stream/kafka:3.9.0"
+    tmpl = b.template({"app": "kafka"}, [container("kafka", kimg, {"cpu": "1", "memory": "4Gi"}, {"memory": "4Gi"})],
+                      nodeSelector={"pool": "kafka"}, topologySpreadConstraints=kspread)
+    sts = b.stateful_set("stream", "kafka", 3, tmpl, have=3, ready=2, policy="Parallel")
+    rev = sts["status"]["currentRevision"]
+    for k, node in enumerate(["w-1", "w-3"]):
+        b.pod("stream", f"kafka-{k}", sts, dict(tmpl["spec"], nodeName=node, hostname=f"kafka-{k}", subdomain="kafka"),
+              running([cstatus("kafka", kimg, run_state(60 * 24), ready=True)], wip[node], pod_ip(9, 10 + k)), created=60 * 24,
+              labels={"app": "kafka", "apps.kubernetes.io/pod-index": str(k), "controller-revision-hash": rev})
+    msg = ("0/4 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 3 node(s) didn't match pod topology spread constraints. "
+           + NO_CLAIMS + "preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, "
+           "3 No preemption victims found for incoming pod.")
+    p = b.pod("stream", "kafka-2", sts, dict(tmpl["spec"], hostname="kafka-2", subdomain="kafka"), unscheduled(msg, 18), created=18,
+              labels={"app": "kafka", "apps.kubernetes.io/pod-index": "2", "controller-revision-hash": rev})
+    b.event(p, "FailedScheduling", msg, count=11, first=18, last=0.8, component="default-scheduler")
+    # web: a rollout. matchLabelKeys [pod-template-hash] counts the new revision's pods only:
+    # zone-a 2, zone-b 0, zone-c 0, so zone-a is full; the old revision holds w-3 and w-4.
+    wspread = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+                "labelSelector": {"matchLabels": {"app": "web"}}, "matchLabelKeys": ["pod-template-hash"]}]
+    new_t = b.template({"app": "web"}, [container("web", "registry.example.com/web/web:2.1.0", {"cpu": "2", "memory": "2Gi"}, {"memory": "2Gi"})],
+                       topologySpreadConstraints=wspread)
+    old_t = b.template({"app": "web"}, [container("web", "registry.example.com/web/web:2.0.3", {"cpu": "2500m", "memory": "2Gi"}, {"memory": "2Gi"})],
+                       topologySpreadConstraints=wspread)
+    d = b.deployment("web", "web", 4, new_t, ready=6, available=6, updated=3, created=60 * 24 * 30,
+                     extra_spec={"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 3}}},
+                     conds=[b.cond("Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability.", 60 * 24 * 30),
+                            b.cond("Progressing", "True", "ReplicaSetUpdated", "ReplicaSet \"web-" + rs_hash("web", "web") + "\" is progressing.", 25)])
+    d["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = "2"
+    old_rs = b.replica_set(d, rs_hash("web", "web", "2.0.3"), 4, ready=4, revision="1", tmpl=old_t, created=60 * 24 * 30)
+    for k, node in enumerate(["w-3", "w-3", "w-4", "w-4"]):
+        b.pod("web", f"{old_rs['metadata']['name']}-{suffix('web-old', str(k))}", old_rs, dict(old_rs["spec"]["template"]["spec"], nodeName=node),
+              running([cstatus("web", "registry.example.com/web/web:2.0.3", run_state(60 * 24 * 30), ready=True)], wip[node], pod_ip(10, 10 + k),
+                      start=60 * 24 * 30), created=60 * 24 * 30)
+    new_rs = b.replica_set(d, rs_hash("web", "web"), 3, have=3, ready=2, revision="2", tmpl=new_t, created=25)
+    for k, node in enumerate(["w-1", "w-2"]):
+        b.pod("web", f"{new_rs['metadata']['name']}-{suffix('web-new', str(k))}", new_rs, dict(new_rs["spec"]["template"]["spec"], nodeName=node),
+              running([cstatus("web", "registry.example.com/web/web:2.1.0", run_state(24), ready=True)], wip[node], pod_ip(10, 20 + k), start=24.5),
+              created=25)
+    msg = ("0/4 nodes are available: 2 Insufficient cpu, 2 node(s) didn't match pod topology spread constraints. " + NO_CLAIMS
+           + "preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.")
+    p = b.pod("web", f"{new_rs['metadata']['name']}-{suffix('web-new', '2')}", new_rs, new_rs["spec"]["template"]["spec"], unscheduled(msg, 25),
+              created=25)
+    b.event(p, "FailedScheduling", msg, count=14, first=25, last=0.6, component="default-scheduler")
+    # One more cpu on w-4 (1.8 of 7.8 free there, like w-3).
+    healthy_deployment(b, "web", "cache", "w-4", wip["w-4"], 11, cpu="1", mem="1Gi")
 
 
 NODE_IPS = {"node-a": ip(2, 11), "node-b": ip(2, 12), "node-c": ip(2, 13), "node-d": ip(2, 14), "gpu-1": ip(2, 21)}
@@ -1358,6 +1553,7 @@ def s_config(b):
     b.node("node-1")
     b.config_map("app", "api-config", {"LOG_LEVEL": "info", "PORT": "8080"})
     b.config_map("app", "search-config", {"INDEX": "products"}, created=2)
+    b.config_map("app", "gateway-tls", {"TLS_MODE": "strict"}, binary={"CA_BUNDLE": CA_DER_B64})
     b.secret("app", "db-creds")
 
     def config_pod(ns, name, c, msg, since, idx, extra_spec=None):
@@ -1390,6 +1586,11 @@ def s_config(b):
     config_pod("app", "search", container("search", "registry.example.com/app/search:2.0", {"cpu": "100m", "memory": "128Mi"},
                                           envFrom=[{"configMapRef": {"name": "search-config"}}]),
                "configmap \"search-config\" not found", 8, 4)
+    # A key that exists only in binaryData: env vars read data alone, so the kubelet misses it.
+    config_pod("app", "gateway", container("gateway", "registry.example.com/app/gateway:4.1", {"cpu": "100m", "memory": "128Mi"},
+                                           env=[{"name": "CA_BUNDLE", "valueFrom": {"configMapKeyRef": {"name": "gateway-tls", "key": "CA_BUNDLE"}}},
+                                                {"name": "TLS_MODE", "valueFrom": {"configMapKeyRef": {"name": "gateway-tls", "key": "TLS_MODE"}}}]),
+               "couldn't find key CA_BUNDLE in ConfigMap app/gateway-tls", 7, 6)
     # A Secret in a namespace whose Secrets the bundle does not hold.
     config_pod("mail", "notifier", container("notifier", "registry.example.com/mail/notifier:1.5", {"cpu": "50m", "memory": "64Mi"},
                                              env=[{"name": "SMTP_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "smtp", "key": "password"}}}]),
@@ -1502,6 +1703,18 @@ def s_runtime_quiet(b):
                  init=[cstatus("migrate", "registry.example.com/app/migrate:5.1", terminated(0, "Completed", 59.8, 59.5)),
                        cstatus("proxy", "registry.example.com/app/proxy:1.30", run_state(59.4), ready=True)])
     b.pod("app", f"{rs['metadata']['name']}-{suffix('web')}", rs, dict(tmpl["spec"], nodeName="node-1"), st, created=60)
+    # binaryData read through a volume, data through an env var: both as the kubelet reads them.
+    b.config_map("app", "gateway-tls", {"TLS_MODE": "strict"}, binary={"CA_BUNDLE": CA_DER_B64})
+    gimg = "registry.example.com/app/gateway:4.1"
+    tmpl = b.template({"app": "gateway"}, [container("gateway", gimg, {"cpu": "100m", "memory": "128Mi"},
+                                                     env=[{"name": "TLS_MODE", "valueFrom": {"configMapKeyRef": {"name": "gateway-tls", "key": "TLS_MODE"}}}],
+                                                     volumeMounts=[{"name": "ca", "mountPath": "/etc/gateway/ca", "readOnly": True}])],
+                      volumes=[{"name": "ca", "configMap": {"name": "gateway-tls", "defaultMode": 420,
+                                                            "items": [{"key": "CA_BUNDLE", "path": "ca.der"}]}}])
+    d = b.deployment("app", "gateway", 1, tmpl, ready=1)
+    rs = b.replica_set(d, rs_hash("app", "gateway"), 1, ready=1)
+    b.pod("app", f"{rs['metadata']['name']}-{suffix('gateway')}", rs, dict(tmpl["spec"], nodeName="node-1"),
+          running([cstatus("gateway", gimg, run_state(60 * 5), ready=True)], ip(5, 11), pod_ip(8, 3), start=60 * 5 + 1), created=60 * 5 + 1)
     # A Job that failed once and then succeeded.
     jt = b.template({"job-name": "seed"}, [container("seed", "registry.example.com/app/seed:1.0", {"cpu": "100m", "memory": "64Mi"})],
                     restartPolicy="Never")

@@ -87,6 +87,9 @@ pub struct ConfigMap {
     pub metadata: ObjectMeta,
     /// Keys of `data` and `binaryData`, sorted.
     pub keys: Vec<String>,
+    /// Keys of `binaryData` alone, sorted: env vars never read them (the kubelet's
+    /// `makeEnvironmentVariables` reads `data`); volumes do.
+    pub binary_keys: Vec<String>,
     /// `data.status` of `kube-system/cluster-autoscaler-status` (the autoscaler's report).
     pub autoscaler_status: Option<String>,
 }
@@ -114,16 +117,18 @@ impl From<RawConfigMap> for ConfigMap {
         } else {
             None
         };
+        let binary_keys: Vec<String> = raw.binary_data.into_keys().collect();
         let mut keys: Vec<String> = raw
             .data
             .into_keys()
-            .chain(raw.binary_data.into_keys())
+            .chain(binary_keys.iter().cloned())
             .collect();
         keys.sort();
         keys.dedup();
         ConfigMap {
             metadata: raw.metadata,
             keys,
+            binary_keys,
             autoscaler_status,
         }
     }
@@ -132,6 +137,13 @@ impl From<RawConfigMap> for ConfigMap {
 impl ConfigMap {
     pub fn has_key(&self, key: &str) -> bool {
         self.keys.binary_search_by(|k| k.as_str().cmp(key)).is_ok()
+    }
+
+    /// The key is in `binaryData` and not in `data` (the API forbids a key in both).
+    pub fn only_binary(&self, key: &str) -> bool {
+        self.binary_keys
+            .binary_search_by(|k| k.as_str().cmp(key))
+            .is_ok()
     }
 }
 

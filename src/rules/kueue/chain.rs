@@ -220,6 +220,16 @@ impl GroupTry {
             .iter()
             .any(|t| matches!(t.outcome, Try::Short { .. }))
     }
+    /// The flavor the podset's usage is charged to while later podsets are tried: the
+    /// first that fits, else the first short of unused quota (as the walk assigns it).
+    pub fn chosen(&self) -> Option<&str> {
+        self.fits().or_else(|| {
+            self.tries
+                .iter()
+                .find(|t| matches!(t.outcome, Try::Short { .. }))
+                .map(|t| t.flavor.as_str())
+        })
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -20,8 +20,10 @@ declare_rule! {
     /// `runAsNonRoot` conflicts with the image's user. Every non-optional reference of the
     /// container is checked against the bundle: ConfigMaps by name and key, Secrets by
     /// name only (bundles never keep Secret data, and troubleshoot bundles keep no
-    /// Secrets at all, which is said rather than guessed). When the bundle holds what the
-    /// kubelet said was missing, the finding says so: it was created after the error.
+    /// Secrets at all, which is said rather than guessed). A key found only in the
+    /// ConfigMap's `binaryData` is missing for an env var: the kubelet reads `data` only.
+    /// When the bundle holds what the kubelet said was missing, the finding says so: it
+    /// was created after the error.
     pub static CONFIG_ERROR = {
         id: "runtime/config-error",
         stage: Stage::Runtime,
@@ -319,6 +321,19 @@ fn check(snap: &Snapshot, ns: &str, r: &Ref) -> Check {
             let Some(cm) = Snapshot::view_of(snap.config_maps(), oid) else {
                 return Check::Fine(Some(oid));
             };
+            if cm.only_binary(key) {
+                // An env var reads `data` only (kubelet makeEnvironmentVariables):
+                // the key is there, where env vars never look.
+                let what = format!(
+                    "ConfigMap {ns}/{} holds key {key}{via} only in binaryData, which env vars never read: the kubelet takes their values from data",
+                    r.name
+                );
+                return Check::Problem {
+                    cause: format!("binary-data-key:{}:{key}", r.name),
+                    sentence: what.clone(),
+                    evidence: vec![evidence::field(snap, oid, &["binaryData", key], what)],
+                };
+            }
             if cm.has_key(key) {
                 return Check::Fine(Some(oid));
             }

@@ -4,10 +4,11 @@
 //! Order follows the default plugin order, so the first exclusion of a node is the one
 //! the scheduler reports: NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector
 //! and required node affinity), NodePorts, NodeResourcesFit, VolumeBinding (PV node
-//! affinity), InterPodAffinity. Requested = Σ effective requests of the non-terminated
+//! affinity), PodTopologySpread (DoNotSchedule constraints, [`super::spread`]),
+//! InterPodAffinity. Requested = Σ effective requests of the non-terminated
 //! pods bound to the node (cpu in millicores, the rest in whole units), against
 //! `status.allocatable`; pods count against `allocatable.pods`.
-//! Not recomputed: topology spread constraints, volume limits, DRA, scheduler profiles.
+//! Not recomputed: volume limits, DRA, scheduler profiles.
 
 use super::requests::{effective_requests, scheduler_units};
 use crate::kube::meta::{LabelSelector, Labels, ObjectMeta, get_qty};
@@ -152,6 +153,14 @@ pub enum Exclusion {
     VolumeNodeAffinity {
         pv: String,
     },
+    /// A DoNotSchedule topology spread constraint: the node lacks its `topologyKey`
+    /// (`missing_label`), or one more pod in its domain exceeds `maxSkew`.
+    TopologySpread {
+        key: String,
+        missing_label: bool,
+        /// The constraint and its per-domain counts, in words.
+        words: String,
+    },
     /// An existing pod matches the pod's required anti-affinity in the node's domain.
     AntiAffinity {
         other: ObjectId,
@@ -185,6 +194,12 @@ impl Exclusion {
             Exclusion::Resources(_) => "insufficient".into(),
             Exclusion::TooManyPods { .. } => "too-many-pods".into(),
             Exclusion::VolumeNodeAffinity { .. } => "volume-node-affinity".into(),
+            Exclusion::TopologySpread {
+                key,
+                missing_label: true,
+                ..
+            } => format!("topology-spread-label:{key}"),
+            Exclusion::TopologySpread { key, .. } => format!("topology-spread:{key}"),
             Exclusion::AntiAffinity { .. } => "pod-anti-affinity".into(),
             Exclusion::ExistingAntiAffinity { .. } => "existing-anti-affinity".into(),
             Exclusion::PodAffinity => "pod-affinity".into(),
@@ -233,6 +248,7 @@ pub fn evaluate<'a>(
     let ns = snap.object(pod_id).namespace.clone().unwrap_or_default();
     let pv_affinities = pv_node_affinities(snap, &ns, &pod.spec);
     let inter = InterPod::build(snap, usage, pod_id, pod, &ns);
+    let spread = super::spread::Spread::build(snap, pod_id, pod);
     let ports = host_ports(&pod.spec);
     snap.nodes()
         .iter()
@@ -310,6 +326,9 @@ pub fn evaluate<'a>(
                 .find(|(_, terms)| !node_matches_terms(&node.metadata, terms))
             {
                 ex.push(Exclusion::VolumeNodeAffinity { pv: pv.clone() });
+            }
+            if let Some(x) = spread.check(node) {
+                ex.push(x);
             }
             if let Some(x) = inter.check(node) {
                 ex.push(x);

@@ -194,6 +194,14 @@ pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: 
             if one { "its domain" } else { "their domains" },
             snap.object(*other).name
         ),
+        Exclusion::TopologySpread {
+            key,
+            missing_label: true,
+            ..
+        } => format!("{head} {lacks} the label {key} its topology spread constraint needs{who}"),
+        Exclusion::TopologySpread { words, .. } => format!(
+            "{head} would break its topology spread constraint, one more matching pod there exceeding maxSkew ({words}){who}",
+        ),
         Exclusion::PodAffinity => {
             format!(
                 "{head} {has} no pod its required pod affinity asks for in {}{who}",

@@ -2,10 +2,16 @@
 //! parsed into per-reason node counts.
 //!
 //! ```text
+//! 0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.   (current)
 //! 0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {k: }. preemption: 0/5 nodes are available: 2 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.
 //! 0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: …   (PreFilter: no counts)
 //! 0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 2 Insufficient cpu.   (≤ 1.25)
 //! ```
+//!
+//! After the histogram's `". "` comes the PostFilter sentence: the messages of the
+//! PostFilter plugins that rejected the pod, joined by `", "` — DRA's `no new claims to
+//! deallocate` (1.32+) before DefaultPreemption's `preemption: …`. Those are not reasons:
+//! they are kept as [`FitMessage::notes`] and the `preemption:` part.
 //!
 //! Histogram entries are `"<count> <reason>"` sorted as strings, so `"10 …"` precedes
 //! `"2 …"`; one node may add several reasons, so counts can sum to more than N. Events
@@ -33,6 +39,9 @@ pub enum ReasonKind {
         key: String,
         value: String,
     },
+    /// `node(s) had untolerated taint(s)`: the current TaintToleration wording, which
+    /// names no taint (and the ≤1.18 `node(s) had taints that the pod didn't tolerate`).
+    UntoleratedTaints,
     /// `node(s) were unschedulable` (cordoned).
     Cordoned,
     UnknownConditions,
@@ -71,6 +80,8 @@ pub struct FitMessage {
     pub reasons: Vec<Reason>,
     /// The `preemption:` sentence, when present.
     pub preemption: Option<Preemption>,
+    /// Other PostFilter plugins' messages before it (`no new claims to deallocate`).
+    pub notes: Vec<String>,
     /// The event text was cut at the API's length limit (`" ..."`).
     pub truncated: bool,
 }
@@ -100,6 +111,17 @@ impl FitMessage {
             None => (s, None),
         };
         let (nodes, body) = header(main)?;
+        // The histogram ends at its sentence's `". "`; what follows are PostFilter
+        // messages (reason texts hold no `". "`: taint values and names have no spaces).
+        let (body, notes) = match body.find(". ") {
+            Some(i) => (&body[..i], &body[i + 2..]),
+            None => (body, ""),
+        };
+        let notes: Vec<String> = notes
+            .split(", ")
+            .map(|n| n.trim().trim_end_matches([',', '.']).trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect();
         let reasons = reasons(body);
         let preemption = post.map(|p| {
             let p = p.trim();
@@ -120,6 +142,7 @@ impl FitMessage {
             nodes,
             reasons,
             preemption,
+            notes,
             truncated,
         })
     }
@@ -249,6 +272,11 @@ pub fn classify(text: &str) -> ReasonKind {
     if t == "Too many pods" {
         return ReasonKind::TooManyPods;
     }
+    if t == "node(s) had untolerated taint(s)"
+        || t == "node(s) had taints that the pod didn't tolerate"
+    {
+        return ReasonKind::UntoleratedTaints;
+    }
     if let Some(inner) = t
         .strip_prefix("node(s) had untolerated taint {")
         .or_else(|| t.strip_prefix("node(s) had taint {"))
@@ -346,6 +374,48 @@ mod tests {
         assert_eq!(m.preemption_hopeless(), Some(true));
         assert!(!m.truncated && !m.is_prefilter());
         assert_eq!(m.insufficient(), ["cpu"]);
+    }
+
+    #[test]
+    fn current_wording_with_dra_note() {
+        // kube-scheduler 1.32+: TaintToleration names no taint, and DRA's PostFilter
+        // message comes before DefaultPreemption's, joined by ", ".
+        let m = FitMessage::parse("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.").unwrap();
+        assert_eq!(
+            kinds(&m),
+            [
+                (Some(1), ReasonKind::UntoleratedTaints),
+                (Some(2), ReasonKind::Insufficient("cpu".into())),
+            ]
+        );
+        assert_eq!(m.notes, ["no new claims to deallocate"]);
+        let p = m.preemption.as_ref().unwrap();
+        assert_eq!((p.nodes, p.reasons.len()), (Some(3), 2));
+        assert_eq!(m.preemption_hopeless(), Some(true));
+        // The note with the older, keyed taint wording (1.31/1.32).
+        let m = FitMessage::parse("0/2 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) had untolerated taint {spray: mortein}. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.").unwrap();
+        assert_eq!(m.reasons.len(), 2);
+        assert!(
+            matches!(&m.reasons[1].kind, ReasonKind::Taint { key, value } if key == "spray" && value == "mortein")
+        );
+        assert_eq!(m.notes, ["no new claims to deallocate"]);
+        // A PreFilter reason with the note, and the note without preemption.
+        let m = FitMessage::parse("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.").unwrap();
+        assert_eq!(kinds(&m), [(Some(3), ReasonKind::NodeAffinity)]);
+        let m = FitMessage::parse(
+            "0/1 nodes are available: 1 Insufficient memory. no new claims to deallocate.",
+        )
+        .unwrap();
+        assert_eq!(
+            kinds(&m),
+            [(Some(1), ReasonKind::Insufficient("memory".into()))]
+        );
+        assert_eq!(m.notes, ["no new claims to deallocate"]);
+        assert!(m.preemption.is_none());
+        assert_eq!(
+            classify("node(s) had taints that the pod didn't tolerate"),
+            ReasonKind::UntoleratedTaints
+        );
     }
 
     #[test]

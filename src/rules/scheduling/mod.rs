@@ -2,7 +2,7 @@
 //!
 //! Shared building blocks live here too: [`requests`] (the effective pod request),
 //! [`message`] (the FailedScheduling text parser) and [`fit`] (per-node recomputation of
-//! the scheduler's filters). The `unschedulable` rule's own parts are private modules
+//! the scheduler's filters, with `spread`: PodTopologySpread). The `unschedulable` rule's own parts are private modules
 //! beside it: `claims`, `fit_text`, `preemption`, `autoscaler` and `scheduler_compare`.
 //! The grouped pod findings and evidence helpers that the creation, node and runtime
 //! rules use as well are in [`crate::rules::pod_findings`].
@@ -15,6 +15,7 @@ pub mod message;
 mod preemption;
 pub mod requests;
 mod scheduler_compare;
+mod spread;
 pub mod unschedulable;
 
 use crate::rules::RuleMeta;

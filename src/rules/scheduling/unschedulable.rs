@@ -32,12 +32,14 @@ declare_rule! {
     /// For each node: allocatable minus the requests of the non-terminated pods bound
     /// there against the pod's effective request (init containers, sidecars, pod-level
     /// resources, overhead), untolerated NoSchedule/NoExecute taints, nodeSelector and
-    /// required node affinity, cordons, host ports, PV node affinity and required pod
-    /// (anti-)affinity; and the pod's claims (a missing or unbound Immediate claim blocks
+    /// required node affinity, cordons, host ports, PV node affinity, DoNotSchedule
+    /// topology spread (domains, minDomains, node policies, matchLabelKeys) and required
+    /// pod (anti-)affinity; and the pod's claims (a missing or unbound Immediate claim blocks
     /// every node; WaitForFirstConsumer is not a storage fault). The finding says which
     /// constraint excludes how many nodes, names the closest node and its shortfall, says
     /// whether preemption could help and whether an autoscaler is adding nodes, and quotes
-    /// the scheduler's own message — saying so when it disagrees with the bundle.
+    /// the scheduler's own message (any wording since 1.19) — naming the count that
+    /// disagrees with the bundle, or the node added after it.
     /// Scheduling-gated pods are left to the stage classifier.
     pub static UNSCHEDULABLE = {
         id: "scheduling/unschedulable",
@@ -351,6 +353,45 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
                 ),
             )
         };
+        // Nodes created after the scheduler's last message: it never saw them.
+        let last_msg = fit_events
+            .iter()
+            .filter_map(|(_, e)| e.last.or(e.first))
+            .max();
+        let newer: Vec<(&str, i64)> = fitting
+            .iter()
+            .filter_map(|f| {
+                let created = f
+                    .node
+                    .metadata
+                    .creation_timestamp
+                    .as_deref()
+                    .and_then(parse_timestamp)?;
+                (created > last_msg?).then_some((f.name, created))
+            })
+            .collect();
+        let what = if cause == "fits-now" && !newer.is_empty() {
+            let last = last_msg.unwrap_or_default();
+            format!(
+                "{what}; the scheduler's message is stale: {} created {} after its last FailedScheduling event, and {} the pod now",
+                if newer.len() == 1 {
+                    format!("node {} was", newer[0].0)
+                } else {
+                    format!(
+                        "nodes {} were",
+                        list_names(&newer.iter().map(|(n, _)| *n).collect::<Vec<_>>())
+                    )
+                },
+                format_duration(newer.iter().map(|(_, c)| *c).min().unwrap_or(last) - last),
+                if newer.len() == 1 {
+                    "it fits"
+                } else {
+                    "they fit"
+                }
+            )
+        } else {
+            what
+        };
         for f in fitting.iter().take(1) {
             extra.push(node_room_evidence(snap, f));
         }
@@ -475,6 +516,9 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
                 "run the pod where its PersistentVolume is (or move the data)"
             }
             Some(Exclusion::HostPort(_)) => "drop the hostPort or free it on the nodes",
+            Some(Exclusion::TopologySpread { .. }) => {
+                "add nodes in the topology domains the constraint lacks (or that have room under maxSkew), lower minDomains or raise maxSkew, or make the constraint ScheduleAnyway"
+            }
             Some(_) => {
                 "relax the required pod (anti-)affinity or add nodes in other topology domains"
             }

@@ -6,7 +6,7 @@
 use super::words::join_and;
 use super::{Chain, Ctx, PodSetNeed, Try, Verdict};
 use crate::kube::kueue::ClusterQueue;
-use crate::rules::kueue::model::{Node, Units, show, show_with};
+use crate::rules::kueue::model::{FlavorResource, Node, Units, show, show_with};
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;
 
@@ -36,18 +36,6 @@ impl Chain<'_> {
         self.cq
             .map(|(_, c)| c.metadata.name.clone())
             .unwrap_or_default()
-    }
-
-    /// "needs 3 cpu and 3 pods" for the given resources of a podset.
-    pub(super) fn needs_words(&self, podset: &str, resources: &[String]) -> String {
-        let Some(n) = self.needs.iter().find(|n| n.name == podset) else {
-            return String::new();
-        };
-        let parts: Vec<String> = resources
-            .iter()
-            .map(|r| show_with(r, n.total.get(r).copied().unwrap_or(0)))
-            .collect();
-        join_and(&parts)
     }
 
     /// The podset's arithmetic: `podSet main: 3 × (1 cpu, 200Mi memory)`.
@@ -287,13 +275,88 @@ impl Chain<'_> {
         out
     }
 
+    /// The setting that caps what the ClusterQueue can borrow of a (flavor, resource),
+    /// named with its ClusterQueue and value (reference §1.13): its own `borrowingLimit`
+    /// when that binds, else each cohort member whose `lendingLimit` keeps part of its
+    /// nominal quota back. `None` outside a cohort or when nothing is capped.
+    pub(super) fn cap_words(&self, ctx: &Ctx, fr: &FlavorResource) -> Option<String> {
+        let (_, cq) = self.cq?;
+        let name = &cq.metadata.name;
+        let cohort = cq.cohort()?;
+        let node = Node::Cq(name.clone());
+        let res = fr.1.as_str();
+        let nominal = ctx.tree.subtree(&node, fr);
+        let max = ctx.tree.max_capacity(&node, fr);
+        if let Some(b) = ctx.tree.limits(&node, fr).and_then(|l| l.borrowing)
+            && max == nominal + b
+        {
+            return Some(format!(
+                "capped by ClusterQueue {name}'s borrowingLimit of {} in flavor {}: {} nominal + {} borrowed",
+                show_with(res, b),
+                fr.0,
+                show(res, nominal),
+                show(res, b)
+            ));
+        }
+        let mut lenders = Vec::new();
+        for c in ctx.tree.ancestors(name).iter().take(1) {
+            for m in ctx.tree.members(c).iter().filter(|m| *m != name) {
+                let mn = Node::Cq(m.clone());
+                let Some(l) = ctx.tree.limits(&mn, fr).and_then(|l| l.lending) else {
+                    continue;
+                };
+                let theirs = ctx.tree.subtree(&mn, fr);
+                if l < theirs {
+                    lenders.push(format!(
+                        "ClusterQueue {m}'s lendingLimit of {} in flavor {}, which lends at most that of its {} nominal",
+                        show_with(res, l),
+                        fr.0,
+                        show_with(res, theirs)
+                    ));
+                }
+            }
+        }
+        if lenders.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "capped in cohort {cohort} by {}",
+            join_and(&lenders)
+        ))
+    }
+
+    /// What `podset` and the podsets before it that took `flavor` for `res` request of
+    /// it, podset by podset, as Kueue sums them against the maximum capacity.
+    fn summed_need(&self, podset: &str, flavor: &str, res: &str) -> Vec<(String, Units)> {
+        let mut out = Vec::new();
+        for (t, n) in self.tries.iter().zip(&self.needs) {
+            let own = n.total.get(res).copied().unwrap_or(0);
+            if t.podset == podset {
+                out.push((n.name.clone(), own));
+                break;
+            }
+            let took = t
+                .groups
+                .iter()
+                .filter(|g| g.resources.iter().any(|r| r == res))
+                .any(|g| g.chosen() == Some(flavor));
+            if took && own > 0 {
+                out.push((n.name.clone(), own));
+            }
+        }
+        out
+    }
+
     fn never_words(&self, ctx: &Ctx, podset: &str) -> (String, String, String) {
         let subj = self.subject();
         let (_, cq) = self.cq.expect("quota verdicts have a ClusterQueue");
         let node = Node::Cq(cq.metadata.name.clone());
         // Resources over their maximum capacity in the first flavor that failed on quota.
+        // Kueue counts the podsets before this one that took the same flavor too
+        // ("previously considered podsets requests (4) + current podset request (12)").
         let mut flavor = String::new();
         let mut over: Vec<(String, Units, Units, Units)> = Vec::new();
+        let mut sources: Vec<String> = Vec::new();
         for (f, res) in self.exceeding(podset) {
             if flavor.is_empty() {
                 flavor = f.clone();
@@ -304,25 +367,43 @@ impl Chain<'_> {
             let fr = (f.clone(), res.clone());
             let max = ctx.tree.max_capacity(&node, &fr);
             let nominal = ctx.tree.limits(&node, &fr).map(|l| l.nominal).unwrap_or(0);
-            let need = self
-                .needs
-                .iter()
-                .find(|n| n.name == podset)
-                .and_then(|n| n.total.get(&res))
-                .copied()
-                .unwrap_or(0);
+            let parts = self.summed_need(podset, &f, &res);
+            let need: Units = parts.iter().map(|(_, u)| *u).sum();
             if need > max {
+                if parts.len() > 1 {
+                    sources.push(format!(
+                        "{res}: {}",
+                        parts
+                            .iter()
+                            .map(|(ps, u)| format!("{} for podSet {ps}", show(&res, *u)))
+                            .collect::<Vec<_>>()
+                            .join(" + ")
+                    ));
+                }
                 over.push((res, need, max, nominal));
             }
         }
         let resources: Vec<String> = over.iter().map(|o| o.0.clone()).collect();
-        let need = self.needs_words(podset, &resources);
-        let nominal = join_and(
-            &over
-                .iter()
-                .map(|(r, _, _, n)| show_with(r, *n))
-                .collect::<Vec<_>>(),
-        );
+        // "16 cpu and 20 pods": one amount of each resource over its capacity.
+        let amounts = |pick: fn(&(String, Units, Units, Units)) -> Units| {
+            join_and(
+                &over
+                    .iter()
+                    .map(|o| show_with(&o.0, pick(o)))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let need = amounts(|o| o.1);
+        let need = match sources.len() {
+            0 => need,
+            // One summed resource: "16 cpu (4 for podSet launcher + 12 for podSet workers)".
+            1 if over.len() == 1 => format!(
+                "{need} ({})",
+                sources[0].split_once(": ").map(|(_, t)| t).unwrap_or("")
+            ),
+            _ => format!("{need} ({})", sources.join("; ")),
+        };
+        let nominal = amounts(|o| o.3);
         let borrow = match cq.cohort() {
             None => "no cohort".to_string(),
             Some(c) => {
@@ -330,10 +411,8 @@ impl Chain<'_> {
                     .iter()
                     .map(|(r, _, max, _)| {
                         let fr = (flavor.clone(), r.clone());
-                        match ctx.tree.limits(&node, &fr).and_then(|l| l.borrowing) {
-                            Some(b) => {
-                                format!("{} (borrowingLimit {})", show_with(r, *max), show(r, b))
-                            }
+                        match self.cap_words(ctx, &fr) {
+                            Some(w) => format!("{} ({w})", show_with(r, *max)),
                             None => show_with(r, *max),
                         }
                     })
@@ -451,10 +530,13 @@ impl Chain<'_> {
                 );
                 if cq.cohort().is_some() {
                     s.push_str(&format!(
-                        "; with what {} can lend, {} free now ({} at most)",
+                        "; with what {} can lend, {} free now ({} at most{})",
                         self.cohort_words(cq),
                         show(r, free),
-                        show(r, max)
+                        show(r, max),
+                        self.cap_words(ctx, &fr)
+                            .map(|w| format!(": {w}"))
+                            .unwrap_or_default()
                     ));
                 } else {
                     s.push_str(&format!(", {} free", show(r, free)));
