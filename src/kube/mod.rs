@@ -13,6 +13,7 @@ pub mod lazy;
 pub mod meta;
 pub mod network;
 pub mod node;
+pub mod openshift;
 pub mod pod;
 pub mod policy;
 #[allow(dead_code)]

@@ -17,6 +17,7 @@ pub mod readiness;
 pub mod runtime;
 pub mod scheduling;
 pub mod statefulset_ordinals;
+pub mod superseded;
 pub mod traffic;
 
 use crate::kube::meta::ObjectRef;

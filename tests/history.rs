@@ -1,0 +1,103 @@
+//! Judging history as history (issue 24): every bundle of `sample-bundles/history/` → a
+//! JSON snapshot of all its findings and the exact set of findings it must produce. Each
+//! scenario has a bundle where the failure was superseded (or the object is unused, just
+//! created, not collected) and a control where it is real.
+
+use crate::{analyze_json, assert_exact_findings, find, gen_check, json, kdiag, settings, text};
+
+/// (rule, `Kind/name`, severity).
+type Expected = (&'static str, &'static str, &'static str);
+
+const BUNDLES: &[(&str, &[Expected])] = &[
+    (
+        "history-superseded",
+        &[
+            ("node/evicted", "Deployment/api", "info"),
+            ("pod/stuck", "Job/web-migrate", "info"),
+            ("pod/stuck", "ConfigMap/revision-status-6", "info"),
+            ("pod/stuck", "ConfigMap/revision-status-6", "info"),
+            ("pod/stuck", "ConfigMap/revision-status-7", "info"),
+        ],
+    ),
+    (
+        "history-failing",
+        &[
+            ("node/evicted", "Deployment/api", "error"),
+            ("runtime/job-failed", "Job/report-gen", "error"),
+            ("pod/stuck", "ConfigMap/revision-status-8", "error"),
+        ],
+    ),
+];
+
+fn path(bundle: &str) -> String {
+    format!("sample-bundles/history/{bundle}.yaml")
+}
+
+fn all(_: &&serde_json::Value) -> bool {
+    true
+}
+
+#[test]
+fn history_sample_snapshots() {
+    for (bundle, _) in BUNDLES {
+        let out = analyze_json(&path(bundle));
+        let pretty = serde_json::to_string_pretty(&out).unwrap();
+        let name = if bundle.starts_with("history-") {
+            bundle.to_string()
+        } else {
+            format!("history-{bundle}")
+        };
+        settings().bind(|| insta::assert_snapshot!(format!("{name}.json"), pretty));
+    }
+}
+
+#[test]
+fn each_history_bundle_gets_exactly_its_findings() {
+    for (bundle, expected) in BUNDLES {
+        assert_exact_findings(bundle, &analyze_json(&path(bundle)), all, expected);
+    }
+}
+
+#[test]
+fn history_bundles_are_up_to_date() {
+    gen_check("sample-bundles/history/gen.py");
+}
+
+/// The message says what superseded each failure, and cites it.
+#[test]
+fn superseded_failures_name_what_superseded_them() {
+    let out = analyze_json(&path("history-superseded"));
+    let job = find(&out, "pod/stuck", "web-migrate");
+    let msg = text(&job["message"]);
+    assert!(
+        msg.contains("retried: Job web-migrate completed at 2026-11-20T07:15:35Z"),
+        "{msg}"
+    );
+    let rev7 = find(&out, "pod/stuck", "revision-status-7");
+    let msg = text(&rev7["message"]);
+    assert!(
+        msg.contains("the static pod kube-apiserver-ip-10-0-3-67.ec2.internal on the same node runs revision 7"),
+        "{msg}"
+    );
+    let by_msg = |needle: &str| {
+        crate::findings(&out)
+            .iter()
+            .filter(|f| text(&f["message"]).contains(needle))
+            .count()
+    };
+    assert_eq!(
+        by_msg("the later installer installer-6-retry-2-ip-10-0-1-23.ec2.internal succeeded"),
+        1
+    );
+    assert_eq!(
+        by_msg("the later pruner revision-pruner-7-ip-10-0-2-45.ec2.internal succeeded"),
+        1
+    );
+    // The failing control: node a's revision 8 is no evidence for node c.
+    let out = analyze_json(&path("history-failing"));
+    let f = find(&out, "pod/stuck", "revision-status-8");
+    assert!(!text(&f["message"]).contains("superseded"), "{f:#}");
+    let run = kdiag(&["analyze", &path("history-superseded"), "--format", "json"]);
+    assert_eq!(run.code, 0, "only info findings: {}", run.stdout);
+    let _ = json(&run);
+}
