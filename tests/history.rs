@@ -27,6 +27,43 @@ const BUNDLES: &[(&str, &[Expected])] = &[
             ("pod/stuck", "ConfigMap/revision-status-8", "error"),
         ],
     ),
+    (
+        "traffic-unused",
+        &[
+            (
+                "traffic/selector-no-match",
+                "Service/machine-api-controllers",
+                "info",
+            ),
+            (
+                "traffic/selector-no-match",
+                "Service/machine-api-operator-webhook",
+                "info",
+            ),
+            ("traffic/selector-no-match", "Service/legacy-search", "info"),
+        ],
+    ),
+    (
+        "traffic-used",
+        &[
+            (
+                "traffic/selector-no-match",
+                "Service/metrics-adapter",
+                "warning",
+            ),
+            (
+                "traffic/selector-no-match",
+                "Service/machine-api-operator-webhook",
+                "warning",
+            ),
+            ("traffic/selector-no-match", "Service/catalog", "warning"),
+            (
+                "traffic/selector-no-match",
+                "Service/machine-api-controllers",
+                "info",
+            ),
+        ],
+    ),
 ];
 
 fn path(bundle: &str) -> String {
@@ -100,4 +137,39 @@ fn superseded_failures_name_what_superseded_them() {
     let run = kdiag(&["analyze", &path("history-superseded"), "--format", "json"]);
     assert_eq!(run.code, 0, "only info findings: {}", run.stdout);
     let _ = json(&run);
+}
+
+/// The user is named; an unused Service quotes the platform only as corroboration.
+#[test]
+fn empty_services_say_who_uses_them() {
+    let out = analyze_json(&path("traffic-used"));
+    for (svc, user) in [
+        ("catalog", "used by Route shop/catalog"),
+        (
+            "metrics-adapter",
+            "used by APIService v1beta1.metrics.k8s.io",
+        ),
+        (
+            "machine-api-operator-webhook",
+            "used by ValidatingWebhookConfiguration machine-api (webhook validation.machine.machine.openshift.io)",
+        ),
+    ] {
+        let msg = text(&find(&out, "traffic/selector-no-match", svc)["message"]).to_string();
+        assert!(msg.contains(user), "{msg}");
+    }
+    let out = analyze_json(&path("traffic-unused"));
+    let msg = text(&find(&out, "traffic/selector-no-match", "machine-api-controllers")["message"])
+        .to_string();
+    assert!(
+        msg.contains("unused: no workload is meant to back it"),
+        "{msg}"
+    );
+    assert!(msg.contains("the cluster's platform is None"), "{msg}");
+    assert!(
+        msg.contains("Cluster Machine API Operator is in NoOp mode"),
+        "{msg}"
+    );
+    let msg =
+        text(&find(&out, "traffic/selector-no-match", "legacy-search")["message"]).to_string();
+    assert!(!msg.contains("platform"), "{msg}");
 }

@@ -520,7 +520,135 @@ def history_failing():
     return sc
 
 
-SCENARIOS = [history_superseded, history_failing]
+# ---------------------------------------------------------------------------------
+# Services nobody uses (OpenShift's machine-api operator in NoOp mode on platform None)
+# ---------------------------------------------------------------------------------
+
+def infrastructure(sc, platform):
+    return sc.add({"apiVersion": "config.openshift.io/v1", "kind": "Infrastructure",
+                   "metadata": sc.meta("Infrastructure", None, "cluster", 120 * DAY),
+                   "spec": {"cloudConfig": {"name": ""}, "platformSpec": {"type": platform}},
+                   "status": {"apiServerInternalURI": "https://api-int.ocp4.example.com:6443",
+                              "apiServerURL": "https://api.ocp4.example.com:6443",
+                              "controlPlaneTopology": "HighlyAvailable", "etcdDiscoveryDomain": "",
+                              "infrastructureName": "ocp4-x7k2p", "infrastructureTopology": "HighlyAvailable",
+                              "platform": platform, "platformStatus": {"type": platform}}})
+
+
+def machine_api_operator(sc, message):
+    related = [{"group": "", "name": "openshift-machine-api", "resource": "namespaces"}] + [
+        {"group": "machine.openshift.io", "name": "", "namespace": "openshift-machine-api", "resource": r}
+        for r in ("machines", "machinesets", "machinehealthchecks")]
+    conds = [
+        {"type": "Progressing", "status": "False", "reason": "AsExpected", "lastTransitionTime": ts(100 * DAY)},
+        {"type": "Degraded", "status": "False", "reason": "AsExpected", "lastTransitionTime": ts(100 * DAY)},
+        {"type": "Available", "status": "True", "reason": "AsExpected", "message": message,
+         "lastTransitionTime": ts(100 * DAY)},
+        {"type": "Upgradeable", "status": "True", "lastTransitionTime": ts(100 * DAY)}]
+    return sc.add({"apiVersion": "config.openshift.io/v1", "kind": "ClusterOperator",
+                   "metadata": sc.meta("ClusterOperator", None, "machine-api", 120 * DAY,
+                                       annotations={"include.release.openshift.io/self-managed-high-availability":
+                                                    "true"}),
+                   "spec": {},
+                   "status": {"conditions": conds, "extension": None, "relatedObjects": related,
+                              "versions": [{"name": "operator", "version": "4.18.3"}]}})
+
+
+def machine_api_services(sc):
+    """Services the machine-api operator creates for the controllers it deploys on a cloud
+    platform; only the operator's own Deployment runs."""
+    ns = "openshift-machine-api"
+    sc.namespace(ns)
+    d, r, labels, image = sc.deployment(ns, "machine-api-operator", 1, 1, labels={"k8s-app": "machine-api-operator"},
+                                        image=OCP_IMAGE)
+    sc.rs_pod(r, labels, image, 0, node=MASTERS[0][0], created=30 * DAY)
+    out = {}
+    for name, sel, port, target, ip in (
+            ("machine-api-controllers", {"k8s-app": "controller"}, 8441, "machine-mtrc", "172.30.10.124"),
+            ("machine-api-operator-webhook", {"api": "clusterapi", "k8s-app": "controller"}, 443, 9443,
+             "172.30.182.24")):
+        svc = sc.service(ns, name, sel, port, target, ip, labels={"k8s-app": name},
+                         annotations={"service.beta.openshift.io/serving-cert-secret-name": name + "-tls"})
+        sc.empty_slice(svc)
+        out[name] = svc
+    return out
+
+
+def storefront(sc):
+    """A healthy Deployment in shop, whose scaling event is the newest timestamp."""
+    d, r, labels, image = sc.deployment("shop", "storefront", 1, 1)
+    sc.rs_pod(r, labels, image, 0, node=MASTERS[1][0], created=3 * DAY)
+    sc.event(d, "ScalingReplicaSet", "Scaled up replica set %s to 1" % r["metadata"]["name"], type_="Normal",
+             last=0, component="deployment-controller")
+
+
+def traffic_unused():
+    """Services with no pods, no workload meant to back them and no user: `info` "unused"."""
+    sc = Scenario("traffic-unused")
+    masters(sc)
+    infrastructure(sc, "None")
+    machine_api_operator(sc, "Cluster Machine API Operator is in NoOp mode")
+    machine_api_services(sc)
+    # A plain Kubernetes namespace: a Service left over from a removed app.
+    sc.namespace("shop")
+    svc = sc.service("shop", "legacy-search", {"app": "legacy-search"}, 9200, 9200, "172.30.77.12")
+    sc.empty_slice(svc)
+    storefront(sc)
+    return sc
+
+
+def traffic_used():
+    """The control: empty Services that something uses warn, naming the user."""
+    sc = Scenario("traffic-used")
+    masters(sc)
+    infrastructure(sc, "AWS")
+    machine_api_operator(sc, "Cluster Machine API Operator is available at operator: 4.18.3")
+    svcs = machine_api_services(sc)
+    hook = svcs["machine-api-operator-webhook"]
+    sc.add({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+            "metadata": sc.meta("ValidatingWebhookConfiguration", None, "machine-api", 100 * DAY,
+                                annotations={"service.beta.openshift.io/inject-cabundle": "true"}),
+            "webhooks": [{"admissionReviewVersions": ["v1"], "name": "validation.machine.machine.openshift.io",
+                          "clientConfig": {"caBundle": "", "service": {
+                              "name": hook["metadata"]["name"], "namespace": "openshift-machine-api",
+                              "path": "/validate-machine-openshift-io-v1beta1-machine", "port": 443}},
+                          "failurePolicy": "Ignore", "matchPolicy": "Equivalent", "namespaceSelector": {},
+                          "objectSelector": {}, "sideEffects": "None", "timeoutSeconds": 10,
+                          "rules": [{"apiGroups": ["machine.openshift.io"], "apiVersions": ["v1beta1"],
+                                     "operations": ["CREATE", "UPDATE"], "resources": ["machines"],
+                                     "scope": "*"}]}]})
+    # A Route to a Service whose pods are gone.
+    sc.namespace("shop")
+    svc = sc.service("shop", "catalog", {"app": "catalog"}, 8080, 8080, "172.30.77.40")
+    sc.empty_slice(svc)
+    sc.add({"apiVersion": "route.openshift.io/v1", "kind": "Route",
+            "metadata": sc.meta("Route", "shop", "catalog", 20 * DAY),
+            "spec": {"host": "catalog-shop.apps.ocp4.example.com", "port": {"targetPort": "https"},
+                     "tls": {"termination": "edge"}, "to": {"kind": "Service", "name": "catalog", "weight": 100},
+                     "wildcardPolicy": "None"},
+            "status": {"ingress": [{"host": "catalog-shop.apps.ocp4.example.com", "routerName": "default",
+                                    "conditions": [{"type": "Admitted", "status": "True",
+                                                    "lastTransitionTime": ts(20 * DAY)}],
+                                    "wildcardPolicy": "None"}]}})
+    # An APIService served by a Service with no pods.
+    sc.namespace("monitoring")
+    svc = sc.service("monitoring", "metrics-adapter", {"app.kubernetes.io/name": "metrics-adapter"}, 443, 6443,
+                     "172.30.9.3")
+    sc.empty_slice(svc)
+    sc.add({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+            "metadata": sc.meta("APIService", None, "v1beta1.metrics.k8s.io", 100 * DAY),
+            "spec": {"group": "metrics.k8s.io", "groupPriorityMinimum": 100, "insecureSkipTLSVerify": True,
+                     "service": {"name": "metrics-adapter", "namespace": "monitoring", "port": 443},
+                     "version": "v1beta1", "versionPriority": 100},
+            "status": {"conditions": [{"type": "Available", "status": "False", "reason": "MissingEndpoints",
+                                       "message": "endpoints for service/metrics-adapter in \"monitoring\" have "
+                                                  "no addresses with port name \"https\"",
+                                       "lastTransitionTime": ts(2 * HOUR)}]}})
+    storefront(sc)
+    return sc
+
+
+SCENARIOS = [history_superseded, history_failing, traffic_unused, traffic_used]
 
 
 def build():
