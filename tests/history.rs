@@ -64,6 +64,22 @@ const BUNDLES: &[(&str, &[Expected])] = &[
             ),
         ],
     ),
+    (
+        "pods-just-created",
+        &[
+            ("pod/stuck", "Pod/batch-import", "info"),
+            ("pod/stuck", "Deployment/web", "info"),
+            ("readiness/probe-failing", "Pod/api-canary", "info"),
+        ],
+    ),
+    (
+        "pods-settled",
+        &[
+            ("pod/stuck", "Pod/batch-import", "warning"),
+            ("pod/stuck", "Deployment/web", "warning"),
+            ("readiness/probe-failing", "Pod/api-canary", "warning"),
+        ],
+    ),
 ];
 
 fn path(bundle: &str) -> String {
@@ -172,4 +188,32 @@ fn empty_services_say_who_uses_them() {
     let msg =
         text(&find(&out, "traffic/selector-no-match", "legacy-search")["message"]).to_string();
     assert!(!msg.contains("platform"), "{msg}");
+}
+
+/// A pod created seconds before the snapshot: nothing has had time to happen, and the
+/// message says how old it was; ten minutes later the same silence is a warning.
+#[test]
+fn just_created_pods_are_info_under_the_threshold() {
+    let out = analyze_json(&path("pods-just-created"));
+    for (rule, name, age) in [
+        ("pod/stuck", "batch-import", 2),
+        ("pod/stuck", "web", 3),
+        ("readiness/probe-failing", "api-canary", 3),
+    ] {
+        let msg = text(&find(&out, rule, name)["message"]).to_string();
+        assert!(
+            msg.ends_with(&format!(
+                "created {age}s before the snapshot; nothing has had time to happen"
+            )),
+            "{msg}"
+        );
+    }
+    let out = analyze_json(&path("pods-settled"));
+    assert!(
+        !crate::findings(&out)
+            .iter()
+            .any(|f| text(&f["message"]).contains("nothing has had time")),
+        "{:#}",
+        out["findings"]
+    );
 }

@@ -648,7 +648,59 @@ def traffic_used():
     return sc
 
 
-SCENARIOS = [history_superseded, history_failing, traffic_unused, traffic_used]
+# ---------------------------------------------------------------------------------
+# Just-created pods, and kinds a bundle does not hold
+# ---------------------------------------------------------------------------------
+
+def workers(sc):
+    for name, zone, ip in (("worker-a", "zone-a", "10.0.4.11"), ("worker-b", "zone-b", "10.0.4.12")):
+        sc.node(name, zone, ip=ip)
+
+
+def young_pods(sc, age):
+    """Three pods `age` seconds old: one bound and creating its container, one not scheduled
+    yet, one Running whose container is not Ready yet; no Warning event for any."""
+    ns = "shop"
+    sc.namespace(ns)
+    d, r, labels, image = sc.deployment(ns, "web", 1, 0, created=30 * DAY)
+    web = sc.rs_pod(r, labels, image, 0, node="worker-a", created=age, phase="Pending")
+    sc.event(web, "Scheduled", "Successfully assigned shop/%s to worker-a" % web["metadata"]["name"],
+             type_="Normal", last=age - 1, component="default-scheduler")
+    batch = sc.pod(ns, "batch-import", {"app": "batch-import"}, "quay.io/acme/batch-import:3.0.1",
+                   created=age - 1, phase="Pending")
+    batch["status"] = {"phase": "Pending", "qosClass": "Burstable"}
+    api = sc.pod(ns, "api-canary", {"app": "api-canary"}, "quay.io/acme/api:2.2.0", node="worker-b",
+                 created=age, ip="10.128.4.33")
+    c = api["status"]["containerStatuses"][0]
+    c["ready"] = False
+    for cond in api["status"]["conditions"]:
+        if cond["type"] in ("Ready", "ContainersReady"):
+            cond.update({"status": "False", "reason": "ContainersNotReady",
+                         "message": "containers with unready status: [api]", "lastTransitionTime": ts(age - 1)})
+    api["spec"]["containers"][0]["readinessProbe"] = {
+        "httpGet": {"path": "/ready", "port": 8080, "scheme": "HTTP"}, "initialDelaySeconds": 5,
+        "periodSeconds": 10, "timeoutSeconds": 1, "failureThreshold": 3, "successThreshold": 1}
+    sc.event(d, "ScalingReplicaSet", "Scaled up replica set %s to 1" % r["metadata"]["name"], type_="Normal",
+             last=0, component="deployment-controller")
+
+
+def pods_just_created():
+    """Pods created 2-3 seconds before the snapshot: `info`, nothing has had time to happen."""
+    sc = Scenario("pods-just-created")
+    workers(sc)
+    young_pods(sc, 3)
+    return sc
+
+
+def pods_settled():
+    """The control: the same pods ten minutes old, still with no event saying why."""
+    sc = Scenario("pods-settled")
+    workers(sc)
+    young_pods(sc, 600)
+    return sc
+
+
+SCENARIOS = [history_superseded, history_failing, traffic_unused, traffic_used, pods_just_created, pods_settled]
 
 
 def build():

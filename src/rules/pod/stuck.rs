@@ -24,8 +24,11 @@ declare_rule! {
     /// A failure that a later success superseded is history, `info` with what superseded it:
     /// a Job that reached its completions, an OpenShift static-pod installer or pruner whose
     /// node a later one (or the static pod's revision) brought up to date, a controller with
-    /// its desired ready replicas again. More specific rules replace this finding for the
-    /// pods they explain.
+    /// its desired ready replicas again. A pod created less than 60 seconds before the
+    /// snapshot (`pod_findings::JUST_CREATED_SECS`) whose diagnosis rests on an event or
+    /// condition not written yet (no scheduler decision, no kubelet event, no probe event)
+    /// is `info`: nothing has had time to happen. More specific rules replace this finding
+    /// for the pods they explain.
     pub static POD_STUCK = {
         id: "pod/stuck",
         stage: Stage::Scheduling,
@@ -122,8 +125,37 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
     if phase == "Failed" {
         return failed(snap, id, pod, &events);
     }
-    stuck(snap, id, pod, &events)
+    let mut d = stuck(snap, id, pod, &events)?;
+    // A diagnosis that rests on an event or condition not written yet means nothing for a
+    // pod created seconds before the snapshot.
+    let node_ready = pod.spec.node_name.as_deref().is_none_or(|n| {
+        snap.node_named(n)
+            .is_none_or(|(_, node)| node.ready_status() == Some("True"))
+    });
+    if NO_EVIDENCE_YET.iter().any(|c| d.cause.starts_with(c))
+        && node_ready
+        && !events.iter().any(|(_, e)| e.is_warning())
+        && let Some(age) = pod_findings::just_created(snap, pod)
+    {
+        d.severity = Severity::Info;
+        d.summary.push_str(&format!(
+            " — created {age}s before the snapshot; nothing has had time to happen"
+        ));
+        d.cause.push_str(":just-created");
+        d.help =
+            "nothing to do yet: take the bundle again in a minute if the pod is still not running";
+    }
+    Some(d)
 }
+
+/// Causes that rest on the absence of a scheduler decision, a kubelet event or a probe
+/// event: the ones a just-created pod shows while nothing has had time to happen.
+const NO_EVIDENCE_YET: &[&str] = &[
+    "unscheduled-no-evidence",
+    "pending-on-node",
+    "not-ready:",
+    "starting:",
+];
 
 /// Where a pod that is neither Failed nor done stopped.
 fn stuck(
