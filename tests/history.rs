@@ -80,6 +80,14 @@ const BUNDLES: &[(&str, &[Expected])] = &[
             ("readiness/probe-failing", "Pod/api-canary", "warning"),
         ],
     ),
+    (
+        "nodes-without-pods",
+        &[("node/condition", "Node/worker-b", "error")],
+    ),
+    (
+        "nodes-with-pods",
+        &[("node/condition", "Node/worker-b", "error")],
+    ),
 ];
 
 fn path(bundle: &str) -> String {
@@ -216,4 +224,20 @@ fn just_created_pods_are_info_under_the_threshold() {
         "{:#}",
         out["findings"]
     );
+}
+
+/// A count of a kind the bundle does not hold is no count: the node's finding says the
+/// bundle holds no pods; with pods collected, zero bound there is a fact.
+#[test]
+fn a_kind_not_collected_is_said_not_counted() {
+    let out = analyze_json(&path("nodes-without-pods"));
+    let msg = text(&find(&out, "node/condition", "worker-b")["message"]).to_string();
+    assert!(
+        msg.contains("the bundle holds no pods, so which pods are bound here is unknown"),
+        "{msg}"
+    );
+    assert!(!msg.contains("0 non-terminated"), "{msg}");
+    let out = analyze_json(&path("nodes-with-pods"));
+    let msg = text(&find(&out, "node/condition", "worker-b")["message"]).to_string();
+    assert!(msg.contains("0 non-terminated pods bound here"), "{msg}");
 }

@@ -700,7 +700,41 @@ def pods_settled():
     return sc
 
 
-SCENARIOS = [history_superseded, history_failing, traffic_unused, traffic_used, pods_just_created, pods_settled]
+def lost_node(sc):
+    node = next(o for o in sc.items if o["kind"] == "Node" and o["metadata"]["name"] == "worker-b")
+    for cond in node["status"]["conditions"]:
+        cond.update({"status": "Unknown", "reason": "NodeStatusUnknown",
+                     "message": "Kubelet stopped posting node status.", "lastHeartbeatTime": ts(47 * MIN),
+                     "lastTransitionTime": ts(46 * MIN)})
+    node["spec"]["taints"] = [
+        {"effect": "NoSchedule", "key": "node.kubernetes.io/unreachable", "timeAdded": ts(46 * MIN)},
+        {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "timeAdded": ts(46 * MIN)}]
+    sc.event(node, "NodeNotReady", "Node worker-b status is now: NodeNotReady", type_="Normal", last=0,
+             component="node-controller")
+
+
+def nodes_without_pods():
+    """A bundle of Nodes and Events only (no Pod collected): the NotReady node's finding says
+    the bundle holds no pods instead of counting zero."""
+    sc = Scenario("nodes-without-pods")
+    workers(sc)
+    lost_node(sc)
+    return sc
+
+
+def nodes_with_pods():
+    """The control: the same nodes with pods collected, none bound to the lost node."""
+    sc = Scenario("nodes-with-pods")
+    workers(sc)
+    lost_node(sc)
+    sc.namespace("shop")
+    d, r, labels, image = sc.deployment("shop", "web", 1, 1)
+    sc.rs_pod(r, labels, image, 0, node="worker-a", created=3 * DAY)
+    return sc
+
+
+SCENARIOS = [history_superseded, history_failing, traffic_unused, traffic_used, pods_just_created, pods_settled,
+             nodes_without_pods, nodes_with_pods]
 
 
 def build():
