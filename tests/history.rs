@@ -88,6 +88,14 @@ const BUNDLES: &[(&str, &[Expected])] = &[
         "nodes-with-pods",
         &[("node/condition", "Node/worker-b", "error")],
     ),
+    (
+        "pull-secret-missing",
+        &[("node/image-pull", "Deployment/api", "error")],
+    ),
+    (
+        "pull-secret-unknown",
+        &[("node/image-pull", "Deployment/api", "error")],
+    ),
 ];
 
 fn path(bundle: &str) -> String {
@@ -240,4 +248,40 @@ fn a_kind_not_collected_is_said_not_counted() {
     let out = analyze_json(&path("nodes-with-pods"));
     let msg = text(&find(&out, "node/condition", "worker-b")["message"]).to_string();
     assert!(msg.contains("0 non-terminated pods bound here"), "{msg}");
+}
+
+/// The kubelet's own event proves the pull secret is missing even when the bundle holds
+/// no Secrets; without it the bundle cannot tell.
+#[test]
+fn kubelet_event_proves_a_pull_secret_missing() {
+    let out = analyze_json(&path("pull-secret-missing"));
+    let f = find(&out, "node/image-pull", "api");
+    let msg = text(&f["message"]);
+    assert!(
+        msg.ends_with("pull secret regcred is missing from namespace shop: the kubelet could not retrieve it (FailedToRetrieveImagePullSecret)"),
+        "{msg}"
+    );
+    let help = text(&f["help"]);
+    assert!(
+        help.contains("regcred are missing from namespace shop"),
+        "{help}"
+    );
+    let cited = f["evidence"].as_array().unwrap().iter().any(|e| {
+        e["object"]["kind"] == "Event"
+            && text(&e["note"]).contains("Unable to retrieve some image pull secrets (regcred)")
+            && e["line"].is_u64()
+    });
+    assert!(cited, "{f:#}");
+    let unknown = f["evidence"].as_array().unwrap().iter().any(|e| {
+        let n = text(&e["note"]);
+        n.contains("regcred") && n.contains("whether it exists is unknown")
+    });
+    assert!(!unknown, "{f:#}");
+    let out = analyze_json(&path("pull-secret-unknown"));
+    let f = find(&out, "node/image-pull", "api");
+    assert!(
+        !text(&f["message"]).contains("missing from namespace"),
+        "{f:#}"
+    );
+    assert!(text(&f["help"]).contains("the bundle cannot show pull secret(s) regcred"));
 }

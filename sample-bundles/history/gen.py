@@ -733,8 +733,62 @@ def nodes_with_pods():
     return sc
 
 
+# ---------------------------------------------------------------------------------
+# The kubelet's word that a pull secret is missing
+# ---------------------------------------------------------------------------------
+
+PRIVATE_IMAGE = "registry.example.com/shop/api:2.0.3"
+PULL_401 = ('Failed to pull image "%s": failed to pull and unpack image "%s": failed to resolve reference "%s": '
+            'failed to authorize: failed to fetch anonymous token: unexpected status from GET request to '
+            'https://registry.example.com/service/token?scope=repository%%3Ashop%%2Fapi%%3Apull&service=registry.example.com: '
+            '401 Unauthorized' % (PRIVATE_IMAGE, PRIVATE_IMAGE, PRIVATE_IMAGE))
+
+
+def unauthorized_pull(sc, kubelet_event):
+    """A Deployment whose image needs credentials; the pod names pull secret regcred. The
+    bundle holds no Secrets (as troubleshoot collects none by default)."""
+    sc.namespace("shop")
+    d, r, labels, image = sc.deployment("shop", "api", 1, 0, image=PRIVATE_IMAGE)
+    r["spec"]["template"]["spec"]["imagePullSecrets"] = [{"name": "regcred"}]
+    d["spec"]["template"]["spec"]["imagePullSecrets"] = [{"name": "regcred"}]
+    p = sc.rs_pod(r, labels, image, 0, node="worker-a", created=25 * MIN, phase="Pending",
+                  waiting=("ImagePullBackOff", 'Back-off pulling image "%s"' % PRIVATE_IMAGE),
+                  pull_secrets=["regcred"])
+    sc.event(p, "Pulling", 'Pulling image "%s"' % PRIVATE_IMAGE, type_="Normal", count=7, first=25 * MIN,
+             last=4 * MIN, field_path="spec.containers{api}")
+    sc.event(p, "Failed", PULL_401, count=7, first=25 * MIN, last=4 * MIN, field_path="spec.containers{api}")
+    sc.event(p, "Failed", "Error: ErrImagePull", count=7, first=25 * MIN, last=4 * MIN,
+             field_path="spec.containers{api}")
+    sc.event(p, "BackOff", 'Back-off pulling image "%s"' % PRIVATE_IMAGE, type_="Normal", count=98,
+             first=25 * MIN, last=30, field_path="spec.containers{api}")
+    sc.event(p, "Failed", "Error: ImagePullBackOff", count=98, first=25 * MIN, last=30,
+             field_path="spec.containers{api}")
+    if kubelet_event:
+        sc.event(p, "FailedToRetrieveImagePullSecret",
+                 "Unable to retrieve some image pull secrets (regcred); attempting to pull the image may not succeed.",
+                 count=105, first=25 * MIN, last=30)
+    sc.event(d, "ScalingReplicaSet", "Scaled up replica set %s to 1" % r["metadata"]["name"], type_="Normal",
+             last=0, component="deployment-controller")
+
+
+def pull_secret_missing():
+    """The kubelet's FailedToRetrieveImagePullSecret event proves regcred is missing."""
+    sc = Scenario("pull-secret-missing")
+    workers(sc)
+    unauthorized_pull(sc, True)
+    return sc
+
+
+def pull_secret_unknown():
+    """The control: without the kubelet's event, the bundle cannot say whether regcred exists."""
+    sc = Scenario("pull-secret-unknown")
+    workers(sc)
+    unauthorized_pull(sc, False)
+    return sc
+
+
 SCENARIOS = [history_superseded, history_failing, traffic_unused, traffic_used, pods_just_created, pods_settled,
-             nodes_without_pods, nodes_with_pods]
+             nodes_without_pods, nodes_with_pods, pull_secret_missing, pull_secret_unknown]
 
 
 def build():
