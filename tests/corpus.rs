@@ -269,15 +269,7 @@ fn healthy_real_clusters_raise_no_alarm() {
             &[("error", "runtime/crash-loop", "velero")][..],
         ),
     ] {
-        let path = dir.join(rel);
-        let out = json(&kdiag(&[
-            "analyze",
-            path.to_str().unwrap(),
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-        ]));
+        let out = crate::analyze_json(dir.join(rel).to_str().unwrap());
         let alarms: Vec<(String, String, String)> = crate::alarms(&out)
             .iter()
             .map(|f| {
