@@ -1137,6 +1137,24 @@ def _digest_tree(root):
     return out
 
 
+def write_or_check(files, here, argv):
+    """The main of an area's generator: write `files` (name -> text) into `here`, or with
+    `--check` fail when a file there differs from a fresh build."""
+    if "--check" in argv:
+        bad = [n for n, t in files.items()
+               if not os.path.exists(os.path.join(here, n)) or open(os.path.join(here, n)).read() != t]
+        if bad:
+            print("out of date:", ", ".join(sorted(bad)))
+            return 1
+        print("up to date: %d files" % len(files))
+        return 0
+    for name, text in sorted(files.items()):
+        with open(os.path.join(here, name), "w") as f:
+            f.write(text)
+        print("%8d  %s" % (len(text), name))
+    return 0
+
+
 def main(argv):
     if "--check" in argv:
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:

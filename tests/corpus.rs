@@ -251,6 +251,43 @@ fn baseline_bundle_has_no_errors() {
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
+/// No false alarms on real clusters (issue 24): the healthy real inputs have no error and
+/// no warning; sbctl's bundle has exactly one error, velero's crash loop.
+#[test]
+fn healthy_real_clusters_raise_no_alarm() {
+    let Some(dir) = corpus() else { return };
+    for (rel, want) in [
+        ("must-gather-clean/must-gather-aws.tar.xz", &[][..]),
+        ("must-gather-clean/must-gather-metal.tar.xz", &[][..]),
+        ("rancher-support-bundle-kit/sampleSupportBundle", &[][..]),
+        (
+            "troubleshoot/test/baselines/supportbundle/baseline.tar.gz",
+            &[][..],
+        ),
+        (
+            "sbctl/support-bundle",
+            &[("error", "runtime/crash-loop", "velero")][..],
+        ),
+    ] {
+        let out = crate::analyze_json(dir.join(rel).to_str().unwrap());
+        let alarms: Vec<(String, String, String)> = crate::alarms(&out)
+            .iter()
+            .map(|f| {
+                (
+                    f["severity"].as_str().unwrap().to_string(),
+                    f["rule"].as_str().unwrap().to_string(),
+                    f["object"]["name"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let want: Vec<(String, String, String)> = want
+            .iter()
+            .map(|(s, r, n)| (s.to_string(), r.to_string(), n.to_string()))
+            .collect();
+        assert_eq!(alarms, want, "{rel}");
+    }
+}
+
 /// Every file of the sample bundles and the corpus (inside archives too) whose name ends
 /// in one of `exts`, as (where it is, its text); files that are not UTF-8 are left out.
 fn text_files(exts: &[&str]) -> Vec<(String, String)> {

@@ -5,6 +5,7 @@
 mod archives;
 mod cli;
 mod corpus;
+mod history;
 mod hostile;
 mod identity;
 mod kueue;
@@ -117,6 +118,24 @@ pub fn settings() -> insta::Settings {
     s
 }
 
+/// Runs a sample-bundle generator with `--check`: deterministic and its bundles up to
+/// date (skipped without python3).
+pub fn gen_check(script: &str) {
+    let ok = Command::new("python3")
+        .arg(script)
+        .arg("--check")
+        .current_dir(root())
+        .output();
+    match ok {
+        Ok(o) => assert!(
+            o.status.success(),
+            "{script}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        ),
+        Err(e) => eprintln!("skipping: python3 not available ({e})"),
+    }
+}
+
 pub fn exists(p: &str) -> bool {
     Path::new(&root()).join(p).exists()
 }
@@ -134,6 +153,15 @@ pub fn analyze_json(path: &str) -> serde_json::Value {
 /// The findings of an analysis.
 pub fn findings(out: &serde_json::Value) -> &Vec<serde_json::Value> {
     out["findings"].as_array().expect("findings")
+}
+
+/// The findings above `info` (errors and warnings): what a user is alarmed by. History
+/// (a retried Job's failed pod) is `info` and not counted.
+pub fn alarms(out: &serde_json::Value) -> Vec<&serde_json::Value> {
+    findings(out)
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .collect()
 }
 
 /// The one finding of `rule` on the object named `name`.

@@ -429,13 +429,5 @@ fn corpus_gives_no_false_findings() {
 /// The generator is deterministic and the bundles are up to date.
 #[test]
 fn numa_bundles_match_their_generator() {
-    let ok = std::process::Command::new("python3")
-        .arg("sample-bundles/numa/gen.py")
-        .arg("--check")
-        .current_dir(root())
-        .output();
-    match ok {
-        Ok(o) => assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout)),
-        Err(e) => eprintln!("skipping: python3 not available ({e})"),
-    }
+    crate::gen_check("sample-bundles/numa/gen.py");
 }

@@ -82,7 +82,22 @@ fn seed_pods_get_their_stage_in_every_form() {
             .collect();
         assert_eq!(web_svc.len(), 1, "{path}");
         assert_eq!(web_svc[0]["stage"], "traffic");
-        assert_eq!(findings.len(), 5, "{path}: {findings:#?}");
+        assert_eq!(crate::alarms(&out).len(), 5, "{path}: {findings:#?}");
+        // Job migrate's failed first pod is history: info, saying the retry completed.
+        let history: Vec<_> = findings
+            .iter()
+            .filter(|f| f["severity"] == "info")
+            .collect();
+        assert_eq!(history.len(), 1, "{path}: {history:#?}");
+        assert_eq!(history[0]["object"]["name"], "migrate");
+        assert!(
+            history[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("retried: Job migrate completed at"),
+            "{path}: {:#}",
+            history[0]
+        );
         let api_a = findings
             .iter()
             .find(|f| f["object"]["name"] == "api-a")

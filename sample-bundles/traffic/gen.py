@@ -19,7 +19,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from build import to_yaml  # noqa: E402  (kubectl-style YAML emitter, stdlib only)
+from build import to_yaml, write_or_check  # noqa: E402  (kubectl-style YAML emitter, stdlib only)
 
 AS_OF = "2026-11-20T09:14:00Z"
 AS_OF_EPOCH = calendar.timegm(time.strptime(AS_OF, "%Y-%m-%dT%H:%M:%SZ"))
@@ -923,20 +923,7 @@ def build():
 
 
 def main(argv):
-    files = build()
-    if "--check" in argv:
-        bad = [n for n, t in files.items()
-               if not os.path.exists(os.path.join(HERE, n)) or open(os.path.join(HERE, n)).read() != t]
-        if bad:
-            print("out of date:", ", ".join(sorted(bad)))
-            return 1
-        print("up to date: %d files" % len(files))
-        return 0
-    for name, text in sorted(files.items()):
-        with open(os.path.join(HERE, name), "w") as f:
-            f.write(text)
-        print("%8d  %s" % (len(text), name))
-    return 0
+    return write_or_check(build(), HERE, argv)
 
 
 if __name__ == "__main__":

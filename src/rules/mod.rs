@@ -18,6 +18,7 @@ pub mod readiness;
 pub mod runtime;
 pub mod scheduling;
 pub mod statefulset_ordinals;
+pub mod superseded;
 pub mod traffic;
 
 use crate::kube::meta::ObjectRef;

@@ -311,3 +311,21 @@ pub fn creating(pod: &crate::kube::pod::Pod) -> bool {
             .is_some_and(|t| t.exit_code == Some(0))
     })
 }
+
+/// A pod created less than this many seconds before the snapshot has had no time for
+/// anything to happen: the scheduler binds or reports within a second or two, the kubelet
+/// starts containers (pulling images) and probes within tens of seconds, and each writes an
+/// event when it fails. Diagnoses that rest on a missing event or condition are `info` at
+/// most under it.
+pub const JUST_CREATED_SECS: i64 = 60;
+
+/// Seconds from the pod's creation to the snapshot, when under [`JUST_CREATED_SECS`].
+pub fn just_created(snap: &Snapshot, pod: &crate::kube::pod::Pod) -> Option<i64> {
+    let created = pod
+        .metadata
+        .creation_timestamp
+        .as_deref()
+        .and_then(crate::kube::time::parse_timestamp)?;
+    let age = snap.as_of? - created;
+    (0..JUST_CREATED_SECS).contains(&age).then_some(age)
+}

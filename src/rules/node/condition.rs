@@ -143,6 +143,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     format!("pod {} bound here, not Ready", snap.object(*id).name),
                 ));
             }
+        } else if not_ready && !snap.has_kind("Pod") {
+            message.push_str("; the bundle holds no pods, so which pods are bound here is unknown");
         } else if not_ready {
             message.push_str(&format!(
                 "; {} bound here",

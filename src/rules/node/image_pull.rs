@@ -21,7 +21,10 @@ declare_rule! {
     /// `imagePullPolicy: Never`. For credential problems every `imagePullSecrets` entry of
     /// the pod and of its service account is checked: in the bundle, absent from a bundle
     /// that holds Secrets of that namespace, or unknowable because the bundle holds none
-    /// (troubleshoot bundles collect no Secrets by default). The scheduler's work is
+    /// (troubleshoot bundles collect no Secrets by default) — unless the kubelet's own
+    /// `FailedToRetrieveImagePullSecret` event (`Unable to retrieve some image pull secrets
+    /// (regcred); …`) names it: then it is missing from the pod's namespace, citing the
+    /// event. The scheduler's work is
     /// done: adding nodes does not fix an image pull.
     pub static IMAGE_PULL = {
         id: "node/image-pull",
@@ -424,7 +427,12 @@ fn finding(
         });
     }
     let mut extra = vec![pod_findings::node_evidence(snap, &first.node)];
-    let (secret_notes, secret_sentence, compact) = pull_secrets(snap, &ns, &pod);
+    let PullSecrets {
+        evidence: secret_notes,
+        sentence: secret_sentence,
+        compact,
+        missed,
+    } = pull_secrets(snap, &ns, first.id, &pod);
     if class.about_credentials() {
         extra.extend(secret_notes);
     } else if !compact.is_empty() {
@@ -467,12 +475,75 @@ fn finding(
         help,
     );
     f.evidence.extend(extra);
+    if class.about_credentials() && !missed.is_empty() {
+        f.message.push_str(&format!(
+            "; pull secret {} missing from namespace {ns}: the kubelet could not retrieve it ({SECRET_EVENT_REASON})",
+            if missed.len() == 1 {
+                format!("{} is", missed[0])
+            } else {
+                format!("s {} are", missed.join(", "))
+            }
+        ));
+    }
     f
 }
 
-/// Evidence about every pull secret the pod would use, one sentence for the help, and a
-/// compact "name (state)" list.
-fn pull_secrets(snap: &Snapshot, ns: &str, pod: &Pod) -> (Vec<Evidence>, String, Vec<String>) {
+/// The kubelet's event when a pull secret named in the pod spec cannot be read
+/// (`getPullSecretsForPod` in `pkg/kubelet/kubelet_pods.go`).
+const SECRET_EVENT_REASON: &str = "FailedToRetrieveImagePullSecret";
+const SECRET_EVENT_PREFIX: &str = "Unable to retrieve some image pull secrets (";
+
+/// The secret names of a `FailedToRetrieveImagePullSecret` event: `Unable to retrieve some
+/// image pull secrets (regcred, other); attempting to pull the image may not succeed.`
+fn unretrievable_secrets(message: &str) -> Vec<&str> {
+    message
+        .strip_prefix(SECRET_EVENT_PREFIX)
+        .and_then(|rest| rest.split_once(");"))
+        .map(|(names, _)| {
+            names
+                .split(", ")
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The pod's newest `FailedToRetrieveImagePullSecret` event naming `name`.
+fn kubelet_missed<'a>(
+    events: &'a [(ObjectId, &'a Event)],
+    name: &str,
+) -> Option<&'a (ObjectId, &'a Event)> {
+    events
+        .iter()
+        .filter(|(_, e)| e.reason == SECRET_EVENT_REASON)
+        .rfind(|(_, e)| unretrievable_secrets(&e.message).contains(&name))
+}
+
+/// How the bundle knows of a pull secret: its own objects, or the kubelet's word.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SecretState {
+    Bundle(Presence),
+    /// Not in the bundle, and the kubelet said it could not retrieve it.
+    KubeletMissed,
+}
+
+/// What the bundle says of the pull secrets a pod would use.
+struct PullSecrets {
+    /// One item per secret (and the service account's).
+    evidence: Vec<Evidence>,
+    /// One sentence for the help.
+    sentence: String,
+    /// "name (state)" for each.
+    compact: Vec<String>,
+    /// The ones the kubelet said it could not retrieve, absent from the bundle.
+    missed: Vec<String>,
+}
+
+/// Evidence about every pull secret the pod would use, one sentence for the help, a
+/// compact "name (state)" list, and the names the kubelet could not retrieve.
+fn pull_secrets(snap: &Snapshot, ns: &str, pod_id: ObjectId, pod: &Pod) -> PullSecrets {
+    let events = snap.events_for(pod_id);
     let mut ev = Vec::new();
     let mut names: Vec<(String, &'static str)> = pod
         .spec
@@ -534,11 +605,40 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod: &Pod) -> (Vec<Evidence>, String,
                 "; its type is {t}, not kubernetes.io/dockerconfigjson, so the kubelet ignores it"
             ));
         }
-        states.push((name.clone(), p));
-        ev.push(match p {
-            Presence::Present(sid) => evidence::object(snap, sid, text),
-            _ => note(text),
-        });
+        let missed = kubelet_missed(&events, name);
+        match (p, missed) {
+            (Presence::Present(sid), Some((eid, e))) => {
+                states.push((name.clone(), SecretState::Bundle(p)));
+                ev.push(evidence::object(snap, sid, text));
+                ev.push(evidence::object(
+                    snap,
+                    *eid,
+                    format!(
+                        "the kubelet could not retrieve pull secret {name} ({}): the bundle holds it, so it was created, or became readable, after that",
+                        evidence::describe_event(snap, e)
+                    ),
+                ));
+            }
+            (Presence::Present(sid), None) => {
+                states.push((name.clone(), SecretState::Bundle(p)));
+                ev.push(evidence::object(snap, sid, text));
+            }
+            (_, Some((eid, e))) => {
+                states.push((name.clone(), SecretState::KubeletMissed));
+                ev.push(evidence::object(
+                    snap,
+                    *eid,
+                    format!(
+                        "pull secret {name} (from {from}) is missing from namespace {ns}: the kubelet could not retrieve it ({})",
+                        evidence::describe_event(snap, e)
+                    ),
+                ));
+            }
+            (_, None) => {
+                states.push((name.clone(), SecretState::Bundle(p)));
+                ev.push(note(text));
+            }
+        }
     }
     let sentence = if names.is_empty() {
         format!(
@@ -547,15 +647,30 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod: &Pod) -> (Vec<Evidence>, String,
     } else {
         let absent: Vec<&str> = states
             .iter()
-            .filter(|(_, p)| *p == Presence::Absent)
+            .filter(|(_, p)| *p == SecretState::Bundle(Presence::Absent))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let missed: Vec<&str> = states
+            .iter()
+            .filter(|(_, p)| *p == SecretState::KubeletMissed)
             .map(|(n, _)| n.as_str())
             .collect();
         let unknown: Vec<&str> = states
             .iter()
-            .filter(|(_, p)| *p == Presence::NotCollected)
+            .filter(|(_, p)| *p == SecretState::Bundle(Presence::NotCollected))
             .map(|(n, _)| n.as_str())
             .collect();
-        if !absent.is_empty() {
+        if !missed.is_empty() {
+            format!(
+                "pull secret(s) {} are missing from namespace {ns} (the kubelet's {SECRET_EVENT_REASON} event says it could not retrieve them): create them there{}",
+                missed.join(", "),
+                if absent.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {} do not exist either", absent.join(", "))
+                }
+            )
+        } else if !absent.is_empty() {
             format!(
                 "pull secret(s) {} do not exist in namespace {ns}: create them",
                 absent.join(", ")
@@ -576,20 +691,48 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod: &Pod) -> (Vec<Evidence>, String,
             format!(
                 "{n} ({})",
                 match p {
-                    Presence::Present(_) => "in the bundle",
-                    Presence::Absent => "does not exist",
-                    Presence::NotCollected =>
+                    SecretState::Bundle(Presence::Present(_)) => "in the bundle",
+                    SecretState::Bundle(Presence::Absent) => "does not exist",
+                    SecretState::Bundle(Presence::NotCollected) =>
                         "not in the bundle, which holds no Secrets of the namespace",
+                    SecretState::KubeletMissed => "missing: the kubelet could not retrieve it",
                 }
             )
         })
         .collect();
-    (ev, sentence, compact)
+    let missed = states
+        .iter()
+        .filter(|(_, p)| *p == SecretState::KubeletMissed)
+        .map(|(n, _)| n.clone())
+        .collect();
+    PullSecrets {
+        evidence: ev,
+        sentence,
+        compact,
+        missed,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kubelet_secret_event_names() {
+        assert_eq!(
+            unretrievable_secrets(
+                "Unable to retrieve some image pull secrets (regcred); attempting to pull the image may not succeed."
+            ),
+            ["regcred"]
+        );
+        assert_eq!(
+            unretrievable_secrets(
+                "Unable to retrieve some image pull secrets (regcred, quay-pull); attempting to pull the image may not succeed."
+            ),
+            ["regcred", "quay-pull"]
+        );
+        assert!(unretrievable_secrets("Back-off pulling image").is_empty());
+    }
 
     #[test]
     fn classes_from_real_texts() {

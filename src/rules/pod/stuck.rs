@@ -7,7 +7,7 @@ use crate::kube::pod::{ContainerStatus, Pod};
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, node_evidence};
-use crate::rules::runtime::facts::owning_job;
+use crate::rules::superseded::superseded;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -21,9 +21,14 @@ declare_rule! {
     /// container config errors) or readiness (Running but not Ready). Knowing the stage
     /// decides which component to investigate: adding nodes does not fix an image pull.
     /// Pods failing the same way under one controller are one finding on the controller.
-    /// Failed pods of Jobs that later succeeded are not reported; leftover Failed pods of a
-    /// controller that is healthy again are `info`. More specific rules replace this
-    /// finding for the pods they explain.
+    /// A failure that a later success superseded is history, `info` with what superseded it:
+    /// a Job that reached its completions, an OpenShift static-pod installer or pruner whose
+    /// node a later one (or the static pod's revision) brought up to date, a controller with
+    /// its desired ready replicas again. A pod created less than 60 seconds before the
+    /// snapshot (`pod_findings::JUST_CREATED_SECS`) whose diagnosis rests on an event or
+    /// condition not written yet (no scheduler decision, no kubelet event, no probe event)
+    /// is `info`: nothing has had time to happen. More specific rules replace this finding
+    /// for the pods they explain.
     pub static POD_STUCK = {
         id: "pod/stuck",
         stage: Stage::Scheduling,
@@ -120,19 +125,59 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
     if phase == "Failed" {
         return failed(snap, id, pod, &events);
     }
+    let mut d = stuck(snap, id, pod, &events)?;
+    // A diagnosis that rests on an event or condition not written yet means nothing for a
+    // pod created seconds before the snapshot.
+    let node_ready = pod.spec.node_name.as_deref().is_none_or(|n| {
+        snap.node_named(n)
+            .is_none_or(|(_, node)| node.ready_status() == Some("True"))
+    });
+    if NO_EVIDENCE_YET.iter().any(|c| d.cause.starts_with(c))
+        && node_ready
+        && !events.iter().any(|(_, e)| e.is_warning())
+        && let Some(age) = pod_findings::just_created(snap, pod)
+    {
+        d.severity = Severity::Info;
+        d.summary.push_str(&format!(
+            " — created {age}s before the snapshot; nothing has had time to happen"
+        ));
+        d.cause.push_str(":just-created");
+        d.help =
+            "nothing to do yet: take the bundle again in a minute if the pod is still not running";
+    }
+    Some(d)
+}
+
+/// Causes that rest on the absence of a scheduler decision, a kubelet event or a probe
+/// event: the ones a just-created pod shows while nothing has had time to happen.
+const NO_EVIDENCE_YET: &[&str] = &[
+    "unscheduled-no-evidence",
+    "pending-on-node",
+    "not-ready:",
+    "starting:",
+];
+
+/// Where a pod that is neither Failed nor done stopped.
+fn stuck(
+    snap: &Snapshot,
+    id: ObjectId,
+    pod: &Pod,
+    events: &[(ObjectId, &Event)],
+) -> Option<Diagnosis> {
+    let phase = pod.phase();
     if let Some(d) = terminating_on_lost_node(snap, id, pod) {
         return Some(d);
     }
     let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
-        return Some(unscheduled(snap, id, pod, &events));
+        return Some(unscheduled(snap, id, pod, events));
     };
-    if let Some(d) = container_problem(snap, id, pod, node, &events) {
+    if let Some(d) = container_problem(snap, id, pod, node, events) {
         return Some(d);
     }
     if phase == "Running" {
-        return Some(not_ready(snap, id, pod, &events));
+        return Some(not_ready(snap, id, pod, events));
     }
-    Some(pending_on_node(snap, id, pod, node, &events))
+    Some(pending_on_node(snap, id, pod, node, events))
 }
 
 fn pod_field(snap: &Snapshot, id: ObjectId, path: &[&str], note: String) -> Evidence {
@@ -545,6 +590,27 @@ fn crashed(
             cs.name,
             facts.join(", ")
         ),
+        // A container that ended for good (a Failed pod's, an init container's): what it
+        // ended with, in the past tense.
+        _ if cs.state.waiting.is_none()
+            && let Some(t) = &cs.state.terminated =>
+        {
+            let others: Vec<&str> = facts
+                .iter()
+                .map(String::as_str)
+                .filter(|f| !f.starts_with("last exit code"))
+                .collect();
+            format!(
+                "has {kind} {} that exited with code {} ({reason}){}",
+                cs.name,
+                t.exit_code.unwrap_or(0),
+                if others.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", others.join(", "))
+                }
+            )
+        }
         _ => format!(
             "has {kind} {} failing with {reason}{}{}",
             cs.name,
@@ -797,10 +863,6 @@ fn failed(
     pod: &Pod,
     events: &[(ObjectId, &Event)],
 ) -> Option<Diagnosis> {
-    // A Job that finished successfully retried past these failures: nothing to report.
-    if owning_job(snap, pod).is_some_and(|(_, j)| j.is_complete()) {
-        return None;
-    }
     let reason = pod.status.reason.clone().unwrap_or_default();
     let message = pod.status.message.clone().unwrap_or_default();
     let node = pod.spec.node_name.clone().unwrap_or_default();
@@ -874,11 +936,15 @@ fn failed(
             },
         }
     };
-    if pod_findings::controller_is_healthy(snap, id) {
-        d.severity = Severity::Info;
-        d.summary
-            .push_str(" — a leftover: its controller has its desired ready replicas again");
-        d.help = "delete the leftover Failed pods once their cause is understood";
+    // The owner's current state decides: a Job that completed, a later installer or the
+    // static pod's revision on the node, a controller at its desired ready replicas.
+    if let Some(s) = superseded(snap, id, pod) {
+        d.help = s.apply(
+            &mut d.severity,
+            &mut d.summary,
+            &mut d.cause,
+            &mut d.evidence,
+        );
     }
     Some(d)
 }

@@ -4,6 +4,7 @@ use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::pod_findings;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -16,7 +17,9 @@ declare_rule! {
     /// not restart the container; it only keeps the pod out of every Service's ready
     /// endpoints, so the pod runs and receives no traffic. When the bundle holds no probe
     /// event (they expire after about an hour) the finding says so and dates the failure from
-    /// the Ready condition. Fix the app or the probe (path, port, timeout), not the node.
+    /// the Ready condition; a pod created less than 60 seconds before the snapshot
+    /// (`pod_findings::JUST_CREATED_SECS`) with no probe event yet is `info`: nothing has had
+    /// time to happen. Fix the app or the probe (path, port, timeout), not the node.
     pub static PROBE_FAILING = {
         id: "readiness/probe-failing",
         stage: Stage::Readiness,
@@ -44,6 +47,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
     let mut ev = Vec::new();
     ev.extend(analysis::ready_condition_evidence(snap, id, pod));
     let mut parts = Vec::new();
+    let mut any_event = false;
     for name in containers {
         let Some(c) = pod.spec.containers.iter().find(|c| &c.name == name) else {
             continue;
@@ -69,6 +73,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
             "container {name} fails its readiness probe ({})",
             probe.describe()
         );
+        any_event |= !probe_evs.is_empty();
         match probe_evs.last() {
             Some((_, e)) => {
                 let (out, errored) = analysis::probe_output(&e.message);
@@ -128,12 +133,25 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
         }
         parts.push(part);
     }
-    PodDiagnosis {
+    let mut d = PodDiagnosis {
         id,
         severity: Severity::Warning,
         cause: format!("readiness-probe:{}", containers.join(",")),
         summary: format!("is Running but not Ready: {}", parts.join("; ")),
         evidence: ev,
         help: "the readiness probe fails, so no Service sends this pod traffic (it is not restarted): compare the probe's path, port and timeout with what the app serves, and read the app's log".into(),
+    };
+    // No probe event yet for a pod created seconds before the snapshot: nothing has had
+    // time to happen.
+    if !any_event && let Some(age) = pod_findings::just_created(snap, pod) {
+        d.severity = Severity::Info;
+        d.summary.push_str(&format!(
+            " — created {age}s before the snapshot; nothing has had time to happen"
+        ));
+        d.cause.push_str(":just-created");
+        d.help =
+            "nothing to do yet: take the bundle again in a minute if the pod is still not Ready"
+                .into();
     }
+    d
 }

@@ -89,10 +89,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
         if cause == Cause::SelectorNoMatch
             && let Some(sel) = svc.spec.selector()
         {
-            let (more, tail, _) = selector_no_match::explain(model, sid, &ns, sel);
+            let why = selector_no_match::explain(model, sid, &ns, sel);
             // The first item repeats the selector hop already in the chain.
-            ev.extend(more.into_iter().skip(1));
-            message.push_str(&tail);
+            ev.extend(why.evidence.into_iter().skip(1));
+            message.push_str(&why.tail);
         }
         if model.endpoints_of(&ns, &svc.metadata.name).source == EpSource::NotCollected {
             message.push_str(&format!("; {}", hops::NOT_COLLECTED));

@@ -17,6 +17,7 @@ pub mod protocol_mismatch;
 pub mod selector_no_match;
 pub mod selectorless;
 pub mod target_port;
+pub mod users;
 
 use crate::rules::RuleMeta;
 

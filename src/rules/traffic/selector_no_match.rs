@@ -2,6 +2,7 @@
 
 use super::model::{self, Cause, Model};
 use super::near_miss;
+use super::users;
 use crate::declare_rule;
 use crate::kube::pod::PodTemplate;
 use crate::rules::evidence;
@@ -19,6 +20,15 @@ declare_rule! {
     /// own namespace) and when a controller whose template matches is scaled to zero (then
     /// the Service is idle on purpose: `info`). An Ingress that routes to the Service reports
     /// this in its own chain finding instead.
+    ///
+    /// An empty Service is an outage only when something depends on it: it is a `warning`
+    /// when a Route, an admission webhook configuration (`clientConfig.service`), an
+    /// APIService or a CRD conversion webhook names it, or when a workload is meant to back
+    /// it (a controller whose template matches, pods that nearly match or match in another
+    /// namespace). A Service with no pods, no workload meant to back it and no user is
+    /// `info` "unused" (OpenShift's machine-api operator in NoOp mode on platform `None`
+    /// leaves such Services behind); the Infrastructure's platform and the ClusterOperator
+    /// that owns the namespace are quoted as corroboration, never as the decision.
     pub static SELECTOR_NO_MATCH = {
         id: "traffic/selector-no-match",
         stage: Stage::Traffic,
@@ -43,8 +53,50 @@ fn run(ctx: &Context) -> Vec<Finding> {
             continue;
         }
         let ns = svc.metadata.namespace.as_deref().unwrap_or("");
-        let (ev, summary, idle) = explain(model, id, ns, sel);
-        let severity = if idle {
+        let Explained {
+            evidence: mut ev,
+            tail: mut summary,
+            idle,
+            backed,
+        } = explain(model, id, ns, sel);
+        let users = users::users(snap, ns, &svc.metadata.name);
+        for u in &users {
+            ev.push(evidence::object(
+                snap,
+                u.id,
+                format!("{} sends requests to this Service", u.what),
+            ));
+        }
+        // Without any controller in the bundle, whether a workload is meant to back the
+        // Service is unknown: no "unused" verdict then.
+        let controllers = ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"]
+            .iter()
+            .any(|k| snap.has_kind(k));
+        let unused = !idle && !backed && users.is_empty() && controllers;
+        if !users.is_empty() {
+            summary.push_str(&format!(
+                "; used by {}",
+                users
+                    .iter()
+                    .map(|u| u.what.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        } else if !controllers && !idle && !backed {
+            summary.push_str(
+                "; the bundle holds no Deployments, StatefulSets, DaemonSets or ReplicaSets, so whether a workload is meant to back it is unknown",
+            );
+        } else if unused {
+            let (said, platform_ev) = users::platform_context(snap, ns);
+            summary.push_str(
+                "; unused: no workload is meant to back it and nothing in the bundle sends it requests (no Ingress, Route, webhook configuration or APIService names it)",
+            );
+            if !said.is_empty() {
+                summary.push_str(&format!(" ({})", said.join("; ")));
+            }
+            ev.extend(platform_ev);
+        }
+        let severity = if idle || unused {
             Severity::Info
         } else {
             Severity::Warning
@@ -63,6 +115,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
             if idle {
                 "nothing to fix if the workload is meant to be scaled to zero; scale it up to serve"
                     .into()
+            } else if unused {
+                "nothing to fix while nothing uses it; delete the Service if it is left over, or deploy the workload it was made for".into()
             } else {
                 "compare the Service's selector with the pods' labels (a near miss is usually the typo), and fix whichever is wrong".into()
             },
@@ -72,14 +126,25 @@ fn run(ctx: &Context) -> Vec<Finding> {
     out
 }
 
-/// Evidence, a message tail and whether a scaled-to-zero controller explains it. Also
-/// used by the Ingress chain finding.
+/// Why a selector matches no pod: evidence, a message tail, whether a scaled-to-zero
+/// controller explains it, and whether a workload is meant to back the Service.
+pub struct Explained {
+    pub evidence: Vec<Evidence>,
+    pub tail: String,
+    /// A controller whose template matches is scaled to zero.
+    pub idle: bool,
+    /// A controller whose template matches wants replicas, or pods nearly match (a typo),
+    /// or match in another namespace.
+    pub backed: bool,
+}
+
+/// Explains a selector that matches no pod. Also used by the Ingress chain finding.
 pub fn explain(
     model: &Model,
     svc_id: ObjectId,
     ns: &str,
     sel: &BTreeMap<String, String>,
-) -> (Vec<Evidence>, String, bool) {
+) -> Explained {
     let snap = model.snap;
     let mut ev = vec![evidence::field(
         snap,
@@ -154,6 +219,7 @@ pub fn explain(
     }
     // Controllers whose template would match.
     let mut idle = false;
+    let mut backed = !near.is_empty() || !others.is_empty();
     for (cid, kind, name, desired) in template_matches(snap, ns, sel) {
         let note = if desired == 0 {
             idle = true;
@@ -161,6 +227,7 @@ pub fn explain(
                 "{kind} {name}'s pod template matches this selector, but it is scaled to 0 replicas"
             )
         } else {
+            backed = true;
             format!(
                 "{kind} {name} would create matching pods ({desired} desired) but none exists: see its creation finding"
             )
@@ -168,7 +235,7 @@ pub fn explain(
         tail.push_str(&format!("; {note}"));
         ev.push(evidence::field(snap, cid, &["spec", "replicas"], note));
     }
-    if near.is_empty() && others.is_empty() && !idle && !tail.contains("would create") {
+    if !backed && !idle {
         tail.push_str("; no pod of the namespace comes close (no near miss)");
     }
     // The recorded endpoints disagree when they still list addresses.
@@ -183,7 +250,12 @@ pub fn explain(
             ),
         ));
     }
-    (ev, tail, idle)
+    Explained {
+        evidence: ev,
+        tail,
+        idle,
+        backed,
+    }
 }
 
 /// Deployments, StatefulSets, DaemonSets and bare ReplicaSets of the namespace whose pod
