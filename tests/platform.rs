@@ -269,3 +269,21 @@ fn healthy_must_gathers_have_a_quiet_platform() {
         );
     }
 }
+
+/// Human and HTML output open with the platform line.
+#[test]
+fn reports_open_with_the_platform_line() {
+    let path = "sample-bundles/platform/drain-blocked";
+    let human = crate::kdiag(&["analyze", path, "--fail-on", "never"]);
+    assert!(
+        human.stdout.starts_with("platform: OpenShift 4.16.20 → 4.16.24: Completed"),
+        "{}",
+        human.stdout
+    );
+    let html = crate::kdiag(&["analyze", path, "--format", "html", "--fail-on", "never"]);
+    let head = html.stdout.split("<ul class=\"inputs\">").next().unwrap();
+    assert!(
+        head.contains("<p class=\"platform\">OpenShift 4.16.20 → 4.16.24: Completed"),
+        "{head}"
+    );
+}
