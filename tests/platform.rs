@@ -276,7 +276,9 @@ fn reports_open_with_the_platform_line() {
     let path = "sample-bundles/platform/drain-blocked";
     let human = crate::kdiag(&["analyze", path, "--fail-on", "never"]);
     assert!(
-        human.stdout.starts_with("platform: OpenShift 4.16.20 → 4.16.24: Completed"),
+        human
+            .stdout
+            .starts_with("platform: OpenShift 4.16.20 → 4.16.24: Completed"),
         "{}",
         human.stdout
     );
@@ -285,5 +287,22 @@ fn reports_open_with_the_platform_line() {
     assert!(
         head.contains("<p class=\"platform\">OpenShift 4.16.20 → 4.16.24: Completed"),
         "{head}"
+    );
+}
+
+/// A cluster not updating whose worker pool rolls out a new configuration of the same
+/// release: the line says so, instead of counting the pool as up to date.
+#[test]
+fn a_pool_rolling_out_a_configuration_is_said() {
+    let Some(dir) = corpus() else { return };
+    let out = analyze_json(
+        dir.join("oc-upgrade-status/no-version-upgrading")
+            .to_str()
+            .unwrap(),
+    );
+    let line = out["inputs"][0]["platform"]["summary"].as_str().unwrap();
+    assert!(
+        line.ends_with("1 of 2 pools up to date; pool worker is rolling out rendered-worker-79d8de7d658c5145794418295a4ac563 (0 of 3 machines updated)"),
+        "{line}"
     );
 }

@@ -721,7 +721,9 @@ fn troubleshoot_fixtures() {
         .iter()
         .find(|f| f["object"]["namespace"] == "message-image-pull-fail")
         .unwrap();
-    assert!(x509["fingerprint"].as_str().unwrap().contains(":tls:"));
+    // A certificate naming another host: the image reference, not a missing CA.
+    assert!(x509["fingerprint"].as_str().unwrap().contains(":tls-name:"));
+    assert!(message(x509).contains("x509 name mismatch"));
     // The healthy pods of the fixtures.
     for ns in ["default", "other", "kube-system", "monitoring", "rook-ceph"] {
         assert!(by_ns(ns).is_empty(), "{ns}: {:?}", by_ns(ns));

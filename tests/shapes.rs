@@ -369,3 +369,74 @@ fn old_cluster_info_dump_reads() {
         nodes.stdout
     );
 }
+
+/// A phase the API never writes (`CrashLoopBackOff` copied into `status.phase` by hand)
+/// on a pod whose containers run and whose Ready condition is True is no stuck pod:
+/// `info` naming the odd phase. The same phase on a pod that is not Ready stays a finding.
+#[test]
+fn an_edited_phase_on_a_ready_pod_is_not_a_stuck_pod() {
+    let pod = |name: &str, ready: &str| {
+        format!(
+            r#"apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  namespace: default
+  uid: 6c1e{n}0b4-2d1f-4a8e-9c3b-7e5d4f3a2b1c
+  creationTimestamp: "2026-11-20T07:02:11Z"
+spec:
+  nodeName: node-a
+  containers:
+  - name: app
+    image: registry.example.com/app:1.0
+status:
+  phase: CrashLoopBackOff
+  conditions:
+  - type: Ready
+    status: "{ready}"
+    lastTransitionTime: "2026-11-20T07:03:40Z"
+  - type: PodScheduled
+    status: "True"
+    lastTransitionTime: "2026-11-20T07:02:11Z"
+  containerStatuses:
+  - name: app
+    image: registry.example.com/app:1.0
+    imageID: registry.example.com/app@sha256:5e2b
+    ready: {ready_lower}
+    restartCount: 0
+    started: true
+    state:
+      running:
+        startedAt: "2026-11-20T07:03:31Z"
+"#,
+            n = name.len(),
+            ready_lower = ready.to_ascii_lowercase()
+        )
+    };
+    let dir = Scratch::with_files(
+        "edited-phase",
+        &[
+            ("ready.yaml", &pod("edited-ready", "True")),
+            ("not-ready.yaml", &pod("edited-not-ready", "False")),
+            // Something created two hours later sets the snapshot time.
+            (
+                "later.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: later\n  namespace: default\n  creationTimestamp: \"2026-11-20T09:14:02Z\"\ndata: {}\n",
+            ),
+        ],
+    );
+    let out = dir.analyze();
+    let f = crate::find(&out, "pod/stuck", "edited-ready");
+    assert_eq!(f["severity"], "info", "{f:#}");
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"CrashLoopBackOff\", which is not a pod phase")
+    );
+    let other: Vec<_> = crate::findings(&out)
+        .iter()
+        .filter(|f| f["object"]["name"] == "edited-not-ready")
+        .collect();
+    assert!(other.iter().any(|f| f["severity"] != "info"), "{other:#?}");
+}

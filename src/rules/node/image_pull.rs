@@ -54,6 +54,9 @@ pub enum PullClass {
     AccessDenied,
     Unauthorized,
     Tls,
+    /// The certificate is fine but names another host (Go's x509 HostnameError): the
+    /// image reference names a host that does not serve that registry.
+    TlsName,
     Dns,
     Network,
     RateLimit,
@@ -71,6 +74,7 @@ impl PullClass {
             PullClass::AccessDenied => "access-denied",
             PullClass::Unauthorized => "unauthorized",
             PullClass::Tls => "tls",
+            PullClass::TlsName => "tls-name",
             PullClass::Dns => "dns",
             PullClass::Network => "network",
             PullClass::RateLimit => "rate-limit",
@@ -106,6 +110,10 @@ pub fn classify(reason: &str, message: &str) -> PullClass {
         PullClass::Signature
     } else if has("toomanyrequests") || has("429 too many requests") || has("rate limit") {
         PullClass::RateLimit
+    } else if has("x509: certificate is valid for")
+        || has("x509: certificate is not valid for any names")
+    {
+        PullClass::TlsName
     } else if has("x509") || has("certificate") || (has("tls:") && !has("handshake timeout")) {
         PullClass::Tls
     } else if has("no such host")
@@ -338,6 +346,10 @@ fn finding(
             "the node does not trust the TLS certificate of registry {} (x509)",
             r.registry
         ),
+        PullClass::TlsName => format!(
+            "the TLS certificate served at {} is not issued for that host name (x509 name mismatch): the image reference may name the wrong registry host",
+            r.registry
+        ),
         PullClass::Dns => format!("the node cannot resolve registry host {}", r.registry),
         PullClass::Network => format!(
             "the node cannot reach registry {} (timeout, refused or unavailable)",
@@ -448,6 +460,7 @@ fn finding(
         PullClass::AccessDenied => format!("check the repository name, then the pull credentials: {secret_sentence}"),
         PullClass::Unauthorized => format!("give the pod working registry credentials: {secret_sentence}"),
         PullClass::Tls => "install the registry's CA on the nodes (containerd certs.d / hosts.toml) or fix the certificate's names; the pod spec cannot fix this".into(),
+        PullClass::TlsName => "check the registry host in the image reference (a typo or a host that serves something else); if the host is right, the registry's certificate must list that name — installing a CA does not fix a name mismatch".into(),
         PullClass::Dns => "check the node's own DNS resolver (the container runtime does not use CoreDNS), the registry host name, and proxy settings of the runtime".into(),
         PullClass::Network => "check egress from the node to the registry (firewall, proxy settings of the container runtime, NAT) and the registry's health".into(),
         PullClass::RateLimit => format!("authenticate pulls to get a higher limit, or use a mirror or pull-through cache: {secret_sentence}"),
@@ -750,6 +763,11 @@ mod tests {
             (
                 "ErrImagePull",
                 "Failed to pull image \"noimage.com/no-such-image\": rpc error: code = Unknown desc = Error response from daemon: Get \"https://noimage.com/v2/\": x509: certificate is not valid for any names, but wanted to match noimage.com",
+                PullClass::TlsName,
+            ),
+            (
+                "ErrImagePull",
+                "Failed to pull image \"harbor.corp/app/web:2\": rpc error: code = Unknown desc = failed to pull and unpack image \"harbor.corp/app/web:2\": failed to resolve reference \"harbor.corp/app/web:2\": failed to do request: Head \"https://harbor.corp/v2/app/web/manifests/2\": tls: failed to verify certificate: x509: certificate signed by unknown authority",
                 PullClass::Tls,
             ),
             (

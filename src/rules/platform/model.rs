@@ -102,11 +102,33 @@ impl Pool<'_> {
     }
     /// Whether every node reached the release: from the nodes' rendered configs when the
     /// bundle holds their MachineConfigs, else from the pool's own `Updated` condition.
+    /// A pool rolling out a configuration of the same release (a MachineConfig change,
+    /// not an update) says so in its own `Updated=False`, which wins.
     pub fn up_to_date(&self) -> Option<bool> {
+        let own = condition(&self.pool.status.conditions, "Updated").map(|c| c.status == "True");
+        if own == Some(false) {
+            return own;
+        }
         if self.nodes.iter().any(|n| n.version.is_some()) {
             return Some(self.updated() == self.nodes.len());
         }
-        condition(&self.pool.status.conditions, "Updated").map(|c| c.status == "True")
+        own
+    }
+
+    /// "pool worker is rolling out rendered-worker-79d8… (0 of 3 machines updated)", while
+    /// the pool's own `Updating=True`.
+    pub fn rolling_out(&self) -> Option<String> {
+        condition(&self.pool.status.conditions, "Updating").filter(|c| c.status == "True")?;
+        let s = &self.pool.status;
+        let counts = match (s.updated_machine_count, s.machine_count) {
+            (Some(u), Some(m)) => format!(" ({u} of {m} machines updated)"),
+            _ => String::new(),
+        };
+        Some(format!(
+            "pool {} is rolling out {}{counts}",
+            self.name(),
+            self.pool.spec.configuration.name
+        ))
     }
     /// Nodes known to run another release than `target` (unknown releases do not count).
     pub fn outdated(&self) -> usize {
@@ -251,9 +273,14 @@ impl<'a> Platform<'a> {
             .or(cv.1.status.desired.version.as_deref())
             .unwrap_or("(version unknown)");
         if !self.updating {
-            return Some(format!(
+            let mut line = format!(
                 "OpenShift {version}: not updating; {health}; {pools_done} of {n_pools} pools up to date"
-            ));
+            );
+            for r in self.pools.iter().filter_map(Pool::rolling_out) {
+                line.push_str("; ");
+                line.push_str(&r);
+            }
+            return Some(line);
         }
         let from = match self.previous {
             Some(p) if p.state == "Partial" => format!("incomplete {}", p.version),

@@ -86,22 +86,7 @@ fn finding(
         message.push_str(&first_line(text, 400));
     }
     let path = ["status", "conditions", &format!("type={}", bad.condition)];
-    let mut ev = vec![evidence::field(
-        snap,
-        id,
-        &path,
-        format!(
-            "{}={} reason {reason} since {}: {}",
-            bad.condition,
-            c.status,
-            c.last_transition_time.as_deref().unwrap_or("(no time)"),
-            if text.is_empty() {
-                "<no message>"
-            } else {
-                text
-            }
-        ),
-    )];
+    let mut ev = vec![evidence::field(snap, id, &path, condition_note(c))];
     let mut causes = Vec::new();
     follow_nodes(snap, text, &mut ev, &mut causes);
     for ns in op.namespaces() {
@@ -190,6 +175,23 @@ fn evidence_note(note: String) -> Evidence {
         line: None,
         note,
     }
+}
+
+/// A condition as evidence quotes it: `Failing=True reason X since T: message`.
+pub fn condition_note(c: &Condition) -> String {
+    let text = c.message.as_deref().unwrap_or("").trim();
+    format!(
+        "{}={} reason {} since {}: {}",
+        c.type_,
+        c.status,
+        c.reason.as_deref().unwrap_or(""),
+        c.last_transition_time.as_deref().unwrap_or("(no time)"),
+        if text.is_empty() {
+            "<no message>"
+        } else {
+            text
+        }
+    )
 }
 
 /// The first line of a long message, cut at `max` characters.

@@ -2,7 +2,7 @@
 //! has stalled by `oc`'s estimate.
 
 use super::model::{Assessment, Platform};
-use super::operator::first_line;
+use super::operator::{condition_note, first_line};
 use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::kube::time::format_duration;
@@ -64,16 +64,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 snap,
                 id,
                 &["status", "conditions", "type=Failing"],
-                format!(
-                    "Failing={} reason {reason} since {}: {}",
-                    c.status,
-                    c.last_transition_time.as_deref().unwrap_or("(no time)"),
-                    if text.is_empty() {
-                        "<no message>"
-                    } else {
-                        text
-                    }
-                ),
+                condition_note(c),
             ));
             let mut m = format!("ClusterVersion {name} {verb} {what} ({reason})");
             if !text.is_empty() {

@@ -121,6 +121,13 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
     if phase == "Running" && pod.is_ready() {
         return None;
     }
+    if !matches!(
+        phase,
+        "" | "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown"
+    ) && pod.is_ready()
+    {
+        return Some(invalid_phase(snap, id, phase));
+    }
     let events = snap.events_for(id);
     if phase == "Failed" {
         return failed(snap, id, pod, &events);
@@ -146,6 +153,26 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
             "nothing to do yet: take the bundle again in a minute if the pod is still not running";
     }
     Some(d)
+}
+
+/// A phase the API never writes (`CrashLoopBackOff` is a container's waiting reason, not
+/// a pod phase) on a pod whose Ready condition is True: an edited object, not a stuck pod.
+fn invalid_phase(snap: &Snapshot, id: ObjectId, phase: &str) -> Diagnosis {
+    Diagnosis {
+        stage: Stage::Runtime,
+        severity: Severity::Info,
+        cause: "invalid-phase".into(),
+        summary: format!(
+            "has phase {phase:?}, which is not a pod phase (Pending, Running, Succeeded, Failed, Unknown), while its Ready condition is True: the object was edited or written by hand, and nothing says it is stuck"
+        ),
+        evidence: vec![pod_field(
+            snap,
+            id,
+            &["status", "phase"],
+            format!("status.phase: {phase}"),
+        )],
+        help: "read the pod's containers' own states; the phase field of this copy cannot be trusted",
+    }
 }
 
 /// Causes that rest on the absence of a scheduler decision, a kubelet event or a probe
