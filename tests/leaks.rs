@@ -1,0 +1,126 @@
+//! Nothing secret and no terminal control leaks from a bundle into what kdiag prints.
+
+use crate::{Scratch, kdiag};
+
+/// A Secret whose values sit in every shape a bundle may hold them: `data` as a string,
+/// `stringData` as a list, `binaryData` as a map, and OpenShift's token annotation.
+const ODD_SECRET: &str = "apiVersion: v1
+kind: Secret
+metadata:
+  name: builder-token-x7k2p
+  namespace: shop
+  annotations:
+    kubernetes.io/service-account.name: builder
+    openshift.io/token-secret.name: builder-token-x7k2p
+    openshift.io/token-secret.value: eyJhbGciOiJSUzI1NiIsImtpZCI6IlRPS0VOIn0
+    kubectl.kubernetes.io/last-applied-configuration: '{\"data\":\"c2VjcmV0LWluLWxhc3QtYXBwbGllZA==\"}'
+type: kubernetes.io/service-account-token
+data: c2VjcmV0LWFzLWEtc3RyaW5n
+stringData:
+- secret-in-a-list
+binaryData:
+  keystore.jks: c2VjcmV0LWJpbmFyeQ==
+";
+
+/// A plain Secret: `data` is a map, so `describe` lists its keys with their sizes.
+const MAP_SECRET: &str = "apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  namespace: shop
+type: Opaque
+data:
+  password: aHVudGVyMg==
+  user: YWRtaW4=
+";
+
+const VALUES: &[&str] = &[
+    "eyJhbGciOiJSUzI1NiIsImtpZCI6IlRPS0VOIn0",
+    "c2VjcmV0LWluLWxhc3QtYXBwbGllZA",
+    "c2VjcmV0LWFzLWEtc3RyaW5n",
+    "secret-in-a-list",
+    "c2VjcmV0LWJpbmFyeQ",
+    "aHVudGVyMg",
+    "YWRtaW4",
+];
+
+#[test]
+fn secret_values_never_print_whatever_their_shape() {
+    for (tag, text) in [("yaml", ODD_SECRET.to_string()), ("json", to_json())] {
+        let b = Scratch::with_files(
+            "secret-shapes",
+            &[(&format!("s.{tag}"), &text), ("db.yaml", MAP_SECRET)],
+        );
+        let runs = [
+            kdiag(&["get", "secret", "-n", "shop", "-o", "yaml", b.path()]),
+            kdiag(&["get", "secret", "-n", "shop", "-o", "json", b.path()]),
+            kdiag(&[
+                "describe",
+                "secret/builder-token-x7k2p",
+                "-n",
+                "shop",
+                b.path(),
+            ]),
+            kdiag(&["describe", "secret/db", "-n", "shop", b.path()]),
+            kdiag(&["analyze", "--fail-on", "never", b.path()]),
+        ];
+        for run in &runs {
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            for v in VALUES {
+                assert!(
+                    !run.stdout.contains(v),
+                    "{tag}: {v} printed:\n{}",
+                    run.stdout
+                );
+                assert!(
+                    !run.stderr.contains(v),
+                    "{tag}: {v} printed:\n{}",
+                    run.stderr
+                );
+            }
+        }
+        assert!(
+            runs[0]
+                .stdout
+                .contains("openshift.io/token-secret.name: builder-token-x7k2p")
+        );
+        assert!(
+            runs[0].stdout.contains("keystore.jks: <redacted> 13 bytes"),
+            "{}",
+            runs[0].stdout
+        );
+        assert!(
+            runs[2].stdout.contains("keystore.jks:  13 bytes"),
+            "{}",
+            runs[2].stdout
+        );
+        let db = &runs[3].stdout;
+        assert!(
+            db.contains("Data\n====\npassword:  7 bytes\nuser:      5 bytes\n"),
+            "{db}"
+        );
+    }
+}
+
+/// The same Secret as indented JSON, so both readers are covered.
+fn to_json() -> String {
+    serde_json::to_string_pretty(&serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {
+            "name": "builder-token-x7k2p",
+            "namespace": "shop",
+            "annotations": {
+                "kubernetes.io/service-account.name": "builder",
+                "openshift.io/token-secret.name": "builder-token-x7k2p",
+                "openshift.io/token-secret.value": VALUES[0],
+                "kubectl.kubernetes.io/last-applied-configuration": format!("{{\"data\":\"{}==\"}}", VALUES[1]),
+            }
+        },
+        "type": "kubernetes.io/service-account-token",
+        "data": VALUES[2],
+        "stringData": [VALUES[3]],
+        "binaryData": {"keystore.jks": format!("{}==", VALUES[4])}
+    }))
+    .unwrap()
+}
