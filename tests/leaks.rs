@@ -124,3 +124,60 @@ fn to_json() -> String {
     }))
     .unwrap()
 }
+
+/// Whether `c` would reach a terminal as a control: C0 but a newline, DEL, C1, bidi.
+fn is_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{9}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[test]
+fn terminal_controls_and_newlines_in_names_print_escaped() {
+    let b = Scratch::new("terminal");
+    // A file name that would forge a finding header, and one with a bidi override.
+    b.write("bad\n× [node] Pod forged/x: \u{1b}[2J.yaml", "a: [\n");
+    b.write("pod\u{202e}lmay.yaml", crate::bad_input_pod());
+    // Object text with ESC, BEL and CR, as JSON writes them.
+    b.write(
+        "evil.json",
+        r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web\u001b]0;pwned\u0007", "namespace": "shop", "annotations": {"note": "a\u001b[2Jb\rforged"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}"#,
+    );
+    let runs = [
+        kdiag(&["analyze", "--fail-on", "never", b.path()]),
+        kdiag(&["get", "pods", "-A", b.path()]),
+        kdiag(&["get", "pods", "-A", "-o", "yaml", b.path()]),
+        kdiag(&[
+            "describe",
+            "pod/web\u{1b}]0;pwned\u{7}",
+            "-n",
+            "shop",
+            b.path(),
+        ]),
+    ];
+    for run in &runs {
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let raw: Vec<char> = run.stdout.chars().filter(|&c| is_control(c)).collect();
+        assert!(raw.is_empty(), "raw {raw:?} in:\n{}", run.stdout);
+    }
+    let human = &runs[0].stdout;
+    assert!(
+        human.contains("bad\\n× [node] Pod forged/x: \\x1b[2J.yaml"),
+        "{human}"
+    );
+    assert!(human.contains("pod\\u{202e}lmay.yaml"), "{human}");
+    assert!(
+        !human
+            .lines()
+            .any(|l| l.trim_start().starts_with("× [node] Pod forged")),
+        "{human}"
+    );
+    assert!(
+        runs[1].stdout.contains("web\\x1b]0;pwned\\x07"),
+        "{}",
+        runs[1].stdout
+    );
+    assert!(
+        runs[3].stdout.contains("a\\x1b[2Jb\\rforged"),
+        "{}",
+        runs[3].stdout
+    );
+}
