@@ -79,27 +79,27 @@ fn secret_values_never_print_whatever_their_shape() {
                 );
             }
         }
-        assert!(
-            runs[0]
-                .stdout
-                .contains("openshift.io/token-secret.name: builder-token-x7k2p")
+        prints(
+            &runs[0],
+            "openshift.io/token-secret.name: builder-token-x7k2p",
         );
-        assert!(
-            runs[0].stdout.contains("keystore.jks: <redacted> 13 bytes"),
-            "{}",
-            runs[0].stdout
-        );
-        assert!(
-            runs[2].stdout.contains("keystore.jks:  13 bytes"),
-            "{}",
-            runs[2].stdout
-        );
+        prints(&runs[0], "keystore.jks: <redacted> 13 bytes");
+        prints(&runs[2], "keystore.jks:  13 bytes");
         let db = &runs[3].stdout;
         assert!(
             db.contains("Data\n====\npassword:  7 bytes\nuser:      5 bytes\n"),
             "{db}"
         );
     }
+}
+
+/// Fails unless `run` printed `text`.
+fn prints(run: &crate::Run, text: &str) {
+    assert!(
+        run.stdout.contains(text),
+        "{text:?} not in:\n{}",
+        run.stdout
+    );
 }
 
 /// The same Secret as indented JSON, so both readers are covered.
@@ -170,14 +170,6 @@ fn terminal_controls_and_newlines_in_names_print_escaped() {
             .any(|l| l.trim_start().starts_with("× [node] Pod forged")),
         "{human}"
     );
-    assert!(
-        runs[1].stdout.contains("web\\x1b]0;pwned\\x07"),
-        "{}",
-        runs[1].stdout
-    );
-    assert!(
-        runs[3].stdout.contains("a\\x1b[2Jb\\rforged"),
-        "{}",
-        runs[3].stdout
-    );
+    prints(&runs[1], "web\\x1b]0;pwned\\x07");
+    prints(&runs[3], "a\\x1b[2Jb\\rforged");
 }
