@@ -326,3 +326,112 @@ fn archive_members_read_as_the_same_folder() {
         assert_eq!(seen(&dir.file(archive)), want, "{archive}");
     }
 }
+
+/// Runs `kdiag` with `args`; fails (killing it) if it has not exited within 60 s, so a
+/// read that blocks fails the test instead of hanging it.
+fn kdiag_within_deadline(args: &[&str]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kdiag runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("kdiag {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+/// A FIFO, made with `mkfifo` (no writer ever opens it, so reading it blocks forever).
+fn mkfifo(path: &str) {
+    let ok = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(ok.success());
+}
+
+#[test]
+fn fifos_and_devices_are_refused_unread() {
+    let b = Scratch::new("fifo");
+    b.write("pod.yaml", bad_input_pod());
+    let fifo = b.write("pipe.yaml", "");
+    std::fs::remove_file(&fifo).unwrap();
+    mkfifo(&fifo);
+
+    // As the PATH itself: refused up front, naming it.
+    let (code, _, err) = kdiag_within_deadline(&["analyze", &fifo]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{fifo}: is a FIFO (named pipe), not a regular file; not read"
+        )),
+        "{err}"
+    );
+    let (code, _, err) = kdiag_within_deadline(&["analyze", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("/dev/zero: is a character device, not a regular file"),
+        "{err}"
+    );
+
+    // Met in a folder: a problem naming it; the rest of the bundle is still read.
+    let (code, out, err) = kdiag_within_deadline(&[
+        "analyze",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        b.path(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        problem_lines(&out)
+            .iter()
+            .any(|p| p.contains("pipe.yaml") && p.contains("is a FIFO (named pipe)")),
+        "{:?}",
+        problem_lines(&out)
+    );
+    assert!(!out["findings"].as_array().unwrap().is_empty());
+    let (code, _, err) = kdiag_within_deadline(&["scan", b.path()]);
+    assert!(code == 0 || code == 1, "{code}: {err}");
+
+    // As a baseline: refused, and a baseline that never ends is not read at all.
+    for (baseline, says) in [
+        (fifo.as_str(), "is a FIFO (named pipe), not a regular file"),
+        ("/dev/zero", "is a character device, not a regular file"),
+    ] {
+        let (code, _, err) = kdiag_within_deadline(&["analyze", "--baseline", baseline, b.path()]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("cannot read baseline {baseline}: {says}")),
+            "{err}"
+        );
+    }
+    let big = b.write("big.json", "");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
+    let (code, _, err) = kdiag_within_deadline(&["analyze", "--baseline", &big, b.path()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("larger than the 64 MiB a baseline may be; not read"),
+        "{err}"
+    );
+}

@@ -10,6 +10,7 @@ mod hostile;
 mod identity;
 mod kueue;
 mod layouts;
+mod leaks;
 mod numa;
 mod platform;
 mod printer_columns;

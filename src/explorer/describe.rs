@@ -152,7 +152,7 @@ pub(super) fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectI
         "Pod" => describe_pod(snap, v, &mut out),
         "Secret" => {
             field(&mut out, "Type", str_at(v, "/type"));
-            out.push_str("\nData:  <not shown: kdiag never reads or prints Secret values>\n");
+            secret_data(v, &mut out);
         }
         "Event" => {
             let mut rest = v.clone();
@@ -264,6 +264,32 @@ fn events_section(snap: &Snapshot, id: ObjectId, out: &mut String) {
     line(["----", "------", "----", "----", "-------"], out);
     for r in &rows {
         line([&r[0], &r[1], &r[2], &r[3], &r[4]], out);
+    }
+}
+
+/// A Secret's keys as kubectl's describe lists them, each with its size where ingest
+/// kept it; values never reach the store (a `data` that is no map reads as not shown).
+fn secret_data(v: &Value, out: &mut String) {
+    out.push_str("\nData\n====\n");
+    for field in ["data", "binaryData", "stringData"] {
+        match v.get(field) {
+            Some(Value::Object(m)) => {
+                let width = m.keys().map(|k| k.len() + 1).max().unwrap_or(0);
+                for (k, val) in m {
+                    let size = val
+                        .as_str()
+                        .and_then(|s| s.strip_prefix(kdiag::ingest::objects::REDACTED))
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or("value not shown");
+                    let _ = writeln!(out, "{:<width$}  {size}", format!("{k}:"));
+                }
+            }
+            Some(Value::Null) | None => {}
+            Some(_) => {
+                let _ = writeln!(out, "{field}:  <not shown: not a map of keys>");
+            }
+        }
     }
 }
 

@@ -110,5 +110,5 @@ fn emit(text: String, redactor: Option<&Redactor>) -> ExitCode {
         Some(r) => r.apply(&text),
         None => text,
     };
-    crate::write_stdout(&text)
+    crate::write_stdout(&kdiag::parse::terminal::lines(&text))
 }

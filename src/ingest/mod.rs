@@ -164,7 +164,8 @@ impl SourceFile {
 const LINE_STRIDE: usize = 32;
 
 /// Line numbers, within one Secret's text starting at line `first`, that hold values of
-/// its `data` or `stringData` (YAML or indented JSON; a one-line JSON object is all masked).
+/// its `data`, `stringData` or `binaryData`, or a token annotation (YAML or indented JSON;
+/// a one-line JSON object is all masked).
 fn secret_value_lines(text: &str, first: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut block: Option<usize> = None;
@@ -179,12 +180,20 @@ fn secret_value_lines(text: &str, first: u32) -> Vec<u32> {
             block = None;
         }
         let key = trimmed.trim_start_matches("- ").trim_start_matches('"');
-        if key.starts_with("data") || key.starts_with("stringData") {
+        if crate::ingest::objects::TOKEN_ANNOTATIONS
+            .iter()
+            .any(|a| trimmed.contains(a))
+        {
+            out.push(no);
+        } else if ["data", "stringData", "binaryData"]
+            .iter()
+            .any(|f| key.starts_with(f))
+        {
             let after = key
                 .split_once(':')
                 .map(|(k, v)| (k.trim_end_matches('"'), v.trim()));
             if let Some((k, v)) = after
-                && (k == "data" || k == "stringData")
+                && (k == "data" || k == "stringData" || k == "binaryData")
             {
                 if v.is_empty() || v == "{" {
                     block = Some(indent);
@@ -192,7 +201,10 @@ fn secret_value_lines(text: &str, first: u32) -> Vec<u32> {
                     out.push(no);
                 }
             }
-        } else if trimmed.contains("\"data\"") || trimmed.contains("\"stringData\"") {
+        } else if ["\"data\"", "\"stringData\"", "\"binaryData\""]
+            .iter()
+            .any(|f| trimmed.contains(f))
+        {
             out.push(no);
         }
     }

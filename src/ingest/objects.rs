@@ -397,15 +397,55 @@ pub fn fix_up(map: &mut Map<String, Value>, kind: &str, api_version: &str) {
     map.insert("apiVersion".into(), Value::String(api_version.to_string()));
 }
 
-/// Secret values never enter the store: only names, type and keys remain.
+/// Secret values never enter the store: only names, type, keys and each value's size
+/// remain, whatever shape `data`, `stringData` or `binaryData` has (a map keeps its keys,
+/// any other value goes whole), and no annotation that holds a token.
 fn scrub_secret(map: &mut Map<String, Value>) {
-    for field in ["data", "stringData"] {
-        if let Some(Value::Object(data)) = map.get_mut(field) {
-            for v in data.values_mut() {
-                *v = Value::String("<redacted>".into());
+    for field in ["data", "stringData", "binaryData"] {
+        match map.get_mut(field) {
+            Some(Value::Object(data)) => {
+                for v in data.values_mut() {
+                    let size = match v {
+                        Value::String(s) if field == "stringData" => Some(s.len()),
+                        Value::String(s) => Some(base64_size(s)),
+                        _ => None,
+                    };
+                    *v = Value::String(match size {
+                        Some(n) => format!("{REDACTED} {n} bytes"),
+                        None => REDACTED.into(),
+                    });
+                }
             }
+            Some(Value::Null) | None => {}
+            Some(other) => *other = Value::String(REDACTED.into()),
         }
     }
+    if let Some(Value::Object(ann)) = map
+        .get_mut("metadata")
+        .and_then(|m| m.get_mut("annotations"))
+    {
+        ann.retain(|k, _| !TOKEN_ANNOTATIONS.contains(&k.as_str()));
+    }
+}
+
+/// What a Secret's value reads once scrubbed.
+pub const REDACTED: &str = "<redacted>";
+
+/// Annotations that hold a Secret's token in clear: OpenShift keeps a service account's
+/// token there, and the last-applied annotation repeats the whole Secret.
+pub const TOKEN_ANNOTATIONS: &[&str] = &["openshift.io/token-secret.value", LAST_APPLIED];
+
+/// The bytes a base64 value decodes to (kubectl's describe prints them).
+fn base64_size(s: &str) -> usize {
+    let chars = s.bytes().filter(|b| !b.is_ascii_whitespace()).count();
+    let pad = s
+        .trim_end()
+        .bytes()
+        .rev()
+        .take_while(|&b| b == b'=')
+        .count()
+        .min(2);
+    (chars * 3 / 4).saturating_sub(pad)
 }
 
 /// The last-applied annotation repeats the whole object (and a Secret's values); no rule
@@ -677,7 +717,24 @@ mod tests {
             "s.yaml",
             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  password: aHVudGVyMg==\n",
         );
-        assert_eq!(out.objects[0].value()["data"]["password"], "<redacted>");
+        assert_eq!(
+            out.objects[0].value()["data"]["password"],
+            "<redacted> 7 bytes"
+        );
+    }
+
+    #[test]
+    fn secret_values_go_whatever_their_shape() {
+        let out = run(
+            "s.yaml",
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  annotations:\n    openshift.io/token-secret.value: eyJhbGciOi\n    keep: me\ndata: aHVudGVyMg==\nstringData:\n- hunter2\nbinaryData:\n  blob: AAEC\n",
+        );
+        let v = out.objects[0].value();
+        assert_eq!(v["data"], "<redacted>");
+        assert_eq!(v["stringData"], "<redacted>");
+        assert_eq!(v["binaryData"]["blob"], "<redacted> 3 bytes");
+        let ann = v["metadata"]["annotations"].as_object().unwrap();
+        assert_eq!(ann.keys().collect::<Vec<_>>(), ["keep"]);
     }
 
     #[test]

@@ -164,6 +164,9 @@ pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result
     if meta.is_dir() {
         return Ok(collect_dir(path, parse));
     }
+    if let Some(kind) = special_kind(&meta.file_type()) {
+        return Err(not_regular(kind));
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -183,6 +186,33 @@ pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result
         );
     }
     Ok(out)
+}
+
+/// What a path is when it is neither a folder nor a regular file (a FIFO, a device, a
+/// socket): reading one blocks or never ends, so kdiag refuses it before opening it.
+pub fn special_kind(ft: &std::fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if ft.is_char_device() {
+            return Some("a character device");
+        }
+        if ft.is_block_device() {
+            return Some("a block device");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+    }
+    (!ft.is_file() && !ft.is_dir() && !ft.is_symlink()).then_some("not a regular file")
+}
+
+/// The error for a path [`special_kind`] names.
+pub fn not_regular(kind: &str) -> std::io::Error {
+    std::io::Error::other(format!("is {kind}, not a regular file; not read"))
 }
 
 /// Reads up to `head.len()` bytes (fewer only at the end of the stream).
@@ -253,15 +283,22 @@ fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
             out.symlinks += 1;
             continue;
         }
-        if !ft.is_file() {
-            continue;
-        }
         let rel = item
             .path()
             .strip_prefix(root)
             .unwrap_or(item.path())
             .to_string_lossy()
             .replace('\\', "/");
+        if let Some(kind) = special_kind(&ft) {
+            out.problems.push(SourceProblem {
+                path: rel,
+                message: not_regular(kind).to_string(),
+            });
+            continue;
+        }
+        if !ft.is_file() {
+            continue;
+        }
         push_entry(
             rel,
             EntryData::File(item.path().to_path_buf()),

@@ -8,6 +8,7 @@ pub mod json;
 pub mod line_check;
 pub mod redaction;
 pub mod spans;
+pub mod terminal;
 pub mod tree;
 pub mod yaml;
 

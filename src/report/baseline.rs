@@ -20,6 +20,36 @@ pub struct Comparison {
     pub new: usize,
 }
 
+/// The largest baseline read: a findings document is a few MB even for thousands of
+/// findings; anything bigger (or endless, like `/dev/zero`) is refused unread.
+pub const MAX_BASELINE_BYTES: u64 = 64 << 20;
+
+/// A baseline's text: a regular file of at most [`MAX_BASELINE_BYTES`].
+fn read_baseline(path: &str) -> std::io::Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)?;
+    if let Some(kind) = crate::ingest::source::special_kind(&meta.file_type()) {
+        return Err(crate::ingest::source::not_regular(kind));
+    }
+    let too_big = || {
+        std::io::Error::other(format!(
+            "larger than the {} MiB a baseline may be; not read",
+            MAX_BASELINE_BYTES >> 20
+        ))
+    };
+    if meta.len() > MAX_BASELINE_BYTES {
+        return Err(too_big());
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_BASELINE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_BASELINE_BYTES {
+        return Err(too_big());
+    }
+    Ok(text)
+}
+
 impl Comparison {
     /// Reads a `kdiag.findings/v1` document and compares it with `current`. `keep`
     /// applies the run's own filters (namespace, stage) to the baseline's findings, so a
@@ -29,8 +59,7 @@ impl Comparison {
         current: &[Finding],
         keep: &dyn Fn(&Value) -> bool,
     ) -> Result<Comparison, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read baseline {path}: {e}"))?;
+        let text = read_baseline(path).map_err(|e| format!("cannot read baseline {path}: {e}"))?;
         Self::from_json(path, &text, current, keep)
     }
 

@@ -6,6 +6,7 @@
 
 use super::Analysis;
 use super::baseline::Comparison;
+use crate::parse::terminal::one_line;
 use crate::rules::{Evidence, Finding, Severity, Stage};
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
@@ -42,7 +43,7 @@ pub fn render_against(a: &Analysis, style: &Style, c: &Comparison) -> String {
         out.push_str(&format!("new findings by stage: {}\n", by_stage(&new)));
     }
     findings(a, &new, style, &mut out);
-    out.push_str(&c.render_human_tail(a));
+    out.push_str(&crate::parse::terminal::lines(&c.render_human_tail(a)));
     problems(a, &mut out);
     out
 }
@@ -82,7 +83,11 @@ fn findings(a: &Analysis, list: &[&Finding], style: &Style, out: &mut String) {
             if !f.evidence.is_empty() {
                 out.push_str("  evidence:\n");
                 for e in &f.evidence {
-                    out.push_str(&format!("    - {}{}\n", location(a, e), e.note));
+                    out.push_str(&format!(
+                        "    - {}{}\n",
+                        one_line(&location(a, e)),
+                        one_line(&e.note)
+                    ));
                 }
             }
         }
@@ -100,19 +105,24 @@ fn problems(a: &Analysis, out: &mut String) {
                 .unwrap_or("?");
             let file = p.file.as_deref().unwrap_or("");
             let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
-            out.push_str(&format!("  {input}: {file}{line}: {}\n", p.message));
+            out.push_str(&format!(
+                "  {}: {}{line}: {}\n",
+                one_line(input),
+                one_line(file),
+                one_line(&p.message)
+            ));
         }
     }
 }
 
 fn inputs(a: &Analysis, out: &mut String) {
     for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
-        out.push_str(&format!("platform: {line}\n"));
+        out.push_str(&format!("platform: {}\n", one_line(line)));
     }
     for i in &a.inputs {
         out.push_str(&format!(
             "input {} ({}): {} objects from {} files, {} skipped, {} logs, {} problems{}{}\n",
-            i.path,
+            one_line(&i.path),
             i.layout,
             i.objects,
             i.files,
@@ -221,8 +231,8 @@ impl FindingDiagnostic {
         let title = format!(
             "[{}] {}: {}",
             f.stage.as_str(),
-            f.object.display(),
-            f.message
+            one_line(&f.object.display()),
+            one_line(&f.message)
         );
         let mut groups: Vec<Group> = Vec::new();
         for e in &f.evidence {
@@ -256,7 +266,7 @@ impl FindingDiagnostic {
                 Severity::Warning => miette::Severity::Warning,
                 Severity::Info => miette::Severity::Advice,
             },
-            help: (!f.help.is_empty()).then(|| f.help.clone()),
+            help: (!f.help.is_empty()).then(|| crate::parse::terminal::lines(&f.help).into_owned()),
             window: None,
             labels: Vec::new(),
             related: Vec::new(),
@@ -271,11 +281,12 @@ impl FindingDiagnostic {
             let Some((w, labels)) = window(a, &g) else {
                 continue;
             };
-            let title = match &g.items[0].object {
+            let title = one_line(&match &g.items[0].object {
                 Some(o) if o.kind == "Event" => format!("Event {}", o.name),
                 Some(o) => o.display(),
                 None => g.file.to_string(),
-            };
+            })
+            .into_owned();
             d.related.push(FindingDiagnostic {
                 title,
                 rule: None,
@@ -300,7 +311,8 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
         .find(|s| s.input == g.input && s.path == g.file)?;
     let start = g.first.saturating_sub(1).max(1);
     let quoted = src.quote(start, g.last + 1);
-    let lines: Vec<&str> = quoted.lines().collect();
+    // Each cited line escaped before the label offsets are measured on it.
+    let lines: Vec<String> = quoted.lines().map(|l| one_line(l).into_owned()).collect();
     let text = lines.join("\n");
     let mut offsets = Vec::with_capacity(lines.len());
     let mut pos = 0;
@@ -316,7 +328,7 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
         let Some(content) = lines.get(idx) else {
             continue;
         };
-        let mut note = e.note.clone();
+        let mut note = one_line(&e.note).into_owned();
         if note.chars().count() > 90 {
             note = note.chars().take(87).collect::<String>() + "...";
         }
@@ -347,9 +359,9 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
 
 fn display_name(a: &Analysis, input: usize, file: &str) -> String {
     if a.inputs.len() > 1 {
-        format!("[{}] {file}", a.inputs[input].path)
+        one_line(&format!("[{}] {file}", a.inputs[input].path)).into_owned()
     } else {
-        file.to_string()
+        one_line(file).into_owned()
     }
 }
 
