@@ -440,3 +440,100 @@ status:
         .collect();
     assert!(other.iter().any(|f| f["severity"] != "info"), "{other:#?}");
 }
+
+/// A failed run of a Job the bundle does not hold (Insights archives keep pods, not
+/// Jobs): a warning saying the outcome is unknown, unless the Job's own
+/// `BackoffLimitExceeded` event (matched by the owner's uid) says it gave up.
+#[test]
+fn a_failed_pod_of_a_job_the_bundle_lacks() {
+    let pod = r#"apiVersion: v1
+kind: Pod
+metadata:
+  name: nightly-report-29112440-7qj2m
+  namespace: reports
+  uid: 3f6b1c2d-8e9a-4b7c-a1d0-5e4f3a2b1c0d
+  creationTimestamp: "2026-11-20T08:00:00Z"
+  ownerReferences:
+  - apiVersion: batch/v1
+    kind: Job
+    name: nightly-report-29112440
+    uid: 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+    controller: true
+    blockOwnerDeletion: true
+spec:
+  nodeName: node-a
+  restartPolicy: Never
+  containers:
+  - name: report
+    image: registry.example.com/report:3.2
+status:
+  phase: Failed
+  conditions:
+  - type: Ready
+    status: "False"
+    reason: PodFailed
+    lastTransitionTime: "2026-11-20T08:00:41Z"
+  containerStatuses:
+  - name: report
+    image: registry.example.com/report:3.2
+    imageID: registry.example.com/report@sha256:77aa
+    ready: false
+    restartCount: 0
+    started: false
+    state:
+      terminated:
+        exitCode: 3
+        reason: Error
+        startedAt: "2026-11-20T08:00:05Z"
+        finishedAt: "2026-11-20T08:00:40Z"
+"#;
+    let event = r#"apiVersion: v1
+kind: Event
+metadata:
+  name: nightly-report-29112440.187a1b2c3d4e5f60
+  namespace: reports
+  uid: 0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e
+  creationTimestamp: "2026-11-20T08:06:12Z"
+involvedObject:
+  apiVersion: batch/v1
+  kind: Job
+  name: nightly-report-29112440
+  namespace: reports
+  uid: 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+reason: BackoffLimitExceeded
+message: Job has reached the specified backoff limit
+source:
+  component: job-controller
+firstTimestamp: "2026-11-20T08:06:12Z"
+lastTimestamp: "2026-11-20T08:06:12Z"
+count: 1
+type: Warning
+"#;
+    let alone = Scratch::with_files("job-missing", &[("pods.yaml", pod)]);
+    let out = alone.analyze();
+    let f = crate::find(&out, "pod/stuck", "nightly-report-29112440");
+    assert_eq!(f["severity"], "warning", "{f:#}");
+    let m = f["message"].as_str().unwrap();
+    assert!(
+        m.contains("is not in the bundle, so whether a retry succeeded is unknown"),
+        "{m}"
+    );
+    assert!(
+        f["help"]
+            .as_str()
+            .unwrap()
+            .contains("its log is the current one")
+    );
+
+    let with_event =
+        Scratch::with_files("job-gave-up", &[("pods.yaml", pod), ("events.yaml", event)]);
+    let out = with_event.analyze();
+    let f = crate::find(&out, "pod/stuck", "nightly-report-29112440");
+    assert_eq!(f["severity"], "error", "{f:#}");
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("its event BackoffLimitExceeded says it gave up")
+    );
+}

@@ -669,6 +669,8 @@ fn crashed(
             "CreateContainerConfigError" | "CreateContainerError"
         ) {
             "the container spec references something missing (a Secret or ConfigMap key, a user, a command); the message names it"
+        } else if cs.restart_count == 0 && cs.state.terminated.is_some() {
+            "read the container's log (it ran once and its log is the current one); the exit code says how it ended"
         } else {
             "read the container's previous log (the crash happened there); the exit code says how it ended"
         },
@@ -972,6 +974,54 @@ fn failed(
             &mut d.cause,
             &mut d.evidence,
         );
+    } else if let Some((job, job_uid)) = missing_job(snap, pod)
+        && d.severity == Severity::Error
+    {
+        // A failed run of a Job the bundle does not hold: unless the Job's own events say
+        // it gave up, it may have retried and succeeded since; the outcome is unknown.
+        let ns = pod.metadata.namespace.as_deref();
+        // Events attach by uid when both sides have one (DESIGN "Identity").
+        let gave_up = snap.events().iter().find(|(_, e)| {
+            let r = &e.regarding;
+            let same = match r.uid.as_deref().filter(|u| !u.is_empty()) {
+                Some(u) if !job_uid.is_empty() => u == job_uid,
+                _ => r.name == job && r.namespace.as_deref() == ns,
+            };
+            r.kind == "Job"
+                && same
+                && matches!(
+                    e.reason.as_str(),
+                    "BackoffLimitExceeded" | "DeadlineExceeded"
+                )
+        });
+        match gave_up {
+            Some((eid, e)) => {
+                d.summary.push_str(&format!(
+                    "; its Job {job} is not in the bundle, but its event {} says it gave up",
+                    e.reason
+                ));
+                d.evidence.push(evidence::event(snap, *eid, e));
+            }
+            None => {
+                d.severity = Severity::Warning;
+                d.summary.push_str(&format!(
+                    "; its Job {job} is not in the bundle, so whether a retry succeeded is unknown"
+                ));
+            }
+        }
     }
     Some(d)
+}
+
+/// The name and uid of the Job that owns `pod` when the bundle does not hold it.
+fn missing_job<'a>(snap: &Snapshot, pod: &'a Pod) -> Option<(&'a str, &'a str)> {
+    let owner = pod
+        .metadata
+        .owner_references
+        .iter()
+        .find(|o| o.kind == "Job" && o.api_version.starts_with("batch/"))?;
+    let ns = pod.metadata.namespace.as_deref();
+    snap.find("Job", ns, &owner.name)
+        .is_none()
+        .then_some((owner.name.as_str(), owner.uid.as_str()))
 }
