@@ -1138,7 +1138,7 @@ def _digest_tree(root):
 
 
 def write_or_check(files, here, argv):
-    """The main of an area's generator: write `files` (name -> text) into `here`, or with
+    """The main of an area's generator: write `files` (relative path -> text) into `here`, or with
     `--check` fail when a file there differs from a fresh build."""
     if "--check" in argv:
         bad = [n for n, t in files.items()
@@ -1149,6 +1149,7 @@ def write_or_check(files, here, argv):
         print("up to date: %d files" % len(files))
         return 0
     for name, text in sorted(files.items()):
+        os.makedirs(os.path.dirname(os.path.join(here, name)), exist_ok=True)
         with open(os.path.join(here, name), "w") as f:
             f.write(text)
         print("%8d  %s" % (len(text), name))

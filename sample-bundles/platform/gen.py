@@ -18,14 +18,13 @@ annotations, rendered MachineConfigs' release-image-version). Snapshot 2026-11-2
 """
 
 import datetime
-import filecmp
 import os
-import shutil
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scheduling"))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from build import write_or_check  # noqa: E402  (every generator's write / --check)
 from gen import emit  # noqa: E402  (the shared deterministic YAML emitter)
 
 SNAP = datetime.datetime(2026, 11, 20, 9, 14, 2, tzinfo=datetime.timezone.utc)
@@ -340,39 +339,20 @@ def scenario(blocked):
     return items
 
 
-def build(out):
+def build():
+    """Every file of both bundles, relative path -> text."""
+    files = {}
     for name, blocked in (("drain-blocked", True), ("update-proceeding", False)):
-        base = os.path.join(out, name, ROOT, IMAGE_DIR)
+        base = os.path.join(name, ROOT, IMAGE_DIR)
         for rel, obj in scenario(blocked).items():
-            path = os.path.join(base, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write("---\n" + "\n".join(emit(obj)) + "\n")
-        with open(os.path.join(out, name, ROOT, "timestamp"), "w") as f:
-            f.write("2026-11-20 09:09:40.118903762 +0000 UTC m=+0.051166531\n2026-11-20 09:14:02.930477519 +0000 UTC m=+262.862740288\n")
-        with open(os.path.join(out, name, ROOT, "version"), "w") as f:
-            f.write("oc 4.16.0-202411081707.p0.g3dc2df7.assembly.stream.el9-3dc2df7\n")
-
-
-def main():
-    if "--check" in sys.argv:
-        with tempfile.TemporaryDirectory() as tmp:
-            build(tmp)
-            bad = []
-            for root, _, files in os.walk(tmp):
-                for f in files:
-                    rel = os.path.relpath(os.path.join(root, f), tmp)
-                    if not filecmp.cmp(os.path.join(root, f), os.path.join(HERE, rel), shallow=False):
-                        bad.append(rel)
-            if bad:
-                print("out of date:", *bad, sep="\n  ")
-                sys.exit(1)
-            print("platform sample bundles are up to date")
-        return
-    for name in ("drain-blocked", "update-proceeding"):
-        shutil.rmtree(os.path.join(HERE, name), ignore_errors=True)
-    build(HERE)
+            files[os.path.join(base, rel)] = "---\n" + "\n".join(emit(obj)) + "\n"
+        files[os.path.join(name, ROOT, "timestamp")] = (
+            "2026-11-20 09:09:40.118903762 +0000 UTC m=+0.051166531\n"
+            "2026-11-20 09:14:02.930477519 +0000 UTC m=+262.862740288\n"
+        )
+        files[os.path.join(name, ROOT, "version")] = "oc 4.16.0-202411081707.p0.g3dc2df7.assembly.stream.el9-3dc2df7\n"
+    return files
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(write_or_check(build(), HERE, sys.argv))

@@ -181,12 +181,9 @@ pub mod mcd {
     pub const REASON: &str = "machineconfiguration.openshift.io/reason";
     pub const DESIRED_DRAIN: &str = "machineconfiguration.openshift.io/desiredDrain";
     pub const LAST_APPLIED_DRAIN: &str = "machineconfiguration.openshift.io/lastAppliedDrain";
-    pub const CURRENT_IMAGE: &str = "machineconfiguration.openshift.io/currentImage";
-    pub const DESIRED_IMAGE: &str = "machineconfiguration.openshift.io/desiredImage";
     pub const RELEASE_IMAGE_VERSION: &str =
         "machineconfiguration.openshift.io/release-image-version";
     pub const DONE: &str = "Done";
-    pub const WORKING: &str = "Working";
     pub const DEGRADED: &str = "Degraded";
     pub const UNRECONCILABLE: &str = "Unreconcilable";
     pub const REBOOTING: &str = "Rebooting";

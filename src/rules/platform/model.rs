@@ -7,7 +7,7 @@
 //! Durations are measured from the snapshot time, never the wall clock.
 
 use super::estimate;
-use crate::kube::meta::{Condition, condition};
+use crate::kube::meta::condition;
 use crate::kube::node::Node;
 use crate::kube::openshift::{
     ClusterOperator, ClusterVersion, MachineConfigPool, UpdateHistory, mcd,
@@ -47,20 +47,6 @@ pub enum Phase {
     Updated,
 }
 
-/// One reason a node cannot take work (`oc`'s unavailable reasons, mco layered_node_state).
-#[derive(Clone, Debug)]
-pub struct Unavailable {
-    pub reason: &'static str,
-    pub message: String,
-    pub since: Option<i64>,
-}
-
-pub const NOT_READY: &str = "Not ready";
-pub const DISK_PRESSURE: &str = "Disk pressure";
-pub const NETWORK_UNAVAILABLE: &str = "Network unavailable";
-pub const UNSCHEDULABLE: &str = "Node is marked unschedulable";
-pub const MCD_WORKING: &str = "Machine Config Daemon is processing the node";
-
 pub struct NodeState<'a> {
     pub id: ObjectId,
     pub node: &'a Node,
@@ -68,10 +54,8 @@ pub struct NodeState<'a> {
     pub version: Option<&'a str>,
     pub phase: Phase,
     pub updated: bool,
-    pub updating: bool,
     /// The daemon's state is `Degraded` or `Unreconcilable`.
     pub degraded: bool,
-    pub unavailable: Vec<Unavailable>,
 }
 
 impl NodeState<'_> {
@@ -153,7 +137,6 @@ pub struct Operators {
     pub unavailable: usize,
     /// Available but degraded.
     pub degraded: usize,
-    pub waiting: usize,
     pub updating: Vec<String>,
 }
 
@@ -382,9 +365,6 @@ fn count_operators(
                     mco_started = t;
                 }
             }
-            if !updated && p.status == "False" {
-                c.waiting += 1;
-            }
         }
         let available = condition(conds, "Available").is_some_and(|a| a.status == "True");
         if !available {
@@ -530,22 +510,13 @@ fn node_state<'a>(
     } else {
         Phase::Pending
     };
-    // A layered pool's nodes carry desiredImage; kdiag does not model layering, so such a
-    // node is never called unavailable here.
-    let unavailable = if ann(mcd::DESIRED_IMAGE).is_some() {
-        Vec::new()
-    } else {
-        unavailable(node, current, desired, state)
-    };
     NodeState {
         id,
         node,
         version,
         phase,
         updated,
-        updating,
         degraded,
-        unavailable,
     }
 }
 
@@ -563,48 +534,6 @@ fn draining(node: &Node, state: Option<&str>) -> bool {
     state == Some(mcd::DONE)
 }
 
-fn unavailable(
-    node: &Node,
-    current: Option<&str>,
-    desired: Option<&str>,
-    state: Option<&str>,
-) -> Vec<Unavailable> {
-    let mut out = Vec::new();
-    let bad = |c: &Condition, reason: &'static str| Unavailable {
-        reason,
-        message: c.message.clone().unwrap_or_default(),
-        since: c.last_transition_time.as_deref().and_then(parse_timestamp),
-    };
-    for c in &node.status.conditions {
-        match c.type_.as_str() {
-            "Ready" if c.status != "True" => out.push(bad(c, NOT_READY)),
-            "DiskPressure" if c.status != "False" => out.push(bad(c, DISK_PRESSURE)),
-            "NetworkUnavailable" if c.status != "False" => out.push(bad(c, NETWORK_UNAVAILABLE)),
-            _ => {}
-        }
-    }
-    if node.spec.unschedulable {
-        out.push(Unavailable {
-            reason: UNSCHEDULABLE,
-            message: String::new(),
-            since: None,
-        });
-    }
-    if !out.is_empty() {
-        return out;
-    }
-    let done = current.is_some() && current == desired && state == Some(mcd::DONE);
-    if done || matches!(state, Some(mcd::DEGRADED | mcd::UNRECONCILABLE)) {
-        return out;
-    }
-    out.push(Unavailable {
-        reason: MCD_WORKING,
-        message: String::new(),
-        since: None,
-    });
-    out
-}
-
 fn pool_assessment(nodes: &[NodeState]) -> &'static str {
     let count = |p: Phase| nodes.iter().filter(|n| n.phase == p).count();
     if count(Phase::Updated) == nodes.len() {
@@ -618,11 +547,6 @@ fn pool_assessment(nodes: &[NodeState]) -> &'static str {
     } else {
         "Progressing"
     }
-}
-
-/// A condition of the ClusterVersion or an operator, as `oc` quotes it.
-pub fn reason(c: &Condition) -> &str {
-    c.reason.as_deref().unwrap_or("")
 }
 
 /// The platform line of the report's inputs (`inputs[].platform` in JSON): which input

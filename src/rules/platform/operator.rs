@@ -7,6 +7,7 @@ use crate::kube::meta::{Condition, condition};
 use crate::kube::openshift::ClusterOperator;
 use crate::kube::time::format_duration;
 use crate::rules::evidence;
+use crate::rules::pod_findings::note;
 use crate::rules::{CauseHint, Context, Evidence, Finding, RuleMeta, Severity};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -137,7 +138,7 @@ fn follow_nodes(snap: &Snapshot, text: &str, ev: &mut Vec<Evidence>, causes: &mu
     names.dedup();
     for n in names {
         match snap.node_named(n) {
-            None => ev.push(evidence_note(format!(
+            None => ev.push(note(format!(
                 "the message names node {n}, which is not in the bundle"
             ))),
             Some((nid, node)) => {
@@ -164,16 +165,6 @@ fn follow_nodes(snap: &Snapshot, text: &str, ev: &mut Vec<Evidence>, causes: &mu
                 }
             }
         }
-    }
-}
-
-fn evidence_note(note: String) -> Evidence {
-    Evidence {
-        object: None,
-        input: None,
-        file: None,
-        line: None,
-        note,
     }
 }
 
