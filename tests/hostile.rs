@@ -435,3 +435,300 @@ fn fifos_and_devices_are_refused_unread() {
         "{err}"
     );
 }
+
+/// Runs `kdiag analyze PATH --format json --fail-on never` with `env` set, feeding `stdin`
+/// when given (PATH is then `-`); its output and its peak RSS in MiB (`KDIAG_STATS`).
+fn analyze_with(path: &str, stdin: Option<&[u8]>, env: &[(&str, u64)]) -> (serde_json::Value, u64) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kdiag"));
+    cmd.args(["analyze", path, "--format", "json", "--fail-on", "never"])
+        .env("KDIAG_STATS", "1")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (var, value) in env {
+        cmd.env(var, value.to_string());
+    }
+    let mut child = cmd.spawn().unwrap();
+    if let Some(bytes) = stdin {
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{path}: {stderr}");
+    let rss = stderr
+        .lines()
+        .filter_map(|l| l.split("peak RSS ").nth(1))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .max()
+        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"));
+    (serde_json::from_slice(&out.stdout).unwrap(), rss)
+}
+
+/// A tar of `files` (name, bytes), in this order.
+fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut tar = Vec::new();
+    for (name, data) in files {
+        raw_tar_entry(&mut tar, name, data, tar::EntryType::Regular, None);
+    }
+    tar.extend_from_slice(&[0u8; 1024]);
+    tar
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+/// Members each under the bomb floor add up: past the floor, a whole archive inflating
+/// more than 200:1 is refused at the member where it does, and so is one passing the
+/// whole-archive budget; the members before it are read. (Floor 4 MiB here, 256 MiB by
+/// default; budget 5 MiB here, 16 GiB by default.)
+#[test]
+fn whole_archive_inflating_past_its_budget_stops_at_a_member() {
+    let dir = Scratch::new("budget");
+    let zeros = vec![0u8; 3 << 20];
+    let pod = bad_input_pod();
+    let mut files: Vec<(String, &[u8])> = vec![("pods.yaml".into(), &pod)];
+    files.extend((0..8).map(|i| (format!("junk/{i:02}.txt"), &zeros[..])));
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, d)| (n.as_str(), *d)).collect();
+    let zip = dir.write("case.zip", zip_of(&files));
+    let tgz = dir.write("case.tar.gz", gzip(&tar_of(&files)));
+    let floor = ("KDIAG_BOMB_MIN_BYTES", 4 << 20);
+    for (path, env, says) in [
+        (&zip, vec![floor], "KDIAG_MAX_INFLATED_RATIO; zip bomb?"),
+        (&tgz, vec![floor], "KDIAG_MAX_INFLATED_RATIO; zip bomb?"),
+        (
+            &zip,
+            vec![("KDIAG_MAX_INFLATED_BYTES", 5 << 20)],
+            "more than 5 MiB in all here (KDIAG_MAX_INFLATED_BYTES)",
+        ),
+        (
+            &tgz,
+            vec![("KDIAG_MAX_INFLATED_BYTES", 5 << 20)],
+            "more than 5 MiB in all here (KDIAG_MAX_INFLATED_BYTES)",
+        ),
+    ] {
+        let (out, _) = analyze_with(path, None, &env);
+        let p = problem_lines(&out);
+        assert_eq!(p.len(), 1, "{path} {env:?}: {p:#?}");
+        assert!(
+            p[0].starts_with("junk/01.txt: the archive inflates")
+                && p[0].contains(says)
+                && p[0].ends_with("this member and the rest of the archive are not read"),
+            "{path} {env:?}: {p:#?}"
+        );
+        assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{path}");
+    }
+}
+
+/// A log of `lines` numbered error lines, 2 KiB each.
+fn numbered_log(lines: usize) -> Vec<u8> {
+    (1..=lines)
+        .flat_map(|i| {
+            format!(
+                "2026-11-20T09:00:00Z error: request {i} failed {}\n",
+                "x".repeat(2048)
+            )
+            .into_bytes()
+        })
+        .collect()
+}
+
+/// A plain archive over the entry limit (1 GiB by default; 1 MiB here) is read member by
+/// member, from a file or stdin, never refused or cut whole: the pod before the big log
+/// and the nodes after it are read, and the log keeps its tail, numbered as in the file.
+#[test]
+fn big_plain_archives_stream_their_members() {
+    let dir = Scratch::new("bigplain");
+    let log = numbered_log(1100);
+    assert!(log.len() > 2 << 20);
+    let nodes = br#"{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"kind-worker"}}]}"#;
+    let log_path = "namespaces/default/pods/crasher/crasher/crasher/logs/current.log";
+    let pod = bad_input_pod();
+    let files: [(&str, &[u8]); 3] = [
+        ("namespaces/default/core/pods.yaml", &pod),
+        (log_path, &log),
+        ("cluster-scoped-resources/core/nodes.json", nodes),
+    ];
+    let tar = tar_of(&files);
+    let stored = {
+        let mut buf = std::io::Cursor::new(Vec::new());
+        let mut zip = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        for (name, data) in &files {
+            zip.start_file(*name, opts).unwrap();
+            zip.write_all(data).unwrap();
+        }
+        zip.finish().unwrap();
+        buf.into_inner()
+    };
+    let tar_path = dir.write("mg.tar", &tar);
+    let zip_path = dir.write("mg.zip", &stored);
+    let env = [
+        ("KDIAG_MAX_ENTRY_BYTES", 1 << 20),
+        ("KDIAG_LOG_TAIL_BYTES", 64 << 10),
+    ];
+    for (what, path, stdin) in [
+        ("tar", tar_path.as_str(), None),
+        ("stored zip", zip_path.as_str(), None),
+        ("tar on stdin", "-", Some(&tar[..])),
+    ] {
+        let (out, _) = analyze_with(path, stdin, &env);
+        assert!(
+            problem_lines(&out).is_empty(),
+            "{what}: {:#?}",
+            problem_lines(&out)
+        );
+        assert_eq!(
+            out["inputs"][0]["objects"], 2,
+            "{what}: the pod and the node"
+        );
+        let findings = out["findings"].as_array().unwrap();
+        assert_eq!(findings.len(), 1, "{what}: {findings:#?}");
+        let cited: Vec<(String, u64)> = findings[0]["evidence"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["file"] == log_path)
+            .map(|e| (e["note"].to_string(), e["line"].as_u64().unwrap()))
+            .collect();
+        assert!(
+            cited
+                .iter()
+                .any(|(note, line)| note.contains("request 1100 failed") && *line == 1100),
+            "{what}: the log's last line, numbered as in the file: {cited:#?}"
+        );
+    }
+}
+
+/// A tar.gz member over the entry limit (1 GiB by default; 64 MiB here) is refused by its
+/// exact size before any of it is buffered: before, it was read to the limit (and the
+/// buffer doubled past it). The pod beside it is analyzed.
+#[test]
+fn oversized_tar_member_is_refused_before_it_is_buffered() {
+    let dir = Scratch::new("bigmember");
+    let zeros = vec![0u8; 160 << 20];
+    let pod = bad_input_pod();
+    let path = dir.write(
+        "big.tar.gz",
+        gzip(&tar_of(&[("pods.yaml", &pod), ("huge.yaml", &zeros)])),
+    );
+    drop(zeros);
+    let (out, rss) = analyze_with(&path, None, &[("KDIAG_MAX_ENTRY_BYTES", 64 << 20)]);
+    let p = problem_lines(&out);
+    assert_eq!(
+        p,
+        [format!(
+            "huge.yaml: member is {} bytes, more than 64 MiB; not read",
+            160 << 20
+        )]
+    );
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1);
+    assert!(rss < 48, "peak RSS {rss} MiB: the member was buffered");
+}
+
+/// GNU tar's contiguous files ('7') are regular files; a zip's members that share a name
+/// are all read, as a tar's are; an encrypted zip member is named by its path; hard links
+/// are said as such.
+#[test]
+fn odd_members_are_read_or_named() {
+    let dir = Scratch::new("odd");
+    let pod = bad_input_pod();
+    let config =
+        b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: default\n";
+    let mut tar = Vec::new();
+    raw_tar_entry(
+        &mut tar,
+        "c/pods.yaml",
+        &pod,
+        tar::EntryType::Continuous,
+        None,
+    );
+    raw_tar_entry(
+        &mut tar,
+        "c/hard.yaml",
+        b"",
+        tar::EntryType::Link,
+        Some("c/pods.yaml"),
+    );
+    tar.extend_from_slice(&[0u8; 1024]);
+    let tar = dir.write("c.tar", tar);
+    let out = json(&kdiag(&[
+        "analyze",
+        &tar,
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]));
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{out:#}");
+    let notes = out["inputs"][0]["notes"].to_string();
+    assert!(
+        notes.contains("1 hard link(s)") && !notes.contains("symbolic"),
+        "{notes}"
+    );
+
+    // Two members named alike: the zip writer refuses them, so the second is renamed after.
+    let mut zip = zip_of(&[("d/objects.yaml", &pod), ("d/objects.yamX", config)]);
+    for at in (0..zip.len() - 14).rev() {
+        if &zip[at..at + 14] == b"d/objects.yamX" {
+            zip[at + 13] = b'l';
+        }
+    }
+    let zip = dir.write("d.zip", zip);
+    for (kind, name) in [
+        ("pods", "pod/crasher"),
+        ("configmaps", "configmap/settings"),
+    ] {
+        let run = kdiag(&["get", kind, "-A", "-o", "name", &zip]);
+        assert_eq!((run.code, run.stdout.trim()), (0, name), "{}", run.stderr);
+    }
+
+    // The encryption flag set on the second member, in its local and its central header.
+    let mut encrypted = zip_of(&[("e/pods.yaml", &pod), ("e/secret.yaml", config)]);
+    let names: Vec<usize> = (0..encrypted.len() - 13)
+        .filter(|&at| &encrypted[at..at + 13] == b"e/secret.yaml")
+        .collect();
+    encrypted[names[0] - 30 + 6] |= 1;
+    encrypted[names[1] - 46 + 8] |= 1;
+    let enc = dir.write("e.zip", encrypted);
+    let out = json(&kdiag(&[
+        "analyze",
+        &enc,
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]));
+    assert_eq!(
+        problem_lines(&out),
+        ["e/secret.yaml: encrypted zip member; kdiag reads no passwords; not read"]
+    );
+}
+
+/// A KDIAG_* limit that is not a number is said on stderr, once, and the default used.
+#[test]
+fn limit_that_is_not_a_number_is_warned_about() {
+    let dir = Scratch::new("envlimit");
+    let path = dir.write("pods.yaml.gz", gzip(&bad_input_pod()));
+    let run = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        .args(["analyze", &path, "--format", "json", "--fail-on", "never"])
+        .env("KDIAG_MAX_ENTRY_BYTES", "abc")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("kdiag: warning: KDIAG_MAX_ENTRY_BYTES=\"abc\" is not a whole number; using the default, 1073741824")
+            .count(),
+        1,
+        "{stderr}"
+    );
+}

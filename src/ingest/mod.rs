@@ -327,6 +327,12 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
             collected.symlinks
         ));
     }
+    if collected.hardlinks > 0 {
+        info.notes.push(format!(
+            "{} hard link(s) in the bundle were not followed",
+            collected.hardlinks
+        ));
+    }
     for p in collected.problems {
         loaded.problems.push(Problem {
             input,

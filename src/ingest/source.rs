@@ -2,11 +2,13 @@
 //! stream. Archives are read in memory and never extracted; archives inside archives are
 //! opened up to [`MAX_NESTING`] levels, their entries named `outer!/inner/path`.
 
+mod budget;
 mod formats;
 
 use super::content::FileRead;
+use budget::{Budget, Metered, Packed};
 use rayon::prelude::*;
-use std::io::{Cursor, Read};
+use std::io::{Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
@@ -23,13 +25,22 @@ pub fn max_entry_bytes() -> u64 {
     env_limit(&LIMIT, "KDIAG_MAX_ENTRY_BYTES", MAX_ENTRY_BYTES).min(u64::from(u32::MAX))
 }
 
-/// A size limit from the environment variable `var`, else `default`; read once.
+/// A limit from the environment variable `var`, else `default`; read once. A value that
+/// is not a whole number is said on stderr (once) and the default used.
 fn env_limit(cell: &OnceLock<u64>, var: &str, default: u64) -> u64 {
     *cell.get_or_init(|| {
-        std::env::var(var)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
+        let Some(value) = std::env::var_os(var) else {
+            return default;
+        };
+        match value.to_str().and_then(|v| v.trim().parse().ok()) {
+            Some(limit) => limit,
+            None => {
+                eprintln!(
+                    "kdiag: warning: {var}={value:?} is not a whole number; using the default, {default}"
+                );
+                default
+            }
+        }
     })
 }
 
@@ -153,6 +164,8 @@ pub struct Collected {
     pub problems: Vec<SourceProblem>,
     /// Symlinks are never followed (bundles link logs twice; links can escape the bundle).
     pub symlinks: usize,
+    /// A tar's hard links name a member read already (or not in the archive): not read.
+    pub hardlinks: usize,
 }
 
 pub use formats::Format;
@@ -171,21 +184,60 @@ pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut head = [0u8; 512];
-    let n = read_head(&mut std::fs::File::open(path)?, &mut head)?;
     let mut out = Collected::default();
-    if formats::sniff(&head[..n]).is_some() {
-        open(&name, read_bounded(path)?, true, 1, parse, &mut out);
-    } else {
-        push_entry(
-            name,
-            EntryData::File(path.to_path_buf()),
-            0,
-            parse,
-            &mut out,
-        );
+    if !open_file(path, &name, true, parse, &mut out)? {
+        out.entries.push(Entry {
+            path: name,
+            data: EntryData::File(path.to_path_buf()),
+        });
     }
     Ok(out)
+}
+
+/// Opens the file at `path`, found as `name`, when it is an archive or compressed file
+/// (else returns false): a zip is read in place, with random access, anything else as a
+/// stream read once; neither is ever held whole in memory, so only members are bounded.
+fn open_file(
+    path: &Path,
+    name: &str,
+    top: bool,
+    parse: Option<&ParseMember>,
+    out: &mut Collected,
+) -> std::io::Result<bool> {
+    let mut file = std::fs::File::open(path)?;
+    let mut head = [0u8; 512];
+    let n = read_head(&mut file, &mut head)?;
+    let Some(format) = formats::sniff(&head[..n]) else {
+        return Ok(false);
+    };
+    let reading = Reading {
+        parse,
+        budget: Budget::default(),
+    };
+    if format == Format::Zip {
+        let zip = formats::SharedFile::new(file)?;
+        if let Err(message) = expand_zip(zip, &prefix(name, top), 1, &reading, true, out) {
+            out.problems.push(SourceProblem {
+                path: name.to_string(),
+                message,
+            });
+        }
+    } else {
+        file.seek(SeekFrom::Start(0))?;
+        let packed = Packed {
+            inner: file,
+            budget: &reading.budget,
+        };
+        let stream = std::io::BufReader::with_capacity(256 << 10, packed);
+        open_stream(name, stream, top, 1, &reading, out);
+    }
+    Ok(true)
+}
+
+/// What reading one archive needs: the parser of its members, and its [`Budget`].
+struct Reading<'p> {
+    parse: Option<&'p ParseMember>,
+    budget: Budget,
 }
 
 /// What a path is when it is neither a folder nor a regular file (a FIFO, a device, a
@@ -229,28 +281,64 @@ fn read_head<R: Read>(reader: &mut R, head: &mut [u8]) -> std::io::Result<usize>
     Ok(n)
 }
 
-/// Collects stdin as one entry (or an archive's entries, when it is one).
+/// The name stdin's content is given: like a YAML file, so that it is parsed whatever its
+/// first line (JSON is detected too).
+const STDIN_NAME: &str = "stdin.yaml";
+
+/// Collects stdin as one entry (or an archive's entries, when it is one). An archive is
+/// read as a stream, like a file (a zip, which needs random access, is read into memory,
+/// bounded like one member).
 pub fn collect_stdin(parse: Option<&ParseMember>) -> std::io::Result<Collected> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .take(max_entry_bytes() + 1)
+    let mut stdin = std::io::stdin();
+    let mut head = vec![0u8; 512];
+    let n = read_head(&mut stdin, &mut head)?;
+    head.truncate(n);
+    if formats::sniff(&head).is_some() {
+        let reading = Reading {
+            parse,
+            budget: Budget::default(),
+        };
+        let packed = Packed {
+            inner: Cursor::new(head).chain(stdin),
+            budget: &reading.budget,
+        };
+        let stream = std::io::BufReader::with_capacity(256 << 10, packed);
+        let mut out = Collected::default();
+        open_stream(STDIN_NAME, stream, true, 1, &reading, &mut out);
+        return Ok(out);
+    }
+    let mut bytes = head;
+    stdin
+        .take(max_entry_bytes() + 1 - n as u64)
         .read_to_end(&mut bytes)?;
-    // Named like a YAML file so it is parsed whatever its first line (JSON is detected too).
-    Ok(collect_bytes("stdin.yaml", bytes, parse))
+    if bytes.len() as u64 > max_entry_bytes() {
+        return Ok(Collected {
+            problems: vec![SourceProblem {
+                path: STDIN_NAME.to_string(),
+                message: format!("more than {}; not read", limit_text()),
+            }],
+            ..Collected::default()
+        });
+    }
+    Ok(collect_bytes(STDIN_NAME, bytes, parse))
 }
 
 /// Collects the entries of an archive (or a plain file) held in memory, as if it were
-/// an input named `name` (used by the archive fuzz target and by stdin).
+/// an input named `name` (used by the archive fuzz target and for plain stdin).
 pub fn collect_bytes(name: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) -> Collected {
     let mut out = Collected::default();
+    let reading = Reading {
+        parse,
+        budget: Budget::new(bytes.len() as u64),
+    };
     if formats::sniff(&bytes).is_some() {
-        open(name, bytes, true, 1, parse, &mut out);
+        open(name, bytes, true, 1, &reading, &mut out);
     } else {
         push_entry(
             name.to_string(),
             EntryData::Bytes(bytes),
             0,
-            parse,
+            &reading,
             &mut out,
         );
     }
@@ -299,15 +387,13 @@ fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
         if !ft.is_file() {
             continue;
         }
-        push_entry(
-            rel,
-            EntryData::File(item.path().to_path_buf()),
-            0,
-            parse,
-            &mut out,
-        );
+        out.entries.push(Entry {
+            path: rel,
+            data: EntryData::File(item.path().to_path_buf()),
+        });
     }
-    // Files named like archives are opened here, in parallel, by what they hold.
+    // Files named like archives are opened here, in parallel, by what they hold; each is
+    // one archive with its own budget.
     let (archives, plain): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut out.entries)
         .into_iter()
         .partition(|e| formats::has_archive_name(&e.path) && !formats::is_compressed_log(&e.path));
@@ -316,11 +402,12 @@ fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
         .into_par_iter()
         .map(|e| {
             let mut sub = Collected::default();
-            match e.read() {
-                Ok(bytes) if formats::sniff(&bytes).is_some() => {
-                    open(&e.path, bytes.into_owned(), false, 1, parse, &mut sub)
-                }
-                Ok(_) => sub.entries.push(e),
+            let EntryData::File(file) = &e.data else {
+                return sub;
+            };
+            match open_file(file, &e.path, false, parse, &mut sub) {
+                Ok(true) => {}
+                Ok(false) => sub.entries.push(e),
                 Err(err) => sub.problems.push(SourceProblem {
                     path: e.path.clone(),
                     message: format!("cannot read: {err}"),
@@ -339,6 +426,7 @@ fn merge(into: &mut Collected, from: Collected) {
     into.entries.extend(from.entries);
     into.problems.extend(from.problems);
     into.symlinks += from.symlinks;
+    into.hardlinks += from.hardlinks;
 }
 
 /// Whether a member's bytes are an archive or compressed file to open rather than a file.
@@ -347,23 +435,39 @@ fn opens(path: &str, bytes: &[u8]) -> bool {
 }
 
 /// Adds an entry, opening it first when it is itself an archive.
-fn push_entry(
-    path: String,
-    data: EntryData,
-    depth: usize,
-    parse: Option<&ParseMember>,
-    out: &mut Collected,
-) {
+fn push_entry(path: String, data: EntryData, depth: usize, reading: &Reading, out: &mut Collected) {
     if let EntryData::Bytes(bytes) = &data
         && opens(&path, bytes)
     {
         let EntryData::Bytes(bytes) = data else {
             return;
         };
-        open(&path, bytes, false, depth + 1, parse, out);
+        open(&path, bytes, false, depth + 1, reading, out);
         return;
     }
     out.entries.push(Entry { path, data });
+}
+
+/// How an archive's members are named: `path!/member`, or `member` for a `top`-level input.
+fn prefix(path: &str, top: bool) -> String {
+    if top {
+        String::new()
+    } else {
+        format!("{path}!/")
+    }
+}
+
+/// Whether an archive at `path`, `depth` archives deep, is one level too deep to open (then
+/// a problem says so), or its archive's budget ran out (the problem is said already).
+fn not_opened(path: &str, depth: usize, reading: &Reading, out: &mut Collected) -> bool {
+    if depth > MAX_NESTING {
+        out.problems.push(SourceProblem {
+            path: path.to_string(),
+            message: format!("archive nested more than {MAX_NESTING} levels deep; not opened"),
+        });
+        return true;
+    }
+    reading.budget.tripped().is_some()
 }
 
 /// Opens `bytes`, found at `path`, by what they hold: an archive's members are read
@@ -374,36 +478,70 @@ fn open(
     bytes: Vec<u8>,
     top: bool,
     depth: usize,
-    parse: Option<&ParseMember>,
+    reading: &Reading,
     out: &mut Collected,
 ) {
-    if depth > MAX_NESTING {
-        out.problems.push(SourceProblem {
+    match formats::sniff(&bytes) {
+        None => out.entries.push(Entry {
             path: path.to_string(),
-            message: format!("archive nested more than {MAX_NESTING} levels deep; not opened"),
-        });
+            data: EntryData::Bytes(bytes),
+        }),
+        Some(Format::Zip) => {
+            if not_opened(path, depth, reading, out) {
+                return;
+            }
+            let zip = Cursor::new(&bytes[..]);
+            if let Err(message) = expand_zip(zip, &prefix(path, top), depth, reading, false, out) {
+                out.problems.push(SourceProblem {
+                    path: path.to_string(),
+                    message,
+                });
+            }
+        }
+        Some(_) => open_stream(path, &bytes[..], top, depth, reading, out),
+    }
+}
+
+/// Opens an archive or compressed file read as a stream, by its first bytes: a tar is
+/// read member by member as it streams, a compressed file as it decompresses; a zip
+/// (which needs random access) is read into memory first, bounded like one member.
+fn open_stream<R: Read + Send>(
+    path: &str,
+    mut reader: R,
+    top: bool,
+    depth: usize,
+    reading: &Reading,
+    out: &mut Collected,
+) {
+    if not_opened(path, depth, reading, out) {
         return;
     }
-    let prefix = if top {
-        String::new()
-    } else {
-        format!("{path}!/")
-    };
-    let result = match formats::sniff(&bytes) {
-        None => {
-            out.entries.push(Entry {
-                path: path.to_string(),
-                data: EntryData::Bytes(bytes),
-            });
-            Ok(())
-        }
-        Some(Format::Zip) => expand_zip(&bytes, &prefix, depth, parse, out),
-        Some(Format::Tar) => expand_tar(Cursor::new(&bytes[..]), &prefix, depth, parse, out),
-        Some(Format::Unsupported(name)) => Err(format!(
-            "{name} archive or compressed file; kdiag reads zip, tar, gzip, bzip2, xz and zstd; not read"
-        )),
-        Some(format) => decompress(format, path, &bytes, &prefix, top, depth, parse, out),
-    };
+    let mut head = vec![0u8; 512];
+    let result = read_head(&mut reader, &mut head)
+        .map_err(|e| format!("cannot read: {e}"))
+        .and_then(|n| {
+            head.truncate(n);
+            let format = formats::sniff(&head);
+            let content = Cursor::new(head).chain(reader);
+            match format {
+                Some(Format::Tar) => expand_tar(content, &prefix(path, top), depth, reading, out),
+                Some(Format::Unsupported(name)) => Err(format!(
+                    "{name} archive or compressed file; kdiag reads zip, tar, gzip, bzip2, xz and zstd; not read"
+                )),
+                Some(Format::Zip) | None => {
+                    let mut content = content;
+                    let bytes = read_limited(&mut content, 0).map_err(|_| {
+                        format!(
+                            "a zip over {} is read from a file only (it needs random access); not read",
+                            limit_text()
+                        )
+                    })?;
+                    open(path, bytes, top, depth, reading, out);
+                    Ok(())
+                }
+                Some(format) => decompress(format, path, content, top, depth, reading, out),
+            }
+        });
     if let Err(message) = result {
         out.problems.push(SourceProblem {
             path: path.to_string(),
@@ -414,45 +552,57 @@ fn open(
 
 /// A compressed stream: a tar in it is read as it decompresses (one archive, like
 /// `.tar.gz`); anything else is one file named without the compression's ending, which
-/// is opened in turn when it is an archive or compressed again.
-#[allow(clippy::too_many_arguments)]
-fn decompress(
+/// is opened in turn when it is an archive or compressed again. Its output counts
+/// against the archive's budget.
+fn decompress<R: Read + Send>(
     format: Format,
     path: &str,
-    bytes: &[u8],
-    prefix: &str,
+    reader: R,
     top: bool,
     depth: usize,
-    parse: Option<&ParseMember>,
+    reading: &Reading,
     out: &mut Collected,
 ) -> Result<(), String> {
     let invalid = |e: std::io::Error| format!("invalid {} data: {e}", format.name());
-    let mut decoder = formats::decoder(format, bytes).map_err(invalid)?;
+    let decoder = formats::decoder(format, reader).map_err(invalid)?;
+    let mut content = Metered {
+        inner: decoder,
+        budget: &reading.budget,
+    };
     let mut head = vec![0u8; 512];
-    let n = read_head(&mut decoder, &mut head).map_err(invalid)?;
+    let n = read_head(&mut content, &mut head).map_err(invalid)?;
     head.truncate(n);
     let inner = formats::sniff(&head);
-    let mut content = Cursor::new(head).chain(decoder);
+    let mut content = Cursor::new(head).chain(content);
     if inner == Some(Format::Tar) {
-        return expand_tar(content, prefix, depth, parse, out)
+        return expand_tar(content, &prefix(path, top), depth, reading, out)
             .map_err(|e| format!("{} data: {e}", format.name()));
     }
     let name = formats::inner_name(path);
-    if is_log_name(&name) {
-        let data = log_tail(&mut content).map_err(|e| format!("{} data: {e}", format.name()))?;
-        out.entries.push(Entry { path: name, data });
-        return Ok(());
-    }
-    let data = read_limited(&mut content, bytes.len() as u64 * 4)
-        .map_err(|e| format!("{} data: {e}", format.name()))?;
-    match inner {
+    let failed = |e: String| match reading.budget.tripped() {
+        Some(why) => SourceProblem {
+            path: name.clone(),
+            message: why.to_string(),
+        },
+        None => SourceProblem {
+            path: path.to_string(),
+            message: format!("{} data: {e}", format.name()),
+        },
+    };
+    if inner.is_some() {
         // Compressed again, or a zip: one level deeper, so that a stream that decompresses
         // to itself stops at the nesting bound.
-        Some(_) => open(&name, data, top, depth + 1, parse, out),
-        None => out.entries.push(Entry {
-            path: name.clone(),
-            data: member_data(&name, data, parse),
-        }),
+        open_stream(&name, content, top, depth + 1, reading, out);
+        return Ok(());
+    }
+    let data = if is_log_name(&name) {
+        log_tail(&mut content)
+    } else {
+        read_limited(&mut content, 0).map(|bytes| member_data(&name, bytes, reading.parse))
+    };
+    match data {
+        Ok(data) => out.entries.push(Entry { path: name, data }),
+        Err(e) => out.problems.push(failed(e)),
     }
     Ok(())
 }
@@ -466,7 +616,8 @@ enum Member {
 
 /// Members that declare more than this and compress better than [`BOMB_RATIO`]:1 are
 /// refused before inflating (text bundles compress about 10-50:1; bombs 1000:1). The
-/// floor is `KDIAG_BOMB_MIN_BYTES` when set, so tests trip it with small inputs.
+/// floor is `KDIAG_BOMB_MIN_BYTES` when set, so tests trip it with small inputs; past it,
+/// a whole archive may not inflate more than its own ratio (see [`budget`]).
 const BOMB_MIN_BYTES: u64 = 256 << 20;
 
 fn bomb_min_bytes() -> u64 {
@@ -475,67 +626,77 @@ fn bomb_min_bytes() -> u64 {
 }
 const BOMB_RATIO: u64 = 200;
 
-fn expand_zip(
-    bytes: &[u8],
+/// What to do with a zip member, decided from the central directory before any member
+/// is inflated (in order, so that where the budget runs out does not depend on threads).
+enum ZipPlan {
+    Read(String, formats::ZipMember),
+    Done(Result<Member, SourceProblem>),
+}
+
+/// Reads a zip's members (in parallel, each thread on its own clone of the archive).
+/// `from_file`: the zip is the archive read from disk, whose compressed bytes count as
+/// read as its members are planned (else they were counted as they were read).
+fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
+    reader: R,
     prefix: &str,
     depth: usize,
-    parse: Option<&ParseMember>,
+    reading: &Reading,
+    from_file: bool,
     out: &mut Collected,
 ) -> Result<(), String> {
-    let archive = zip::ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| format!("unreadable zip archive: {e}"))?;
-    // Members are inflated (and parsed) in parallel; each thread works on its own clone of
-    // the archive.
-    let members: Vec<Result<Member, SourceProblem>> = (0..archive.len())
-        .into_par_iter()
-        .map_with(archive, |archive, i| {
-            let mut file = archive.by_index(i).map_err(|e| SourceProblem {
+    let archive =
+        zip::ZipArchive::new(reader.clone()).map_err(|e| format!("unreadable zip archive: {e}"))?;
+    let mut members = Vec::with_capacity(archive.len());
+    for i in 0..archive.len() {
+        match archive.by_index_data(i) {
+            Ok(entry) => members.push(formats::ZipMember::of(&entry, i)),
+            Err(e) => out.problems.push(SourceProblem {
                 path: format!("{prefix}#{i}"),
                 message: format!("unreadable zip member: {e}"),
-            })?;
-            let raw_name = String::from_utf8_lossy(file.name_raw()).into_owned();
-            let name = match safe_name(&raw_name) {
-                Ok(n) => n,
-                Err(message) => {
-                    return Err(SourceProblem {
-                        path: format!("{prefix}{}", raw_name.replace('\0', "\\0")),
-                        message,
-                    });
+            }),
+        }
+    }
+    // The zip crate keeps only the last member of each name; the others are read from
+    // their local headers, as a tar's duplicates are read.
+    if archive.has_duplicate_names() {
+        let kept: std::collections::HashSet<u64> = (0..archive.len())
+            .filter_map(|i| archive.by_index_data(i).ok())
+            .map(|e| e.central_header_start())
+            .collect();
+        let start = archive.central_directory_start();
+        let shadowed =
+            formats::shadowed_zip_members(reader.clone(), start, archive.offset(), &kept)
+                .map_err(|e| format!("unreadable zip central directory: {e}"))?;
+        members.extend(shadowed);
+    }
+    let plans: Vec<ZipPlan> = members
+        .into_iter()
+        .map(|m| plan_zip_member(m, prefix, reading, from_file))
+        .collect();
+    let read: Vec<Result<Member, SourceProblem>> = plans
+        .into_par_iter()
+        .map_with((archive, reader), |(archive, raw), plan| match plan {
+            ZipPlan::Done(done) => done,
+            ZipPlan::Read(path, member) => {
+                let data = match member.at {
+                    formats::ZipAt::Index(i) => archive
+                        .by_index(i)
+                        .map_err(|e| format!("unreadable zip member: {e}"))
+                        .and_then(|mut file| read_member(&mut file, &path, member.size, reading)),
+                    formats::ZipAt::Local { .. } => member
+                        .open_local(raw)
+                        .and_then(|mut file| read_member(&mut file, &path, member.size, reading)),
+                };
+                match data {
+                    Ok(data) => Ok(Member::File(Entry { path, data })),
+                    Err(message) => Err(SourceProblem { path, message }),
                 }
-            };
-            if file.is_dir() {
-                return Ok(Member::Skipped);
             }
-            if file.is_symlink() {
-                return Ok(Member::Symlink);
-            }
-            let path = format!("{prefix}{name}");
-            let size = file.size();
-            let packed = file.compressed_size().max(1);
-            if size > bomb_min_bytes() && size / packed > BOMB_RATIO {
-                return Err(SourceProblem {
-                    path,
-                    message: format!(
-                        "member would inflate {size} bytes from {packed} ({}:1); not read (zip bomb?)",
-                        size / packed
-                    ),
-                });
-            }
-            let data = if is_log_name(&path) {
-                log_tail(&mut file)
-            } else {
-                read_limited(&mut file, size).map(|bytes| member_data(&path, bytes, parse))
-            }
-            .map_err(|message| SourceProblem {
-                path: path.clone(),
-                message,
-            })?;
-            Ok(Member::File(Entry { path, data }))
         })
         .collect();
-    for m in members {
+    for m in read {
         match m {
-            Ok(Member::File(e)) => push_entry(e.path, e.data, depth, parse, out),
+            Ok(Member::File(e)) => push_entry(e.path, e.data, depth, reading, out),
             Ok(Member::Symlink) => out.symlinks += 1,
             Ok(Member::Skipped) => {}
             Err(p) => out.problems.push(p),
@@ -544,11 +705,91 @@ fn expand_zip(
     Ok(())
 }
 
+/// Decides, from its central directory entry, whether a zip member is read: not a folder,
+/// a link, an encrypted member, a bomb or a member over the entry limit, nor any member
+/// once the archive's budget is spent.
+fn plan_zip_member(
+    member: formats::ZipMember,
+    prefix: &str,
+    reading: &Reading,
+    from_file: bool,
+) -> ZipPlan {
+    let refused =
+        |path: String, message: String| ZipPlan::Done(Err(SourceProblem { path, message }));
+    if reading.budget.tripped().is_some() {
+        return ZipPlan::Done(Ok(Member::Skipped));
+    }
+    let raw_name = String::from_utf8_lossy(&member.name).into_owned();
+    let name = match safe_name(&raw_name) {
+        Ok(n) => n,
+        Err(message) => {
+            return refused(
+                format!("{prefix}{}", raw_name.replace('\0', "\\0")),
+                message,
+            );
+        }
+    };
+    if member.dir {
+        return ZipPlan::Done(Ok(Member::Skipped));
+    }
+    if member.symlink {
+        return ZipPlan::Done(Ok(Member::Symlink));
+    }
+    let path = format!("{prefix}{name}");
+    let (size, packed) = (member.size, member.packed.max(1));
+    if member.encrypted {
+        return refused(
+            path,
+            "encrypted zip member; kdiag reads no passwords; not read".into(),
+        );
+    }
+    if size > bomb_min_bytes() && size / packed > BOMB_RATIO {
+        let message = format!(
+            "member would inflate {size} bytes from {packed} ({}:1); not read (zip bomb?)",
+            size / packed
+        );
+        return refused(path, message);
+    }
+    if size > max_entry_bytes() && !is_log_name(&path) {
+        return refused(path, too_large(size));
+    }
+    if from_file {
+        reading.budget.add_packed(member.packed);
+    }
+    if let Err(why) = reading.budget.take(size) {
+        return refused(path, why);
+    }
+    ZipPlan::Read(path, member)
+}
+
+/// A member's data: a log's tail, else its bytes (at most the entry limit), parsed when
+/// it is a file to parse as it is read.
+fn read_member<R: Read>(
+    member: &mut R,
+    path: &str,
+    size: u64,
+    reading: &Reading,
+) -> Result<EntryData, String> {
+    if is_log_name(path) {
+        log_tail(member)
+    } else {
+        read_limited(member, size).map(|bytes| member_data(path, bytes, reading.parse))
+    }
+}
+
+/// Why a member the archive says is `size` bytes is not read.
+fn too_large(size: u64) -> String {
+    format!(
+        "member is {size} bytes, more than {}; not read",
+        limit_text()
+    )
+}
+
 fn expand_tar<R: Read>(
     reader: R,
     prefix: &str,
     depth: usize,
-    parse: Option<&ParseMember>,
+    reading: &Reading,
     out: &mut Collected,
 ) -> Result<(), String> {
     // Members to parse go to the thread pool as they are read, while this thread inflates
@@ -559,18 +800,35 @@ fn expand_tar<R: Read>(
         let entries = archive
             .entries()
             .map_err(|e| format!("unreadable tar archive: {e}"))?;
+        // The member being read, so that a budget spent while skipping one names it.
+        let mut current = String::new();
         for entry in entries {
             let mut entry = match entry {
                 Ok(e) => e,
-                Err(e) => return Err(format!("tar archive is truncated or corrupt: {e}")),
+                Err(e) => {
+                    if let Some(why) = reading.budget.tripped() {
+                        out.problems.push(SourceProblem {
+                            path: current,
+                            message: why.to_string(),
+                        });
+                        return Ok(());
+                    }
+                    return Err(format!("tar archive is truncated or corrupt: {e}"));
+                }
             };
             let kind = entry.header().entry_type();
             let raw_name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-            if kind.is_symlink() || kind.is_hard_link() {
+            current = format!("{prefix}{raw_name}");
+            if kind.is_symlink() {
                 out.symlinks += 1;
                 continue;
             }
-            if !kind.is_file() {
+            if kind.is_hard_link() {
+                out.hardlinks += 1;
+                continue;
+            }
+            // GNU tar's contiguous files ('7') are regular files.
+            if !kind.is_file() && kind != tar::EntryType::Continuous {
                 continue;
             }
             let name = match safe_name(&raw_name) {
@@ -584,14 +842,24 @@ fn expand_tar<R: Read>(
                 }
             };
             let path = format!("{prefix}{name}");
+            // A tar member's size is exact: one over the limit is refused before it is read.
             let size = entry.header().size().unwrap_or(0);
             let data = if is_log_name(&path) {
                 log_tail(&mut entry)
+            } else if size > max_entry_bytes() {
+                Err(too_large(size))
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };
+            if let Some(why) = reading.budget.tripped() {
+                out.problems.push(SourceProblem {
+                    path,
+                    message: why.to_string(),
+                });
+                return Ok(());
+            }
             let parser = match &data {
-                Ok(EntryData::Bytes(bytes)) => member_parser(&path, bytes, parse),
+                Ok(EntryData::Bytes(bytes)) => member_parser(&path, bytes, reading.parse),
                 _ => None,
             };
             match (data, parser) {
@@ -610,11 +878,11 @@ fn expand_tar<R: Read>(
                             .push((slot, data));
                     });
                 }
-                (Ok(data), _) => push_entry(path, data, depth, parse, out),
+                (Ok(data), _) => push_entry(path, data, depth, reading, out),
                 (Err(message), _) => out.problems.push(SourceProblem { path, message }),
             }
         }
-        drain(archive.into_inner())
+        drain(archive.into_inner()).map_err(|e| reading.budget.tripped().map_or(e, str::to_string))
     });
     for (slot, data) in parsed.into_inner().unwrap_or_else(PoisonError::into_inner) {
         out.entries[slot].data = data;
@@ -683,13 +951,30 @@ fn safe_name(raw: &str) -> Result<String, String> {
     Ok(trimmed.to_string())
 }
 
-fn read_limited<R: Read>(reader: &mut R, size_hint: u64) -> Result<Vec<u8>, String> {
-    // Headers can lie: never reserve more than 64 MiB up front.
-    let mut data = super::buffers::for_len(size_hint.min(64 << 20) as usize);
-    reader
-        .take(max_entry_bytes() + 1)
-        .read_to_end(&mut data)
-        .map_err(|e| format!("cannot read archive member: {e}"))?;
+/// Reads a member whole, at most the entry limit. Its buffer never grows past the limit
+/// (plus one byte, to know it is passed), and `size_hint` (what the archive says; a
+/// tar's is exact, a zip's bounds what the zip crate inflates) is reserved up front.
+fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> Result<Vec<u8>, String> {
+    let cap = max_entry_bytes() + 1;
+    let mut data = super::buffers::for_len(size_hint.min(cap) as usize);
+    let mut reader = reader.take(cap);
+    loop {
+        if data.len() == data.capacity() {
+            let grow = data.capacity().max(64 << 10).min(cap as usize - data.len());
+            if grow == 0 {
+                break;
+            }
+            data.reserve_exact(grow);
+        }
+        let room = (data.capacity() - data.len()) as u64;
+        let n = (&mut reader)
+            .take(room)
+            .read_to_end(&mut data)
+            .map_err(|e| format!("cannot read archive member: {e}"))?;
+        if n == 0 {
+            break;
+        }
+    }
     if data.len() as u64 > max_entry_bytes() {
         return Err(format!(
             "member inflates to more than {}; not read (zip bomb?)",
@@ -699,12 +984,19 @@ fn read_limited<R: Read>(reader: &mut R, size_hint: u64) -> Result<Vec<u8>, Stri
     Ok(data)
 }
 
+/// The entry size limit, said for people.
 fn limit_text() -> String {
-    let limit = max_entry_bytes();
-    if limit >= 1 << 20 {
-        format!("{} MiB", limit >> 20)
+    size_text(max_entry_bytes())
+}
+
+/// A size in MiB or GiB when it is a whole number of them, else in bytes.
+fn size_text(bytes: u64) -> String {
+    if bytes > 1 << 30 && bytes.is_multiple_of(1 << 30) {
+        format!("{} GiB", bytes >> 30)
+    } else if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
     } else {
-        format!("{limit} bytes")
+        format!("{bytes} bytes")
     }
 }
 

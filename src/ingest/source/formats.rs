@@ -1,7 +1,11 @@
 //! What a byte stream is, by its magic bytes (never by its name: browsers un-gzip
-//! downloads and keep `.tar.gz`), and readers that decompress it in memory.
+//! downloads and keep `.tar.gz`), readers that decompress it as it streams, and what
+//! the zip crate does not give of a zip: its members shadowed by a later one of the same
+//! name, and reads of one file from several threads.
 
-use std::io::{self, Read};
+use std::collections::HashSet;
+use std::io::{self, BufRead, Read, Seek, SeekFrom};
+use std::sync::Arc;
 
 /// The container or compression format of a byte stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,20 +126,23 @@ fn is_tar_header(head: &[u8]) -> bool {
 /// a problem rather than an allocation the size its header names.
 const XZ_MEMLIMIT: u64 = 256 << 20;
 
-/// A reader of the decompressed content of `bytes`, when `format` is a compression.
+/// A reader of the decompressed content of `source`, when `format` is a compression.
 /// Concatenated streams (pigz, pbzip2, pzstd, `cat a.xz b.xz`) read as one.
-pub fn decoder<'a>(format: Format, bytes: &'a [u8]) -> io::Result<Box<dyn Read + Send + 'a>> {
+pub fn decoder<'a, R: Read + Send + 'a>(
+    format: Format,
+    source: R,
+) -> io::Result<Box<dyn Read + Send + 'a>> {
     Ok(match format {
-        Format::Gzip => Box::new(flate2::read::MultiGzDecoder::new(bytes)),
-        Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(bytes)),
+        Format::Gzip => Box::new(flate2::read::MultiGzDecoder::new(source)),
+        Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(source)),
         Format::Xz => {
             let flags = liblzma::stream::CONCATENATED | liblzma::stream::TELL_UNSUPPORTED_CHECK;
             let stream = liblzma::stream::Stream::new_stream_decoder(XZ_MEMLIMIT, flags)
                 .map_err(io::Error::other)?;
-            Box::new(liblzma::read::XzDecoder::new_stream(bytes, stream))
+            Box::new(liblzma::read::XzDecoder::new_stream(source, stream))
         }
         Format::Zstd => Box::new(ZstdFrames {
-            source: bytes,
+            source: io::BufReader::new(source),
             decoder: ruzstd::decoding::FrameDecoder::new(),
             in_frame: false,
         }),
@@ -150,13 +157,13 @@ pub fn decoder<'a>(format: Format, bytes: &'a [u8]) -> io::Result<Box<dyn Read +
 
 /// Every frame of a zstd stream, skippable frames skipped, each frame's checksum checked
 /// (ruzstd's own streaming reader reads one frame and checks nothing).
-struct ZstdFrames<'a> {
-    source: &'a [u8],
+struct ZstdFrames<R> {
+    source: io::BufReader<R>,
     decoder: ruzstd::decoding::FrameDecoder,
     in_frame: bool,
 }
 
-impl Read for ZstdFrames<'_> {
+impl<R: Read> Read for ZstdFrames<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         use ruzstd::decoding::BlockDecodingStrategy;
         use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
@@ -165,7 +172,7 @@ impl Read for ZstdFrames<'_> {
         }
         loop {
             if !self.in_frame {
-                if self.source.is_empty() {
+                if self.source.fill_buf()?.is_empty() {
                     return Ok(0);
                 }
                 match self.decoder.reset(&mut self.source) {
@@ -173,8 +180,8 @@ impl Read for ZstdFrames<'_> {
                     Err(FrameDecoderError::ReadFrameHeaderError(
                         ReadFrameHeaderError::SkipFrame { length, .. },
                     )) => {
-                        let skip = (length as usize).min(self.source.len());
-                        self.source = &self.source[skip..];
+                        let skip = (&mut self.source).take(u64::from(length));
+                        io::copy(&mut { skip }, &mut io::sink())?;
                     }
                     Err(e) => return Err(io::Error::other(e)),
                 }
@@ -198,6 +205,184 @@ impl Read for ZstdFrames<'_> {
             self.in_frame = false;
         }
     }
+}
+
+/// A file read by several threads at once, each at its own position (a zip's members are
+/// inflated in parallel, each thread on its own clone of the archive): reads are
+/// positioned (`pread`), so clones share one open file and no seek.
+#[derive(Clone)]
+pub struct SharedFile {
+    file: Arc<std::fs::File>,
+    len: u64,
+    pos: u64,
+}
+
+impl SharedFile {
+    pub fn new(file: std::fs::File) -> io::Result<SharedFile> {
+        let len = file.metadata()?.len();
+        Ok(SharedFile {
+            file: Arc::new(file),
+            len,
+            pos: 0,
+        })
+    }
+}
+
+impl Read for SharedFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::read_at(&*self.file, buf, self.pos)?;
+        #[cfg(windows)]
+        let n = std::os::windows::fs::FileExt::seek_read(&*self.file, buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for SharedFile {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let pos = match to {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = pos.ok_or_else(|| io::Error::other("seek before the start of the file"))?;
+        Ok(self.pos)
+    }
+}
+
+/// A zip member as its central directory entry describes it.
+pub struct ZipMember {
+    pub name: Vec<u8>,
+    /// What it inflates to (the zip crate inflates no more than this).
+    pub size: u64,
+    pub packed: u64,
+    pub dir: bool,
+    pub symlink: bool,
+    pub encrypted: bool,
+    pub at: ZipAt,
+}
+
+/// Where a member is read from.
+pub enum ZipAt {
+    /// The zip crate's member of this index.
+    Index(usize),
+    /// A member the zip crate does not keep (a later one has its name): read from its
+    /// local header, at this offset in the file, with what its central entry says.
+    Local { offset: u64, crc: u32 },
+}
+
+impl ZipMember {
+    pub fn of(entry: &zip::read::ZipFileEntry<'_>, index: usize) -> ZipMember {
+        ZipMember {
+            name: entry.name_raw().to_vec(),
+            size: entry.size(),
+            packed: entry.compressed_size(),
+            dir: entry.is_dir(),
+            symlink: entry.is_symlink(),
+            encrypted: entry.encrypted(),
+            at: ZipAt::Index(index),
+        }
+    }
+
+    /// The reader of a member found by [`shadowed_zip_members`], from `raw` (the zip's
+    /// bytes); an error for one the zip crate keeps.
+    pub fn open_local<'r, R: Read + Seek>(
+        &self,
+        raw: &'r mut R,
+    ) -> Result<zip::read::ZipFile<'r, R>, String> {
+        let unreadable = |e: &dyn std::fmt::Display| format!("unreadable zip member: {e}");
+        let ZipAt::Local { offset, crc } = self.at else {
+            return Err(unreadable(&"not a shadowed member"));
+        };
+        raw.seek(SeekFrom::Start(offset))
+            .map_err(|e| unreadable(&e))?;
+        let options = zip::ZipReadOptions::new()
+            .override_compressed_size(self.packed)
+            .override_uncompressed_size(self.size)
+            .override_crc(crc);
+        zip::read::read_zipfile_from_stream_with_options(raw, options)
+            .map_err(|e| unreadable(&e))?
+            .ok_or_else(|| unreadable(&"no local header where its central entry says"))
+    }
+}
+
+/// Central directory entries of a zip that the zip crate dropped because a later entry has
+/// the same name: those that do not start at one of `kept` (the kept entries' offsets).
+/// `start` is where the central directory starts, `offset` where the zip does in `raw`.
+pub fn shadowed_zip_members<R: Read + Seek>(
+    raw: R,
+    start: u64,
+    offset: u64,
+    kept: &HashSet<u64>,
+) -> io::Result<Vec<ZipMember>> {
+    let mut raw = io::BufReader::new(raw);
+    raw.seek(SeekFrom::Start(start))?;
+    let mut at = start;
+    let mut shadowed = Vec::new();
+    let mut fixed = [0u8; 46];
+    loop {
+        if super::read_head(&mut raw, &mut fixed)? < fixed.len() || fixed[..4] != *b"PK\x01\x02" {
+            return Ok(shadowed);
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([fixed[i], fixed[i + 1]]);
+        let u32_at =
+            |i: usize| u32::from_le_bytes([fixed[i], fixed[i + 1], fixed[i + 2], fixed[i + 3]]);
+        let (name_len, extra_len, comment_len) =
+            (usize::from(u16_at(28)), usize::from(u16_at(30)), u16_at(32));
+        let mut name = vec![0u8; name_len];
+        raw.read_exact(&mut name)?;
+        let mut extra = vec![0u8; extra_len];
+        raw.read_exact(&mut extra)?;
+        raw.seek_relative(i64::from(comment_len))?;
+        let entry_start = at;
+        at += 46 + name_len as u64 + extra_len as u64 + u64::from(comment_len);
+        if kept.contains(&entry_start) {
+            continue;
+        }
+        // Sizes and the offset that do not fit 32 bits are in the zip64 extra field, in
+        // this order, each only when its 32-bit field is all ones.
+        let mut zip64 = zip64_fields(&extra).into_iter();
+        let mut wide = |narrow: u32| match narrow {
+            u32::MAX => zip64.next().unwrap_or(u64::MAX),
+            n => u64::from(n),
+        };
+        let size = wide(u32_at(24));
+        let packed = wide(u32_at(20));
+        let local = wide(u32_at(42));
+        let unix = u16_at(4) >> 8 == 3;
+        let mode = u32_at(38) >> 16;
+        shadowed.push(ZipMember {
+            dir: name.ends_with(b"/"),
+            symlink: unix && mode & 0o170000 == 0o120000,
+            encrypted: u16_at(8) & 1 == 1,
+            name,
+            size,
+            packed,
+            at: ZipAt::Local {
+                offset: local.saturating_add(offset),
+                crc: u32_at(16),
+            },
+        });
+    }
+}
+
+/// The 64-bit values of a zip64 extended information extra field (id 1), in order.
+fn zip64_fields(extra: &[u8]) -> Vec<u64> {
+    let mut rest = extra;
+    while rest.len() >= 4 {
+        let id = u16::from_le_bytes([rest[0], rest[1]]);
+        let len = usize::from(u16::from_le_bytes([rest[2], rest[3]])).min(rest.len() - 4);
+        let data = &rest[4..4 + len];
+        if id == 1 {
+            return data
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+                .collect();
+        }
+        rest = &rest[4 + len..];
+    }
+    Vec::new()
 }
 
 /// The name of what a compressed file holds: `pods.yaml.gz` → `pods.yaml`,
@@ -300,7 +485,7 @@ mod tests {
         stream.extend_from_slice(&one);
         stream.extend_from_slice(&two);
         let mut out = String::new();
-        decoder(Format::Zstd, &stream)
+        decoder(Format::Zstd, &stream[..])
             .unwrap()
             .read_to_string(&mut out)
             .unwrap();

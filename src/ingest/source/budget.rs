@@ -1,0 +1,134 @@
+//! The whole-archive budget: each member is bounded on its own (see
+//! [`super::max_entry_bytes`], the zip bomb check), but many members each under those
+//! bounds can still inflate to gigabytes. An archive read from a file or stdin may
+//! inflate at most [`max_inflated_bytes`] in all, and, past the bomb floor, at most
+//! [`max_inflated_ratio`] times the compressed bytes read so far (zeros compress about
+//! 1000:1, real bundles' text 10-50:1). The member being read when either is passed is a
+//! problem, and the rest of the archive is not read.
+
+use std::io::{self, Read};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Inflated bytes an archive may hold in all: a must-gather of a large cluster is a few
+/// GB; 16 GiB is far above that and still minutes, not hours, of reading.
+pub const MAX_INFLATED_BYTES: u64 = 16 << 30;
+
+pub fn max_inflated_bytes() -> u64 {
+    static LIMIT: OnceLock<u64> = OnceLock::new();
+    super::env_limit(&LIMIT, "KDIAG_MAX_INFLATED_BYTES", MAX_INFLATED_BYTES)
+}
+
+/// How many times its compressed size an archive may inflate to, past the bomb floor.
+pub const MAX_INFLATED_RATIO: u64 = 200;
+
+pub fn max_inflated_ratio() -> u64 {
+    static LIMIT: OnceLock<u64> = OnceLock::new();
+    super::env_limit(&LIMIT, "KDIAG_MAX_INFLATED_RATIO", MAX_INFLATED_RATIO).max(1)
+}
+
+/// What one archive (with the archives inside it) has inflated, and what it was read from.
+#[derive(Default)]
+pub struct Budget {
+    /// Bytes read out of archives and compressed streams (counted again at each nesting
+    /// level: a tar.gz inside a zip counts its compressed bytes, then its content).
+    inflated: AtomicU64,
+    /// Bytes of the archive itself read so far (from the file or stdin).
+    packed: AtomicU64,
+    /// Why reading stopped, once it has: the problem of the member where it did.
+    tripped: OnceLock<String>,
+}
+
+impl Budget {
+    /// A budget for an archive of which `packed` bytes are already read (held in memory).
+    pub fn new(packed: u64) -> Budget {
+        let budget = Budget::default();
+        budget.add_packed(packed);
+        budget
+    }
+
+    pub fn add_packed(&self, n: u64) {
+        self.packed.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Counts `n` more inflated bytes; the problem's message when that passes the budget.
+    pub fn take(&self, n: u64) -> Result<(), String> {
+        if let Some(why) = self.tripped() {
+            return Err(why.to_string());
+        }
+        let inflated = self.inflated.fetch_add(n, Ordering::Relaxed) + n;
+        let packed = self.packed.load(Ordering::Relaxed).max(1);
+        let why = if inflated > max_inflated_bytes() {
+            format!(
+                "the archive inflates to more than {} in all here (KDIAG_MAX_INFLATED_BYTES)",
+                super::size_text(max_inflated_bytes())
+            )
+        } else if inflated > super::bomb_min_bytes() && inflated / packed > max_inflated_ratio() {
+            format!(
+                "the archive inflates {inflated} bytes from {packed} ({}:1) by here, past \
+                 {}:1 (KDIAG_MAX_INFLATED_RATIO; zip bomb?)",
+                inflated / packed,
+                max_inflated_ratio()
+            )
+        } else {
+            return Ok(());
+        };
+        let why = format!("{why}; this member and the rest of the archive are not read");
+        Err(self.tripped.get_or_init(|| why).clone())
+    }
+
+    /// The problem of the member where the budget ran out, once it has.
+    pub fn tripped(&self) -> Option<&str> {
+        self.tripped.get().map(String::as_str)
+    }
+}
+
+/// A reader of inflated bytes that counts them against a [`Budget`] and fails once it
+/// runs out.
+pub struct Metered<'b, R> {
+    pub inner: R,
+    pub budget: &'b Budget,
+}
+
+impl<R: Read> Read for Metered<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.budget.take(n as u64).map_err(io::Error::other)?;
+        Ok(n)
+    }
+}
+
+/// A reader of an archive's own bytes (a file or stdin) that counts them as packed.
+pub struct Packed<'b, R> {
+    pub inner: R,
+    pub budget: &'b Budget,
+}
+
+impl<R: Read> Read for Packed<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.budget.add_packed(n as u64);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratio_applies_past_the_floor_and_trips_once() {
+        let floor = crate::ingest::source::bomb_min_bytes();
+        let budget = Budget::new(floor / (max_inflated_ratio() * 4));
+        // Under the floor any ratio is fine.
+        assert!(budget.take(floor).is_ok());
+        // Past it, more than the ratio to the packed bytes trips, and stays tripped.
+        let why = budget.take(1).unwrap_err();
+        assert!(why.contains("zip bomb?"), "{why}");
+        assert_eq!(budget.take(0).unwrap_err(), why);
+        assert_eq!(budget.tripped(), Some(why.as_str()));
+        // Text at 20:1 past the floor reads.
+        let text = Budget::new(floor);
+        assert!(text.take(floor * 20).is_ok());
+    }
+}
