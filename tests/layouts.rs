@@ -492,3 +492,105 @@ fn snapshot_time_sets_outliers_aside() {
         notes(&out)
     );
 }
+
+/// A List of two pods cut in the middle of a third item (`name: "cut`): YAML, or JSON.
+fn cut_pod_list(json: bool) -> String {
+    let pod = |name: &str| {
+        format!(
+            "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: {name}\n    namespace: extra\n  spec:\n    containers:\n    - image: web:1\n      name: web\n    nodeName: n1\n  status:\n    phase: Running\n"
+        )
+    };
+    if json {
+        let pod = |name: &str| {
+            format!(
+                "{{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {{\"name\": \"{name}\", \"namespace\": \"extra\"}}, \"spec\": {{\"containers\": [{{\"image\": \"web:1\", \"name\": \"web\"}}], \"nodeName\": \"n1\"}}}}"
+            )
+        };
+        return format!(
+            "{{\n\"apiVersion\": \"v1\",\n\"items\": [\n{},\n{},\n{{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {{\"name\": \"cut",
+            pod("a"),
+            pod("b")
+        );
+    }
+    format!(
+        "apiVersion: v1\nitems:\n{}{}- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: \"cut",
+        pod("a"),
+        pod("b")
+    )
+}
+
+/// A file outside the folders the layout reads objects from (`extra-pods.yaml` at the
+/// top of a must-gather or a troubleshoot bundle) that starts as kubectl's objects do and
+/// is cut in the middle of an item: a problem naming the file and line, and the items
+/// read before the cut are kept, as in a plain folder of kubectl output. Collector output
+/// that is not objects stays skipped.
+#[test]
+fn a_cut_object_file_outside_the_layout_is_a_problem() {
+    for json in [false, true] {
+        let name = if json {
+            "extra-pods.json"
+        } else {
+            "extra-pods.yaml"
+        };
+        let cut = cut_pod_list(json);
+        let last_line = cut.lines().count() as u64;
+        let layouts: [(&str, Vec<(&str, &str)>); 3] = [
+            (
+                "must-gather",
+                vec![
+                    ("timestamp", MG_TIMESTAMP),
+                    ("namespaces/demo/core/nodes.yaml", NODES),
+                ],
+            ),
+            (
+                "troubleshoot",
+                vec![
+                    (
+                        "version.yaml",
+                        "apiVersion: troubleshoot.sh/v1beta2\nkind: ClusterVersion\n",
+                    ),
+                    (
+                        "cluster-resources/nodes.json",
+                        "{\"kind\": \"NodeList\", \"apiVersion\": \"v1\", \"items\": [{\"metadata\": {\"name\": \"n1\"}}]}\n",
+                    ),
+                    ("dns/debug.json", "{\"broken"),
+                    ("notes.json", "{\"broken"),
+                ],
+            ),
+            ("kubectl-dump", vec![("nodes.yaml", NODES)]),
+        ];
+        for (layout, files) in layouts {
+            let mut files = files;
+            files.push((name, &cut));
+            let tree = Scratch::with_files(&format!("cut-{layout}"), &files);
+            let out = tree.analyze();
+            assert_eq!(out["inputs"][0]["layout"], layout);
+            let problems: Vec<(String, u64, String)> = out["problems"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    (
+                        p["file"].as_str().unwrap().to_string(),
+                        p["line"].as_u64().unwrap_or(0),
+                        p["message"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            assert_eq!(problems.len(), 1, "{layout} {name}: {problems:?}");
+            let (file, line, message) = &problems[0];
+            assert_eq!(
+                (file.as_str(), *line),
+                (name, last_line),
+                "{layout}: {message}"
+            );
+            let format = if json { "invalid JSON" } else { "invalid YAML" };
+            assert!(message.starts_with(format), "{layout}: {message}");
+            assert_eq!(
+                tree.get("pods"),
+                ["pod/a", "pod/b"],
+                "{layout} {name}: the pods before the cut"
+            );
+        }
+    }
+}

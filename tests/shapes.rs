@@ -537,3 +537,189 @@ type: Warning
             .contains("its event BackoffLimitExceeded says it gave up")
     );
 }
+
+/// A pod whose `spec.x` nests `levels` mappings, pretty JSON; and where (line) the
+/// bracket that makes the pod nest 128 collections deep is.
+fn deep_json_pod(name: &str, levels: usize) -> (String, u64) {
+    let mut x = serde_json::json!("leaf");
+    for _ in 0..levels {
+        x = serde_json::json!({ "a": x });
+    }
+    let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": "shop"},
+        "spec": {"containers": [{"name": "web", "image": "web:1"}], "nodeName": "node-a", "x": x}});
+    let text = serde_json::to_string_pretty(&pod).unwrap();
+    let mut depth = 0;
+    let mut line = 1;
+    for c in text.chars() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            '\n' => line += 1,
+            _ => {}
+        }
+        if depth == 128 {
+            break;
+        }
+    }
+    (text, line)
+}
+
+/// A value nested deeper than a tree can be read (JSON: serde_json's 127 levels; YAML:
+/// the general parser's 200) is a problem naming the file and line, and the object is
+/// not loaded (`get` does not print `null` for it); the other objects are.
+#[test]
+fn too_deep_nesting_is_a_problem_where_it_is() {
+    let (fits, _) = deep_json_pod("fits", 124);
+    let (deep, line) = deep_json_pod("deep", 126);
+    let b = Scratch::with_files("deep-json", &[("fits.json", &fits), ("deep.json", &deep)]);
+    let out = b.analyze();
+    assert_eq!(
+        problems(&out),
+        [(
+            "deep.json".to_string(),
+            line,
+            "Pod nests deeper than 127 levels; object not loaded".to_string()
+        )]
+    );
+    assert_eq!(b.get("pods"), ["pod/fits"]);
+    for format in ["json", "yaml"] {
+        let run = kdiag(&["get", "pods", "-A", "-o", format, b.path()]);
+        assert!(!run.stdout.contains("null"), "{}", run.stdout);
+        assert!(run.stdout.contains("leaf"), "{}", run.stdout);
+    }
+
+    let mut yaml = String::from(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: deep\n  namespace: shop\nspec:\n  nodeName: node-a\n  x:\n",
+    );
+    for i in 0..250 {
+        yaml.push_str(&format!("{}a:\n", " ".repeat(4 + i)));
+    }
+    yaml.push_str(&format!("{}b: leaf\n", " ".repeat(254)));
+    let b = Scratch::with_files("deep-yaml", &[("deep.yaml", &yaml), ("pods.yaml", SERVICE)]);
+    let out = b.analyze();
+    let p = problems(&out);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].0, "deep.yaml");
+    assert!(p[0].1 > 200, "{p:?}");
+    assert!(p[0].2.contains("nesting deeper than 200 levels"), "{p:?}");
+    let run = kdiag(&["get", "pods", "-A", "-o", "json", b.path()]);
+    assert!(!run.stdout.contains("null"), "{}", run.stdout);
+}
+
+/// A key that names the object given twice (`kind: Pod` … `kind: ConfigMap`) is a
+/// problem naming the file and the object's line, in each path (YAML fast and general,
+/// JSON); the object is read with the last value, as kubectl's readers read it.
+#[test]
+fn repeated_identity_keys_are_problems() {
+    let yaml = |labels: &str| {
+        format!(
+            "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n{labels}    name: web\n    namespace: shop\n  spec:\n    nodeName: node-a\n  kind: ConfigMap\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: first\n    namespace: shop\n    name: second\nkind: List\n"
+        )
+    };
+    let json = "{\"apiVersion\": \"v1\", \"items\": [\n{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"web\", \"namespace\": \"shop\"}, \"kind\": \"ConfigMap\"},\n{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"first\", \"namespace\": \"shop\", \"name\": \"second\"}}\n], \"kind\": \"List\"}\n";
+    for (tag, file, text) in [
+        ("fast", "objects.yaml", yaml("")),
+        ("general", "objects.yaml", yaml("    labels: {app: web}\n")),
+        ("json", "objects.json", json.to_string()),
+    ] {
+        let b = Scratch::with_files(&format!("repeated-{tag}"), &[(file, &text)]);
+        let out = b.analyze();
+        let line = |name: &str| {
+            let at = text
+                .find(&format!("name: {name}"))
+                .or_else(|| text.find(&format!("\"name\": \"{name}\"")))
+                .unwrap();
+            let item = text[..at]
+                .rfind(if tag == "json" { "\n{" } else { "\n- " })
+                .unwrap();
+            1 + text[..item + 1].lines().count() as u64
+        };
+        assert_eq!(
+            problems(&out),
+            [
+                (
+                    file.to_string(),
+                    line("web"),
+                    "`kind` is given more than once; the last one is read: ConfigMap shop/web"
+                        .to_string()
+                ),
+                (
+                    file.to_string(),
+                    line("first"),
+                    "`metadata.name` is given more than once; the last one is read: Pod shop/second"
+                        .to_string()
+                ),
+            ],
+            "{tag}"
+        );
+        assert_eq!(b.get("configmaps"), ["configmap/web"], "{tag}");
+    }
+}
+
+/// YAML merge keys (`<<`) are applied as kubectl's YAML reader applies them: a block or
+/// flow mapping, an alias, a list of them (earlier ones win), and the mapping's own keys
+/// win over merged ones.
+#[test]
+fn merge_keys_are_applied() {
+    let text = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: &meta\n    name: block\n    namespace: shop\n  spec: &first\n    <<:\n      nodeName: node-g\n    containers:\n    - image: web:1\n      name: web\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: inline\n    namespace: shop\n  spec:\n    <<: {nodeName: node-g}\n    containers:\n    - image: web:1\n      name: web\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    <<: *meta\n    name: aliased\n  spec:\n    <<: [*first, {nodeName: node-2, priority: 7}]\n    priority: 3\nkind: List\n";
+    let b = Scratch::with_files("merge", &[("pods.yaml", text)]);
+    let out = b.analyze();
+    assert_eq!(problems(&out), []);
+    assert_eq!(b.get("pods"), ["pod/aliased", "pod/block", "pod/inline"]);
+    for (name, priority) in [("block", None), ("inline", None), ("aliased", Some(3))] {
+        let pod = format!("pod/{name}");
+        let run = kdiag(&["get", &pod, "-n", "shop", "-o", "json", b.path()]);
+        let pod: serde_json::Value = serde_json::from_str(&run.stdout).expect(&run.stderr);
+        assert_eq!(pod["spec"]["nodeName"], "node-g", "{name}");
+        assert_eq!(pod["spec"]["priority"].as_i64(), priority, "{name}");
+        assert_eq!(pod["spec"]["containers"][0]["name"], "web", "{name}");
+        assert!(pod["spec"].get("<<").is_none(), "{name}");
+    }
+    let text = "kind: Pod\nmetadata:\n  name: quoted\nspec:\n  \"<<\": {nodeName: node-g}\n";
+    let b = Scratch::with_files("merge-quoted", &[("pod.yaml", text)]);
+    let run = kdiag(&["get", "pod/quoted", "-o", "json", b.path()]);
+    let pod: serde_json::Value = serde_json::from_str(&run.stdout).expect(&run.stderr);
+    assert_eq!(
+        pod["spec"]["<<"]["nodeName"], "node-g",
+        "a quoted `<<` is a key"
+    );
+}
+
+/// `metadata.name` that is not a string says what it is; a List inside a List is read as
+/// kubectl reads it (its items are the outer list's); a broken JSON stream on stdin is
+/// invalid JSON, and the objects before the break are read.
+#[test]
+fn odd_names_nested_lists_and_json_on_stdin() {
+    let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: 123\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: null\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: [a]\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: fine\n";
+    let b = Scratch::with_files("odd-names", &[("pods.yaml", text)]);
+    let got: Vec<(u64, String)> = problems(&b.analyze())
+        .into_iter()
+        .map(|(_, l, m)| (l, m))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "Pod metadata.name is a number, not a string".to_string()),
+            (6, "Pod metadata.name is null, not a string".to_string()),
+            (11, "Pod metadata.name is a list, not a string".to_string()),
+        ]
+    );
+
+    let nested = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: Pod\n    metadata:\n      name: a\n      namespace: shop\n- apiVersion: v1\n  kind: PodList\n  items:\n  - metadata:\n      name: b\n      namespace: shop\n";
+    let b = Scratch::with_files("nested-list", &[("objects.yaml", nested)]);
+    assert_eq!(problems(&b.analyze()), []);
+    assert_eq!(b.get("pods"), ["pod/a", "pod/b"]);
+
+    let stream = b"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"namespace\":\"shop\"}}{\"broken";
+    let run = crate::kdiag_stdin(
+        &["analyze", "-", "--format", "json", "--fail-on", "never"],
+        Some(stream),
+    );
+    let out = crate::json(&run);
+    assert_eq!(out["inputs"][0]["objects"], 1, "{out:#}");
+    let p = problems(&out);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].0, "stdin.yaml");
+    assert!(p[0].2.starts_with("invalid JSON"), "{p:?}");
+}

@@ -17,6 +17,10 @@ pub enum FileRead {
         /// JSON, or YAML that starts like Kubernetes objects: collector output that is
         /// neither is skipped where the layout says a file only may hold objects.
         looks_like_objects: bool,
+        /// Its first key is `apiVersion` or `kind` (see [`starts_like_objects`]): a file
+        /// that holds objects wherever the layout put it, so what does not read in it is
+        /// a problem even where the layout only says it may hold objects.
+        starts_like_objects: bool,
         text: KeptText,
         extracted: objects::Extracted,
         error: Option<spans::ParseError>,
@@ -36,6 +40,7 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
     let is_json = lower.ends_with(".json")
         || (looks_json && !lower.ends_with(".yaml") && !lower.ends_with(".yml"));
     let looks_like_objects = is_json || looks_yaml(trimmed);
+    let starts_like_objects = starts_like_objects(trimmed);
     if !(looks_like_objects || must_parse) {
         buffers::give_back(text.into_bytes());
         return FileRead::Unparsed;
@@ -57,7 +62,21 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
             let text = json_text(text);
             let (docs, error) = match json::scan_with_views(&text, hint) {
                 (docs, None) => (docs, None),
-                _ => general_yaml(&text),
+                as_json => match general_yaml(&text) {
+                    (docs, None) => (docs, None),
+                    // Neither reads it: say what the reading that got further says (as
+                    // JSON when both got as far: the text starts as JSON does).
+                    as_yaml => {
+                        let reach = |(docs, e): &(Vec<objects::Doc>, Option<spans::ParseError>)| {
+                            (docs.len(), e.as_ref().and_then(|e| e.line))
+                        };
+                        if reach(&as_yaml) > reach(&as_json) {
+                            as_yaml
+                        } else {
+                            as_json
+                        }
+                    }
+                },
             };
             (text, docs, error)
         } else {
@@ -68,6 +87,7 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
     extracted.placeholders = placeholders;
     FileRead::Parsed {
         looks_like_objects,
+        starts_like_objects,
         extracted,
         text,
         error,
@@ -150,6 +170,22 @@ fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<spans::ParseError>) {
         docs.into_iter().map(objects::Doc::from_parsed).collect(),
         error,
     )
+}
+
+/// Whether `text` (without leading white space) starts as kubectl writes objects and
+/// lists: its first key, after any `---` and comment lines or a JSON list's `[`, is
+/// `apiVersion` or `kind`.
+fn starts_like_objects(text: &str) -> bool {
+    let json = text.trim_start_matches(['[', ' ', '\t', '\r', '\n']);
+    if let Some(members) = json.strip_prefix('{') {
+        let first = members.trim_start();
+        return first.starts_with("\"apiVersion\"") || first.starts_with("\"kind\"");
+    }
+    let first = text
+        .lines()
+        .map(str::trim_end)
+        .find(|l| !(l.is_empty() || l.starts_with('#') || *l == "---"));
+    first.is_some_and(|l| l.starts_with("apiVersion:") || l.starts_with("kind:"))
 }
 
 fn looks_yaml(text: &str) -> bool {

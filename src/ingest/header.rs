@@ -51,6 +51,8 @@ pub struct Header<I> {
     pub api_version: Option<String>,
     pub has_metadata: bool,
     pub name: Option<String>,
+    /// What `metadata.name` is when it is there but not a string.
+    pub name_type: Option<NodeType>,
     pub namespace: Option<String>,
     pub uid: Option<String>,
     pub resource_version: Option<String>,
@@ -66,7 +68,20 @@ pub struct Header<I> {
     pub items: Option<Vec<I>>,
     /// The object's view, when read with the header (see [`super::early`]).
     pub early: Option<Early>,
+    /// The first key that names the object (see [`IDENTITY_KEYS`]) given twice: the last
+    /// value is the one read, as kubectl's readers read it.
+    pub repeated: Option<&'static str>,
 }
+
+/// The keys that name an object, as [`Header::repeated`] calls them.
+pub const IDENTITY_KEYS: [&str; 6] = [
+    "kind",
+    "apiVersion",
+    "metadata",
+    "items",
+    "metadata.name",
+    "metadata.namespace",
+];
 
 impl<I> Default for Header<I> {
     fn default() -> Self {
@@ -77,6 +92,7 @@ impl<I> Default for Header<I> {
             api_version: None,
             has_metadata: false,
             name: None,
+            name_type: None,
             namespace: None,
             uid: None,
             resource_version: None,
@@ -87,6 +103,7 @@ impl<I> Default for Header<I> {
             internal_items: false,
             items: None,
             early: None,
+            repeated: None,
         }
     }
 }
@@ -147,10 +164,18 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
         let mut h = typed(NodeType::Mapping);
         let mut event_times: [Option<i64>; 5] = [None; 5];
         let mut early = early::Reader::default();
+        // The identity keys seen, one bit each (see `IDENTITY_KEYS`).
+        let mut seen = 0u8;
         while let Some(key) = map.next_key::<Key>()? {
             h.keys += 1;
             if !key.text {
                 early.odd_key();
+            }
+            if let Some(i) = IDENTITY_KEYS[..4].iter().position(|k| *k == key.name) {
+                if seen & (1 << i) != 0 {
+                    h.repeated.get_or_insert(IDENTITY_KEYS[i]);
+                }
+                seen |= 1 << i;
             }
             if let Some((event, field)) = early.event(&key.name) {
                 let t = event.read(field, &mut map)?;
@@ -181,6 +206,10 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
                         map.next_value::<Meta>()?
                     };
                     h.name = m.name;
+                    h.name_type = m.name_type;
+                    if let Some(key) = m.repeated {
+                        h.repeated.get_or_insert(key);
+                    }
                     h.namespace = m.namespace;
                     h.uid = m.uid;
                     h.resource_version = m.resource_version;
@@ -370,6 +399,54 @@ impl<'de> Deserialize<'de> for Text {
     }
 }
 
+/// A string value, or the type of the node that is not one.
+struct Typed(Result<String, NodeType>);
+
+impl<'de> Deserialize<'de> for Typed {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Typed;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Typed, E> {
+                Ok(Typed(Ok(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Typed, E> {
+                Ok(Typed(Ok(s)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Typed, E> {
+                Ok(Typed(Err(NodeType::Boolean)))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Typed, E> {
+                Ok(Typed(Err(NodeType::Number)))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Typed, E> {
+                Ok(Typed(Err(NodeType::Number)))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Typed, E> {
+                Ok(Typed(Err(NodeType::Number)))
+            }
+            fn visit_unit<E>(self) -> Result<Typed, E> {
+                Ok(Typed(Err(NodeType::Null)))
+            }
+            fn visit_none<E>(self) -> Result<Typed, E> {
+                Ok(Typed(Err(NodeType::Null)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Typed, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Typed(Err(NodeType::List)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Typed, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Typed(Err(NodeType::Mapping)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// An RFC 3339 timestamp; anything else reads as `None`.
 #[derive(Default)]
 struct Time(Option<i64>);
@@ -420,6 +497,9 @@ impl<'de> Deserialize<'de> for Series {
 #[derive(Default)]
 struct Meta {
     name: Option<String>,
+    name_type: Option<NodeType>,
+    /// `name` or `namespace` given twice (as [`Header::repeated`] says it).
+    repeated: Option<&'static str>,
     namespace: Option<String>,
     uid: Option<String>,
     resource_version: Option<String>,
@@ -434,6 +514,8 @@ impl Meta {
     fn of_view(meta: &ObjectMeta) -> Meta {
         Meta {
             name: Some(meta.name.clone()).filter(|n| !n.is_empty()),
+            name_type: None,
+            repeated: None,
             namespace: meta.namespace.clone(),
             uid: meta.uid.clone(),
             resource_version: meta.resource_version.clone(),
@@ -463,10 +545,24 @@ impl<'de> Deserialize<'de> for Meta {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
                 let mut m = Meta::default();
+                let (mut named, mut placed) = (false, false);
                 while let Some(key) = map.next_key::<Key>()? {
                     match key.name.as_ref() {
-                        "name" => m.name = map.next_value::<Text>()?.0,
-                        "namespace" => m.namespace = map.next_value::<Text>()?.0,
+                        "name" => {
+                            if std::mem::replace(&mut named, true) {
+                                m.repeated.get_or_insert(IDENTITY_KEYS[4]);
+                            }
+                            (m.name, m.name_type) = match map.next_value::<Typed>()? {
+                                Typed(Ok(name)) => (Some(name), None),
+                                Typed(Err(node)) => (None, Some(node)),
+                            };
+                        }
+                        "namespace" => {
+                            if std::mem::replace(&mut placed, true) {
+                                m.repeated.get_or_insert(IDENTITY_KEYS[5]);
+                            }
+                            m.namespace = map.next_value::<Text>()?.0;
+                        }
                         "uid" => m.uid = map.next_value::<Text>()?.0,
                         "resourceVersion" => m.resource_version = map.next_value::<Text>()?.0,
                         "creationTimestamp" => m.created = map.next_value::<Time>()?.0,

@@ -206,11 +206,16 @@ fn element_header(rest: &str) -> Option<(ItemHeader, usize)> {
 /// from its slice, so every byte of an item is read three times; its errors are exact.
 fn scan_by_serde(text: &super::KeptText, lines: &LineIndex) -> (Vec<Doc>, Option<ParseError>) {
     let mut docs = Vec::new();
-    let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
-    for raw in stream {
-        let raw = match raw {
-            Ok(raw) => raw,
-            Err(e) => return (docs, Some(json_error(&e, text, lines))),
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+    loop {
+        let at = stream.byte_offset();
+        let raw = match stream.next() {
+            None => break,
+            Some(Ok(raw)) => raw,
+            Some(Err(e)) => {
+                docs.extend(salvage(text, skip_ws(text.as_bytes(), at), lines));
+                return (docs, Some(json_error(&e, text, lines)));
+            }
         };
         let piece = raw.get();
         let span = lines.span_of(text, piece);
@@ -248,6 +253,80 @@ fn scan_by_serde(text: &super::KeptText, lines: &LineIndex) -> (Vec<Doc>, Option
         });
     }
     (docs, None)
+}
+
+/// A list cut short (a file cut in the middle of an item) that starts at `at`: a
+/// top-level list, or an object whose `items` list comes before the cut; the items read
+/// before the cut, as a document. `None` when there is none.
+fn salvage(text: &super::KeptText, at: usize, lines: &LineIndex) -> Option<Doc> {
+    let bytes = text.as_bytes();
+    let (list_at, header) = match bytes.get(at)? {
+        b'[' => (
+            at,
+            Header {
+                node: super::header::NodeType::List,
+                ..Header::default()
+            },
+        ),
+        b'{' => {
+            let mut i = skip_ws(bytes, at + 1);
+            let list_at = loop {
+                let (key, len) = one::<String>(&text[i..])?;
+                i = skip_ws(bytes, i + len);
+                if bytes.get(i) != Some(&b':') {
+                    return None;
+                }
+                i = skip_ws(bytes, i + 1);
+                if key == "items" && bytes.get(i) == Some(&b'[') {
+                    break i;
+                }
+                let (_, len) = one::<serde::de::IgnoredAny>(&text[i..])?;
+                i = skip_ws(bytes, i + len);
+                if bytes.get(i) != Some(&b',') {
+                    return None;
+                }
+                i = skip_ws(bytes, i + 1);
+            };
+            // The members before the list, with the list empty.
+            let outside = [&text[at..list_at], "[]}"].concat();
+            let mut header: ItemHeader = serde_json::from_str(&outside).ok()?;
+            header.items = None;
+            (list_at, with_items(header, |_, _| unreachable!("no items")))
+        }
+        _ => return None,
+    };
+    let mut items = Vec::new();
+    let mut i = skip_ws(bytes, list_at + 1);
+    while let Some((header, len)) = one::<ItemHeader>(&text[i..]) {
+        let piece = &text[i..i + len];
+        items.push(Item {
+            header,
+            body: Some(body(text, piece)),
+            span: lines.span_of(text, piece),
+        });
+        i = skip_ws(bytes, i + len);
+        if bytes.get(i) != Some(&b',') {
+            break;
+        }
+        i = skip_ws(bytes, i + 1);
+    }
+    let end = items.last()?.span.end;
+    let start = lines.line_of(at);
+    Some(Doc {
+        header: Header {
+            items: Some(items),
+            ..header
+        },
+        body: Body::Tree(serde_json::Value::Null),
+        span: Span { start, end },
+    })
+}
+
+/// The first JSON value of `rest` as a `T`, and its length.
+fn one<'a, T: serde::Deserialize<'a>>(rest: &'a str) -> Option<(T, usize)> {
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+    let value = values.next()?.ok()?;
+    Some((value, values.byte_offset()))
 }
 
 #[cfg(test)]
@@ -387,6 +466,50 @@ mod tests {
         let deep = format!("{{\"items\": [{}{}]}}", "[".repeat(200), "]".repeat(200));
         let (fast, general, _) = both(&deep);
         assert_eq!(fast, general, "deep nesting");
+    }
+
+    /// A list cut in the middle of an item keeps the items before it, as YAML does.
+    #[test]
+    fn a_cut_list_keeps_its_whole_items() {
+        for (text, kept) in [
+            (
+                "{\"apiVersion\": \"v1\", \"items\": [{\"kind\": \"Pod\"},\n{\"kind\": \"Node\"},\n{\"kind\": \"No",
+                2,
+            ),
+            ("[{\"kind\": \"Pod\"}, {\"kind\": \"Po", 1),
+            ("{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a", 0),
+            ("{\"items\": {\"kind\": \"Pod\"", 0),
+        ] {
+            let (docs, err) = run(text);
+            assert!(err.is_some(), "{text}");
+            let items = docs
+                .first()
+                .and_then(|d| d.header.items.as_ref())
+                .map_or(0, Vec::len);
+            assert_eq!(items, kept, "{text}");
+        }
+        let (docs, _) = run(
+            "{\"apiVersion\": \"v1\", \"items\": [{\"kind\": \"Pod\"},\n{\"kind\": \"Node\"},\n{\"kind\": \"No",
+        );
+        let items = docs[0].header.items.as_ref().unwrap();
+        assert_eq!(items[1].header.kind.as_deref(), Some("Node"));
+        assert_eq!(items[1].span, Span { start: 2, end: 2 });
+        assert_eq!(docs[0].header.api_version.as_deref(), Some("v1"));
+    }
+
+    #[test]
+    fn too_deep_is_where_serde_json_stops() {
+        use crate::parse::json::{MAX_TREE_DEPTH, too_deep};
+        for depth in [MAX_TREE_DEPTH - 1, MAX_TREE_DEPTH, MAX_TREE_DEPTH + 1] {
+            let text = format!("{}\"]\"{}", "[".repeat(depth), "]".repeat(depth));
+            let reads = serde_json::from_str::<serde_json::Value>(&text).is_ok();
+            assert_eq!(too_deep(text.as_bytes()).is_none(), reads, "{depth}");
+            assert_eq!(reads, depth <= MAX_TREE_DEPTH);
+        }
+        assert_eq!(
+            too_deep(format!("{{\"a\":{}", "[".repeat(200)).as_bytes()),
+            Some(131)
+        );
     }
 
     #[test]

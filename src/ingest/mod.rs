@@ -563,10 +563,14 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
         FileRead::Unparsed => Outcome::Skipped(Skip::NoObjects),
         FileRead::Parsed {
             looks_like_objects,
+            starts_like_objects,
             text,
             extracted,
             error,
         } => {
+            // A file that starts as objects do and does not parse is a problem wherever it
+            // is (a List cut in the middle of an item), and keeps the objects read before.
+            let expects_objects = expects_objects || (starts_like_objects && error.is_some());
             if !expects_objects && (!looks_like_objects || extracted.objects.is_empty()) {
                 // Collector output that is not Kubernetes objects: nothing to report.
                 return Outcome::Skipped(Skip::NoObjects);

@@ -6,10 +6,10 @@
 //! apiVersion, no managedFields, no last-applied configuration, no Secret values.
 
 use super::body::Body;
-use super::header::{Header, ItemHeader, NodeType};
+use super::header::{Header, IDENTITY_KEYS, ItemHeader, NodeType};
 use super::layout;
 use crate::kube::meta::LAST_APPLIED;
-use crate::parse::spans::{ParsedDoc, Span};
+use crate::parse::spans::{ParsedDoc, Span, Step};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -37,8 +37,32 @@ impl Doc {
             value,
             span,
             item_spans,
+            repeated,
         } = doc;
-        let header = Header::<ItemHeader>::deserialize(&value).unwrap_or_default();
+        let mut header = Header::<ItemHeader>::deserialize(&value).unwrap_or_default();
+        // A tree keeps a key given twice once: the parser said where it was.
+        for key in &repeated {
+            let (item, rest) = match key.path.as_slice() {
+                [Step::Key(items), Step::Index(i), rest @ ..] if items == "items" => {
+                    (Some(*i), rest)
+                }
+                [Step::Index(i), rest @ ..] => (Some(*i), rest),
+                rest => (None, rest),
+            };
+            let Some(name) = identity_key(rest) else {
+                continue;
+            };
+            match item {
+                Some(i) => {
+                    if let Some(h) = header.items.as_mut().and_then(|items| items.get_mut(i)) {
+                        h.repeated.get_or_insert(name);
+                    }
+                }
+                None => {
+                    header.repeated.get_or_insert(name);
+                }
+            }
+        }
         Doc {
             header: with_items(header, |i, h| Item {
                 header: h,
@@ -51,6 +75,16 @@ impl Doc {
     }
 }
 
+/// The identity key (as [`Header::repeated`] names it) at `path` inside an object.
+fn identity_key(path: &[Step]) -> Option<&'static str> {
+    let dotted = match path {
+        [Step::Key(k)] => k.clone(),
+        [Step::Key(m), Step::Key(k)] if m == "metadata" => format!("metadata.{k}"),
+        _ => return None,
+    };
+    IDENTITY_KEYS.iter().find(|k| **k == dotted).copied()
+}
+
 /// Replaces a header's item type, item by item.
 pub fn with_items<I, J>(h: Header<I>, mut f: impl FnMut(usize, I) -> J) -> Header<J> {
     Header {
@@ -60,6 +94,7 @@ pub fn with_items<I, J>(h: Header<I>, mut f: impl FnMut(usize, I) -> J) -> Heade
         api_version: h.api_version,
         has_metadata: h.has_metadata,
         name: h.name,
+        name_type: h.name_type,
         namespace: h.namespace,
         uid: h.uid,
         resource_version: h.resource_version,
@@ -69,6 +104,7 @@ pub fn with_items<I, J>(h: Header<I>, mut f: impl FnMut(usize, I) -> J) -> Heade
         kubeletconfig: h.kubeletconfig,
         internal_items: h.internal_items,
         early: h.early,
+        repeated: h.repeated,
         items: h.items.map(|items| {
             items
                 .into_iter()
@@ -146,7 +182,7 @@ pub fn extract(path: &str, docs: Vec<Doc>) -> Extracted {
                     continue;
                 }
                 let kind = header.kind.as_deref().unwrap_or("");
-                let is_list = (kind == "List" || kind.ends_with("List"))
+                let is_list = is_list_kind(kind)
                     || (kind.is_empty() && header.items.is_some() && header.name.is_none());
                 if is_list {
                     let list_type = list_item_type(&header);
@@ -281,9 +317,43 @@ fn flatten(
         let Some(body) = item.body.or_else(|| tree.map(Body::Tree)) else {
             continue;
         };
+        if item.header.kind.as_deref().is_some_and(is_list_kind) && item.header.items.is_some() {
+            // A List inside a List: kubectl (cli-runtime's FlattenListVisitor) reads its
+            // items as the outer list's, at any depth.
+            let inner = match body.deserialize::<Value>() {
+                Ok(Value::Object(mut map)) => match map.remove("items") {
+                    Some(Value::Array(inner)) => inner,
+                    _ => Vec::new(),
+                },
+                Ok(_) => Vec::new(),
+                Err(e) => {
+                    out.defects.push(Defect {
+                        line: Some(span.start),
+                        message: format!("list item {} (a List) does not read: {e}", i + 1),
+                    });
+                    continue;
+                }
+            };
+            let inner_type = list_item_type(&item.header);
+            let inner = inner
+                .into_iter()
+                .map(|tree| Item {
+                    header: ItemHeader::deserialize(&tree).unwrap_or_default(),
+                    body: Some(Body::Tree(tree)),
+                    span,
+                })
+                .collect();
+            flatten(path, inner_type, inner, Body::Tree(Value::Null), out);
+            continue;
+        }
         let header = with_items(item.header, |_, _| ());
         single(path, list_type.as_ref(), header, body, span, out);
     }
+}
+
+/// `List`, or a typed list such as `PodList`.
+fn is_list_kind(kind: &str) -> bool {
+    kind.ends_with("List")
 }
 
 fn single(
@@ -329,13 +399,47 @@ fn single(
             }
         }
     };
-    let name = header.name.clone().filter(|n| !n.is_empty());
-    if name.is_none() && kind != "KubeletConfiguration" {
+    if let Body::Json { text, start, end } = &body
+        && let Some(at) = crate::parse::json::too_deep(&text.as_bytes()[*start..*end])
+    {
+        // Its tree would not read: said here, not found missing when it is printed.
+        let breaks = memchr::memchr_iter(b'\n', &text.as_bytes()[*start..*start + at]).count();
         out.defects.push(Defect {
-            line: Some(span.start),
-            message: format!("{kind} has no metadata.name"),
+            line: Some(span.start + breaks as u32),
+            message: format!(
+                "{kind} nests deeper than {} levels; object not loaded",
+                crate::parse::json::MAX_TREE_DEPTH
+            ),
         });
         return;
+    }
+    let name = header.name.clone().filter(|n| !n.is_empty());
+    if name.is_none() && kind != "KubeletConfiguration" {
+        let message = match header.name_type {
+            Some(NodeType::Null) => format!("{kind} metadata.name is null, not a string"),
+            Some(t) => format!("{kind} metadata.name is a {}, not a string", t.name()),
+            None => format!("{kind} has no metadata.name"),
+        };
+        out.defects.push(Defect {
+            line: Some(span.start),
+            message,
+        });
+        return;
+    }
+    if let Some(key) = header.repeated {
+        // kubectl's readers keep the last value too; a second `kind` can turn a Pod into
+        // a ConfigMap, so it is said.
+        let at = match &header.namespace {
+            Some(ns) if !ns.is_empty() => format!("{ns}/"),
+            _ => String::new(),
+        };
+        out.defects.push(Defect {
+            line: Some(span.start),
+            message: format!(
+                "`{key}` is given more than once; the last one is read: {kind} {at}{}",
+                name.as_deref().unwrap_or_default()
+            ),
+        });
     }
     // Read as the kind its path says, which may not be the kind its list says.
     let mut early = header.early.filter(|e| e.kind == kind);

@@ -231,3 +231,73 @@ fn fuzz_regression_header_scan_against_general() {
         }
     }
 }
+
+/// A key that names an object given twice, and a name that is not a string, read alike
+/// by the header scan, by the general parser (whose tree keeps a repeated key once: it
+/// reports where) and by JSON.
+#[test]
+fn repeated_identity_keys_and_odd_names_read_alike() {
+    use crate::ingest::header::{Header, ItemHeader};
+    use crate::ingest::objects::Doc;
+    type What = (
+        Option<&'static str>,
+        Option<crate::ingest::header::NodeType>,
+        Option<String>,
+        Option<String>,
+    );
+    fn what<I>(h: &Header<I>) -> What {
+        (h.repeated, h.name_type, h.name.clone(), h.kind.clone())
+    }
+    let cases = [
+        (
+            "kind: Pod\nmetadata:\n  name: 1\n  namespace: a\n  namespace: b\nkind: ConfigMap\n",
+            "{\"kind\": \"Pod\", \"metadata\": {\"name\": 1, \"namespace\": \"a\", \"namespace\": \"b\"}, \"kind\": \"ConfigMap\"}",
+        ),
+        (
+            "items:\n- kind: Pod\n  metadata:\n    name: a\n    name: b\n- apiVersion: v1\n  apiVersion: v2\n  metadata:\n    name: null\n",
+            "{\"items\": [{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\", \"name\": \"b\"}}, {\"apiVersion\": \"v1\", \"apiVersion\": \"v2\", \"metadata\": {\"name\": null}}]}",
+        ),
+    ];
+    for (yaml_text, json_text) in cases {
+        let fast = documents::<Header<ItemHeader>>(yaml_text).expect("header scan");
+        let (general, err) = yaml::parse(yaml_text);
+        assert!(err.is_none(), "{err:?}");
+        let general = Doc::from_parsed(general.into_iter().next().unwrap()).header;
+        let (json, err) = crate::ingest::json::scan(&std::sync::Arc::new(json_text.to_string()));
+        assert!(err.is_none(), "{err:?}");
+        let json = &json[0].header;
+        let fast = &fast[0].value;
+        assert!(
+            what(fast).0.is_some() || fast.items.is_some(),
+            "{yaml_text}"
+        );
+        assert_eq!(
+            what(fast),
+            (
+                general.repeated,
+                general.name_type,
+                general.name.clone(),
+                general.kind.clone()
+            )
+        );
+        assert_eq!(
+            (json.repeated, json.name_type, &json.name, &json.kind),
+            (fast.repeated, fast.name_type, &fast.name, &fast.kind)
+        );
+        let items = |h: &Vec<ItemHeader>| h.iter().map(what).collect::<Vec<What>>();
+        let fast_items = fast.items.as_ref().map(items);
+        assert_eq!(
+            fast_items,
+            general
+                .items
+                .as_ref()
+                .map(|i| i.iter().map(|i| what(&i.header)).collect())
+        );
+        assert_eq!(
+            fast_items,
+            json.items
+                .as_ref()
+                .map(|i| i.iter().map(|i| what(&i.header)).collect())
+        );
+    }
+}

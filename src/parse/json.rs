@@ -133,6 +133,39 @@ fn container_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// The deepest nesting serde_json reads a value with (its recursion limit): an object
+/// with more collections inside one another than this does not read as a tree.
+pub const MAX_TREE_DEPTH: usize = 127;
+
+/// The offset of the bracket where the JSON value `bytes` starts with nests deeper than
+/// [`MAX_TREE_DEPTH`], if it does (brackets matched as [`value_end`] matches them).
+pub fn too_deep(bytes: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    loop {
+        i = next_structural(bytes, i);
+        match *bytes.get(i)? {
+            b'"' => {
+                i = string_end(bytes, i)?;
+                continue;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_TREE_DEPTH {
+                    return Some(i);
+                }
+            }
+            _ => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return None;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
 pub fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     while bytes
         .get(i)

@@ -100,7 +100,10 @@ pub fn check_line(content: &str) -> Option<Shape> {
         }
         // `- ` and the spaces after it hold no colon.
         _ => match colon.map(|i| i - col) {
-            Some(i) if i > 0 && !starts_special(s) => keyed(&s[i + 1..]),
+            // A merge key (`<<:`) is parsed: the general parser applies it.
+            Some(i) if i > 0 && !starts_special(s) && !(i == 2 && s.starts_with("<<")) => {
+                keyed(&s[i + 1..])
+            }
             Some(_) => None,
             // A scalar item, or a scalar on a line of its own.
             None => match value(s)? {

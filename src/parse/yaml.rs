@@ -4,10 +4,12 @@
 //! `serde_yaml`). We build our own tree so we can (a) remember the line range of every
 //! document and of every item of a top-level `items:` list, (b) skip `managedFields`
 //! without materializing it, and (c) bound alias expansion and nesting so hostile input
-//! (billion laughs, absurd nesting) becomes a problem instead of a hang.
+//! (billion laughs, absurd nesting) becomes a problem instead of a hang. Merge keys
+//! (`<<: *base`) are applied as kubectl's YAML reader (go-yaml) applies them, and keys
+//! given twice are reported with the document.
 
 use super::redaction::{self, PLACEHOLDER};
-use super::spans::{ParseError, ParsedDoc, Span};
+use super::spans::{ParseError, ParsedDoc, RepeatedKey, Span, Step};
 use saphyr_parser::{Event, Parser, ScalarStyle};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
@@ -31,6 +33,12 @@ enum Frame {
         anchor: usize,
         start_line: u32,
         pending_key: Option<String>,
+        /// Line of the pending key.
+        key_line: u32,
+        /// The pending key is the merge key `<<`.
+        merging: bool,
+        /// Mappings merged in (`<<`), in order: applied when the mapping ends.
+        merges: Vec<Map<String, Value>>,
     },
 }
 
@@ -58,6 +66,7 @@ pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
                 let line = span.start.line() as u32;
                 let end_line = span.end.line() as u32;
                 if let Err(message) = b.event(event, line, end_line) {
+                    b.salvage();
                     return (
                         b.docs,
                         Some(ParseError {
@@ -69,6 +78,7 @@ pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
             }
             Some(Err(e)) => {
                 let line = e.marker().line() as u32;
+                b.salvage();
                 return (
                     b.docs,
                     Some(ParseError {
@@ -98,6 +108,8 @@ struct Builder {
     doc_item_spans: Vec<Span>,
     /// The text was parsed with [`PLACEHOLDER`]s as [`MASKED`].
     masked: bool,
+    /// Keys given twice in the current document.
+    repeated: Vec<RepeatedKey>,
 }
 
 /// A character no indicator is, and that the text did not hold: what a [`PLACEHOLDER`]
@@ -126,6 +138,7 @@ impl Builder {
             Event::DocumentStart(_) => {
                 self.doc_start = line;
                 self.anchors.clear();
+                self.repeated.clear();
             }
             Event::DocumentEnd => {}
             Event::Alias(_) if self.take_skip() => {}
@@ -153,6 +166,12 @@ impl Builder {
                 } else {
                     text
                 };
+                // The merge key is a plain `<<` (or one tagged `!!merge`), not a quoted one.
+                let merge_key = text == "<<"
+                    && match &tag {
+                        Some(t) => t.suffix == "merge",
+                        None => style == ScalarStyle::Plain,
+                    };
                 let is_str_tag = tag.as_ref().is_some_and(|t| t.suffix == "str");
                 let value = if style == ScalarStyle::Plain && !is_str_tag {
                     plain_scalar(&text)
@@ -160,9 +179,15 @@ impl Builder {
                     Value::String(text.into_owned())
                 };
                 // A scalar in key position becomes the pending key.
-                if let Some(Frame::Map { pending_key, .. }) = self.stack.last_mut()
+                if let Some(Frame::Map {
+                    pending_key,
+                    key_line,
+                    merging,
+                    ..
+                }) = self.stack.last_mut()
                     && pending_key.is_none()
                 {
+                    *merging = merge_key;
                     let key = key_text(value);
                     if key == "managedFields" {
                         // Never needed by a rule and often half of the bytes: drop it.
@@ -170,6 +195,7 @@ impl Builder {
                         return Ok(());
                     }
                     *pending_key = Some(key);
+                    *key_line = line;
                     return Ok(());
                 }
                 self.push_value(value, line, end_line, anchor)?;
@@ -199,6 +225,9 @@ impl Builder {
                     anchor,
                     start_line: line,
                     pending_key: None,
+                    key_line: line,
+                    merging: false,
+                    merges: Vec::new(),
                 });
             }
             Event::SequenceEnd => {
@@ -218,12 +247,20 @@ impl Builder {
             }
             Event::MappingEnd => {
                 if let Some(Frame::Map {
-                    map,
+                    mut map,
                     anchor,
                     start_line,
+                    merges,
                     ..
                 }) = self.stack.pop()
                 {
+                    // Keys of the mapping itself win over merged ones, and earlier merged
+                    // mappings over later ones.
+                    for merged in merges {
+                        for (k, v) in merged {
+                            map.entry(k).or_insert(v);
+                        }
+                    }
                     let is_top = self.stack.is_empty();
                     self.finish(Value::Object(map), anchor, start_line, end_line, is_top)?;
                 }
@@ -278,6 +315,7 @@ impl Builder {
                     end: end_line.max(start),
                 },
                 item_spans: std::mem::take(&mut self.doc_item_spans),
+                repeated: std::mem::take(&mut self.repeated),
             });
             return Ok(());
         }
@@ -315,6 +353,7 @@ impl Builder {
                     end: end_line.max(line.max(1)),
                 },
                 item_spans: Vec::new(),
+                repeated: std::mem::take(&mut self.repeated),
             });
             return Ok(());
         }
@@ -335,12 +374,28 @@ impl Builder {
         match self.stack.last_mut() {
             Some(Frame::Seq { items, .. }) => items.push(value),
             Some(Frame::Map {
-                map, pending_key, ..
-            }) => match pending_key.take() {
-                Some(key) => {
-                    map.insert(key, value);
+                map,
+                pending_key,
+                key_line,
+                merging,
+                merges,
+                ..
+            }) => match (pending_key.take(), std::mem::take(merging)) {
+                (Some(_), true) => merge_into(merges, value)?,
+                (Some(key), false) => {
+                    if map.contains_key(&key) {
+                        let line = *key_line;
+                        let mut path = self.path();
+                        path.push(Step::Key(key.clone()));
+                        self.repeated.push(RepeatedKey { line, path });
+                        if let Some(Frame::Map { map, .. }) = self.stack.last_mut() {
+                            map.insert(key, value);
+                        }
+                    } else {
+                        map.insert(key, value);
+                    }
                 }
-                None => {
+                (None, _) => {
                     // A collection used as a mapping key: legal YAML, never Kubernetes.
                     *pending_key = Some(complex_key(&value));
                 }
@@ -349,6 +404,106 @@ impl Builder {
         }
         Ok(())
     }
+
+    /// Where the innermost open collection sits in the document.
+    fn path(&self) -> Vec<Step> {
+        let parents = self.stack.len().saturating_sub(1);
+        self.stack[..parents]
+            .iter()
+            .map(|frame| match frame {
+                Frame::Seq { items, .. } => Step::Index(items.len()),
+                Frame::Map { pending_key, .. } => {
+                    Step::Key(pending_key.clone().unwrap_or_default())
+                }
+            })
+            .collect()
+    }
+
+    /// After an error: a document that is a list of objects (or has an `items` list) keeps
+    /// the objects completed before the error, so a file cut in the middle of an object
+    /// loses only that object.
+    fn salvage(&mut self) {
+        let (value, start, spans) = match self.stack.as_mut_slice() {
+            [
+                Frame::Seq {
+                    items,
+                    item_spans: Some(spans),
+                    start_line,
+                    ..
+                },
+                ..,
+            ] => (
+                Value::Array(std::mem::take(items)),
+                *start_line,
+                std::mem::take(spans),
+            ),
+            [
+                Frame::Map {
+                    map,
+                    pending_key,
+                    start_line,
+                    merges,
+                    ..
+                },
+                rest @ ..,
+            ] => {
+                let mut map = std::mem::take(map);
+                let spans = match rest {
+                    [
+                        Frame::Seq {
+                            items,
+                            item_spans: Some(spans),
+                            ..
+                        },
+                        ..,
+                    ] if pending_key.as_deref() == Some("items") => {
+                        map.insert("items".into(), Value::Array(std::mem::take(items)));
+                        std::mem::take(spans)
+                    }
+                    _ if map.contains_key("items") => std::mem::take(&mut self.doc_item_spans),
+                    _ => return,
+                };
+                for merged in std::mem::take(merges) {
+                    for (k, v) in merged {
+                        map.entry(k).or_insert(v);
+                    }
+                }
+                (Value::Object(map), *start_line, spans)
+            }
+            _ => return,
+        };
+        let Some(last) = spans.last() else {
+            return;
+        };
+        let start = start.max(1);
+        self.docs.push(ParsedDoc {
+            value,
+            span: Span {
+                start,
+                end: last.end.max(start),
+            },
+            item_spans: spans,
+            repeated: std::mem::take(&mut self.repeated),
+        });
+    }
+}
+
+/// The value of a merge key `<<`: a mapping, or a list of mappings merged in order.
+fn merge_into(merges: &mut Vec<Map<String, Value>>, value: Value) -> Result<(), String> {
+    let bad = || "invalid YAML: a merge key `<<` needs a mapping or a list of mappings".to_string();
+    match value {
+        Value::Object(m) => merges.push(m),
+        Value::Array(list) => {
+            for v in list {
+                match v {
+                    Value::Object(m) => merges.push(m),
+                    _ => return Err(bad()),
+                }
+            }
+        }
+        _ => return Err(bad()),
+    }
+    Ok(())
 }
 
 fn complex_key(value: &Value) -> String {
@@ -595,6 +750,79 @@ mod tests {
         let text = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
         let (_, err) = parse(&text);
         assert!(err.is_some());
+    }
+
+    /// Merge keys as go-yaml applies them: the mapping's own keys win wherever they are,
+    /// earlier mappings of a list win over later ones, aliases and flow mappings merge, a
+    /// quoted `<<` is a key; a merge of a scalar is an error.
+    #[test]
+    fn merge_keys_are_applied() {
+        let text = "base: &base {a: 1, b: 1}\nmore: &more\n  b: 2\n  c: 2\nx:\n  a: 0\n  <<: [*base, *more, {d: 3}]\ny:\n  <<: *more\n  c: own\nz:\n  \"<<\": {a: 1}\n";
+        let (docs, err) = parse(text);
+        assert!(err.is_none(), "{err:?}");
+        let v = &docs[0].value;
+        assert_eq!(v["x"], json!({"a": 0, "b": 1, "c": 2, "d": 3}));
+        assert_eq!(v["y"], json!({"b": 2, "c": "own"}));
+        assert_eq!(v["z"], json!({"<<": {"a": 1}}));
+        assert!(
+            docs[0].repeated.is_empty(),
+            "merged keys are not repeated keys"
+        );
+        let (_, err) = parse("x:\n  <<: 5\n");
+        assert!(err.unwrap().message.contains("merge key"));
+        // The fast path leaves merge keys to this parser, in the lines ingest checks too.
+        assert!(crate::parse::fast_yaml::parse("x:\n  <<:\n    a: 1\n").is_err());
+        assert!(crate::parse::line_check::check_line("<<: *base").is_none());
+        assert!(crate::parse::line_check::check_line("- <<:").is_none());
+        assert!(crate::parse::line_check::check_line("'<<': a").is_some());
+    }
+
+    #[test]
+    fn repeated_keys_are_reported_with_their_path() {
+        let text =
+            "items:\n- kind: Pod\n  metadata:\n    name: a\n    name: b\n  kind: ConfigMap\n";
+        let (docs, err) = parse(text);
+        assert!(err.is_none(), "{err:?}");
+        let key = |s: &str| Step::Key(s.to_string());
+        assert_eq!(
+            docs[0].repeated,
+            [
+                RepeatedKey {
+                    line: 5,
+                    path: vec![key("items"), Step::Index(0), key("metadata"), key("name")]
+                },
+                RepeatedKey {
+                    line: 6,
+                    path: vec![key("items"), Step::Index(0), key("kind")]
+                },
+            ]
+        );
+        assert_eq!(
+            docs[0].value["items"][0]["kind"], "ConfigMap",
+            "the last one"
+        );
+    }
+
+    /// A list cut in the middle of an item keeps the items before it, with their lines.
+    #[test]
+    fn a_cut_list_keeps_its_whole_items() {
+        for (text, kept) in [
+            ("kind: List\nitems:\n- name: a\n- name: b\n- name: \"c\n", 2),
+            ("- name: a\n- name: \"b\n", 1),
+            ("items:\n- name: a\nkind: \"List\n", 1),
+            ("kind: Pod\nname: \"a\n", 0),
+        ] {
+            let (docs, err) = parse(text);
+            assert!(err.is_some(), "{text}");
+            let items = docs.first().map_or(0, |d| d.item_spans.len());
+            assert_eq!(items, kept, "{text}");
+        }
+        let (docs, _) = parse("kind: List\nitems:\n- name: a\n- name: b\n- name: \"c\n");
+        assert_eq!(
+            docs[0].value["items"],
+            json!([{"name": "a"}, {"name": "b"}])
+        );
+        assert_eq!(docs[0].span.start, 1);
     }
 
     #[test]

@@ -107,6 +107,10 @@ pub(super) fn split_key(
                 return unsupported("empty key", line_no);
             }
             let key = &content[..i];
+            if key == "<<" {
+                // A merge key: the general parser applies it.
+                return unsupported("merge key", line_no);
+            }
             // ` #` and `\t#` start a comment; kubectl writes no tab in a key.
             if (!checked && comment_or_tab(key.as_bytes()))
                 || key.starts_with('#')

@@ -101,6 +101,7 @@ pub fn parse(text: &str) -> Result<Vec<ParsedDoc>, Unsupported> {
             value: d.value,
             span: d.span,
             item_spans: d.items.iter().map(|i| i.span).collect(),
+            repeated: Vec::new(),
         })
         .collect())
 }

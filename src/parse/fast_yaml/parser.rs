@@ -423,6 +423,13 @@ impl<'a> Parser<'a> {
                             below = Some((spaces + col, shape.key.is_some()));
                         }
                     }
+                    if levels.len() > super::MAX_DEPTH {
+                        // Nesting the fast path does not follow (the value's own levels
+                        // alone are past it): parsed, so that the general parser reads the
+                        // file and says at ingest what it cannot read, not later when the
+                        // object is printed.
+                        return false;
+                    }
                 }
             }
             pos = (end + 1).min(b.len());
