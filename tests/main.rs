@@ -14,6 +14,7 @@ mod leaks;
 mod numa;
 mod platform;
 mod printer_columns;
+mod quantities;
 mod report;
 mod samples;
 mod scheduling;

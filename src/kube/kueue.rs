@@ -8,7 +8,8 @@
 //! slices in JSON dumps).
 
 use super::meta::{
-    Condition, LabelSelector, ObjectMeta, Qty, ResourceList, condition, null_default, null_vec,
+    Condition, FieldAt, LabelSelector, ObjectMeta, Qty, ResourceList, UnreadField, condition,
+    null_default, null_vec, unread_quantities, unread_quantity,
 };
 use super::node::Taint;
 use super::pod::{PodTemplate, Toleration};
@@ -152,6 +153,40 @@ pub struct PodSetRequest {
 }
 
 impl Workload {
+    /// Its podsets' requests and its recorded usage that do not read (see [`UnreadField`]).
+    pub fn unread_quantities(&self, out: &mut Vec<UnreadField>) {
+        let root = FieldAt::default;
+        for (i, ps) in self.spec.pod_sets.iter().enumerate() {
+            let spec = || {
+                root()
+                    .keys("spec.podSets")
+                    .item(i, &ps.name)
+                    .keys("template.spec")
+            };
+            ps.template.spec.unread_quantities(spec, out);
+        }
+        if let Some(adm) = &self.status.admission {
+            for (i, psa) in adm.pod_set_assignments.iter().enumerate() {
+                let at = || {
+                    root()
+                        .keys("status.admission.podSetAssignments")
+                        .item(i, &psa.name)
+                        .key("resourceUsage")
+                };
+                unread_quantities(&psa.resource_usage, at, out);
+            }
+        }
+        for (i, rr) in self.status.resource_requests.iter().enumerate() {
+            let at = || {
+                root()
+                    .keys("status.resourceRequests")
+                    .item(i, &rr.name)
+                    .key("resources")
+            };
+            unread_quantities(&rr.resources, at, out);
+        }
+    }
+
     pub fn condition(&self, type_: &str) -> Option<&Condition> {
         condition(&self.status.conditions, type_)
     }
@@ -374,6 +409,89 @@ pub struct ResourceQuota {
 }
 
 impl ClusterQueue {
+    /// Its quotas and recorded usage that do not read (see [`UnreadField`]).
+    pub fn unread_quantities(&self, out: &mut Vec<UnreadField>) {
+        self.each_quantity(|_, _, q, at| unread_quantity(q, at, out));
+    }
+
+    /// Its quotas and reservations that do not read, in words, by (flavor, resource):
+    /// `` the nominalQuota for cpu in flavor default of ClusterQueue cq is unreadable (`x`) ``.
+    pub fn unread_quotas(&self) -> Vec<((String, String), String)> {
+        let mut out = Vec::new();
+        // Usage is what the LocalQueues show; the quota arithmetic reads the reservations.
+        self.each_quantity(|fr, field, q, _| {
+            if let Some(q) = q.filter(|q| q.value.is_none())
+                && !field.starts_with("flavorsUsage")
+            {
+                let (flavor, res) = fr;
+                out.push((
+                    (flavor.to_owned(), res.to_owned()),
+                    format!(
+                        "the {field} for {res} in flavor {flavor} of ClusterQueue {} is {}",
+                        self.metadata.name,
+                        q.unreadable()
+                    ),
+                ));
+            }
+        });
+        out
+    }
+
+    /// Calls `each` with every quota of the spec and every recorded reservation and usage:
+    /// (flavor, resource), its field's name, its value and where it is.
+    fn each_quantity(
+        &self,
+        mut each: impl FnMut((&str, &str), &str, Option<&Qty>, &dyn Fn() -> FieldAt),
+    ) {
+        let root = FieldAt::default;
+        for (g, group) in self.spec.resource_groups.iter().enumerate() {
+            for (f, flavor) in group.flavors.iter().enumerate() {
+                for (r, quota) in flavor.resources.iter().enumerate() {
+                    let at = || {
+                        root()
+                            .keys("spec.resourceGroups")
+                            .item(g, "")
+                            .key("flavors")
+                            .item(f, &flavor.name)
+                            .key("resources")
+                            .item(r, &quota.name)
+                    };
+                    let fr = (flavor.name.as_str(), quota.name.as_str());
+                    for (field, q) in [
+                        ("nominalQuota", &quota.nominal_quota),
+                        ("borrowingLimit", &quota.borrowing_limit),
+                        ("lendingLimit", &quota.lending_limit),
+                    ] {
+                        each(fr, field, q.as_ref(), &|| at().key(field));
+                    }
+                }
+            }
+        }
+        for (list, usage) in [
+            ("flavorsReservation", &self.status.flavors_reservation),
+            ("flavorsUsage", &self.status.flavors_usage),
+        ] {
+            for (f, flavor) in usage.iter().enumerate() {
+                for (r, res) in flavor.resources.iter().enumerate() {
+                    let at = || {
+                        root()
+                            .key("status")
+                            .key(list)
+                            .item(f, &flavor.name)
+                            .key("resources")
+                            .item(r, &res.name)
+                    };
+                    let fr = (flavor.name.as_str(), res.name.as_str());
+                    for (field, q) in [("total", &res.total), ("borrowed", &res.borrowed)] {
+                        each(fr, &format!("{list} {field}"), q.as_ref(), &|| {
+                            at().key(field)
+                        });
+                    }
+                }
+            }
+        }
+    }
+
     /// The cohort, from either API version.
     pub fn cohort(&self) -> Option<&str> {
         self.spec

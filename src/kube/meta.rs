@@ -1,7 +1,7 @@
 //! Shared pieces of every typed view: metadata, conditions, quantities, references.
 
 use super::lazy::Lazy;
-use super::quantity::Quantity;
+use super::quantity::{Quantity, QuantityError};
 pub use super::vecmap::VecMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -120,11 +120,40 @@ impl ObjectRef {
 }
 
 /// A quantity as written in the bundle: string or number; `value` is `None` when it
-/// does not parse (the raw text is kept so a rule can say so).
+/// does not read or is too large to count (see [`Quantity::parse_countable`]). The raw
+/// text is kept so a rule can say so; the snapshot names the field in a problem (see
+/// [`UnreadField`]).
 #[derive(Clone, Debug, Default)]
 pub struct Qty {
     pub value: Option<Quantity>,
     pub raw: String,
+}
+
+impl Qty {
+    /// Why the value does not read, `None` when it does (read again: only for the rare
+    /// value that does not).
+    pub fn error(&self) -> Option<QuantityError> {
+        match self.value {
+            Some(_) => None,
+            None => Quantity::parse_countable(&self.raw).err(),
+        }
+    }
+
+    /// How a message names a value that does not read: `` unreadable (`1.5.5Gi`) ``,
+    /// `empty`, or `` too large to count (`100Ei`) ``, the value cut to a length a message
+    /// can hold.
+    pub fn unreadable(&self) -> String {
+        const MAX_CHARS: usize = 40;
+        let shown = match self.raw.char_indices().nth(MAX_CHARS) {
+            Some((cut, _)) => format!("{}…", &self.raw[..cut]),
+            None => self.raw.clone(),
+        };
+        match self.error() {
+            Some(QuantityError::Empty) => "empty".to_owned(),
+            Some(QuantityError::TooLarge(_)) => format!("too large to count (`{shown}`)"),
+            _ => format!("unreadable (`{shown}`)"),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Qty {
@@ -136,9 +165,91 @@ impl<'de> Deserialize<'de> for Qty {
             other => other.to_string(),
         };
         Ok(Qty {
-            value: Quantity::parse(&raw).ok(),
+            value: Quantity::parse_countable(&raw).ok(),
             raw,
         })
+    }
+}
+
+/// A field of a view that does not read, and where it is: the snapshot makes it a
+/// problem naming the file, line and field (DESIGN.md "A field of an odd shape is
+/// unknown, never fatal").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreadField {
+    /// `spec.containers[0].resources.requests.cpu`.
+    pub path: String,
+    /// The keys to its line, for `Snapshot::locate`: `name=…` for a named list item.
+    pub steps: Vec<String>,
+    pub message: String,
+}
+
+/// A place in a view, as a field path and the keys to its line; built only for a field
+/// that does not read.
+#[derive(Clone, Debug, Default)]
+pub struct FieldAt {
+    path: String,
+    steps: Vec<String>,
+}
+
+impl FieldAt {
+    /// The field `key` under this one.
+    pub fn key(&self, key: &str) -> FieldAt {
+        let mut at = self.clone();
+        if !at.path.is_empty() {
+            at.path.push('.');
+        }
+        at.path.push_str(key);
+        at.steps.push(key.to_owned());
+        at
+    }
+
+    /// Item `index` of the list this field holds; `name` (when not empty) finds its line.
+    pub fn item(&self, index: usize, name: &str) -> FieldAt {
+        let mut at = self.clone();
+        at.path.push_str(&format!("[{index}]"));
+        if !name.is_empty() {
+            at.steps.push(format!("name={name}"));
+        }
+        at
+    }
+
+    /// `spec.podSets[0].template.spec.containers[1]` and so on: `path` split at its dots,
+    /// for the fields under a view of its own.
+    pub fn keys(&self, path: &str) -> FieldAt {
+        path.split('.').fold(self.clone(), |at, key| at.key(key))
+    }
+
+    fn unread(self, error: QuantityError) -> UnreadField {
+        UnreadField {
+            path: self.path,
+            steps: self.steps,
+            message: error.to_string(),
+        }
+    }
+}
+
+/// Pushes the quantities of `list` that do not read, as fields under the one `at` builds
+/// (built only then: nearly every quantity of a bundle reads).
+pub fn unread_quantities(
+    list: &ResourceList,
+    at: impl FnOnce() -> FieldAt,
+    out: &mut Vec<UnreadField>,
+) {
+    if list.values().all(|q| q.value.is_some()) {
+        return;
+    }
+    let at = at();
+    for (name, q) in list.iter() {
+        if let Some(e) = q.error() {
+            out.push(at.key(name).unread(e));
+        }
+    }
+}
+
+/// [`unread_quantities`] for a single quantity field.
+pub fn unread_quantity(q: Option<&Qty>, at: impl FnOnce() -> FieldAt, out: &mut Vec<UnreadField>) {
+    if let Some(e) = q.and_then(Qty::error) {
+        out.push(at().unread(e));
     }
 }
 
@@ -166,7 +277,8 @@ impl LabelLookup for BTreeMap<String, String> {
     }
 }
 
-/// Reads a quantity from a resource list; absent or unparsable is zero.
+/// Reads a quantity from a resource list; absent or unreadable is zero. For a value a
+/// verdict rests on, check [`Qty::value`] first: an unreadable one is not zero.
 pub fn get_qty(list: &ResourceList, name: &str) -> Quantity {
     list.get(name).and_then(|q| q.value).unwrap_or_default()
 }

@@ -1,6 +1,8 @@
 //! Node view: allocatable, taints, conditions, kubelet version.
 
-use super::meta::{Condition, ObjectMeta, ResourceList, condition};
+use super::meta::{
+    Condition, FieldAt, ObjectMeta, ResourceList, UnreadField, condition, unread_quantities,
+};
 use serde::Deserialize;
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -47,6 +49,17 @@ pub struct NodeInfo {
 }
 
 impl Node {
+    /// Its allocatable and capacity quantities that do not read (see [`UnreadField`]).
+    pub fn unread_quantities(&self, out: &mut Vec<UnreadField>) {
+        let status = || FieldAt::default().key("status");
+        unread_quantities(
+            &self.status.allocatable,
+            || status().key("allocatable"),
+            out,
+        );
+        unread_quantities(&self.status.capacity, || status().key("capacity"), out);
+    }
+
     /// `Ready` condition status: `True`, `False`, `Unknown`, or `None` when absent.
     pub fn ready_status(&self) -> Option<&str> {
         condition(&self.status.conditions, "Ready").map(|c| c.status.as_str())

@@ -2,7 +2,8 @@
 
 use super::lazy::Lazy;
 use super::meta::{
-    Condition, LabelSelector, Labels, ObjectMeta, ResourceList, condition, null_vec,
+    Condition, FieldAt, LabelSelector, Labels, ObjectMeta, ResourceList, UnreadField, condition,
+    null_vec, unread_quantities,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -56,6 +57,40 @@ pub struct PodSpec {
     pub host_network: bool,
     pub termination_grace_period_seconds: Option<i64>,
     pub topology_spread_constraints: Lazy<Vec<Value>>,
+}
+
+impl Pod {
+    /// Its quantities that do not read (see [`UnreadField`]).
+    pub fn unread_quantities(&self, out: &mut Vec<UnreadField>) {
+        self.spec
+            .unread_quantities(|| FieldAt::default().key("spec"), out);
+    }
+}
+
+impl PodSpec {
+    /// Its requests, limits and overhead that do not read, as fields under `at`.
+    pub fn unread_quantities(&self, at: impl Fn() -> FieldAt, out: &mut Vec<UnreadField>) {
+        for (field, containers) in [
+            ("containers", &self.containers),
+            ("initContainers", &self.init_containers),
+        ] {
+            for (i, c) in containers.iter().enumerate() {
+                let resources = || at().key(field).item(i, &c.name).key("resources");
+                c.resources.unread_quantities(resources, out);
+            }
+        }
+        if let Some(r) = &self.resources {
+            r.unread_quantities(|| at().key("resources"), out);
+        }
+        unread_quantities(&self.overhead, || at().key("overhead"), out);
+    }
+}
+
+impl Resources {
+    fn unread_quantities(&self, at: impl Fn() -> FieldAt, out: &mut Vec<UnreadField>) {
+        unread_quantities(&self.requests, || at().key("requests"), out);
+        unread_quantities(&self.limits, || at().key("limits"), out);
+    }
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -1,7 +1,7 @@
 //! Admission-side views: ResourceQuota, LimitRange, ServiceAccount, ConfigMap (names and
 //! data keys), PriorityClass.
 
-use super::meta::{ObjectMeta, ResourceList};
+use super::meta::{FieldAt, ObjectMeta, ResourceList, UnreadField, unread_quantities};
 use super::pod::NamedItem;
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,6 +35,14 @@ pub struct ResourceQuotaStatus {
 }
 
 impl ResourceQuota {
+    /// Its hard and used quantities that do not read (see [`UnreadField`]).
+    pub fn unread_quantities(&self, out: &mut Vec<UnreadField>) {
+        let root = FieldAt::default;
+        unread_quantities(&self.spec.hard, || root().keys("spec.hard"), out);
+        unread_quantities(&self.status.hard, || root().keys("status.hard"), out);
+        unread_quantities(&self.status.used, || root().keys("status.used"), out);
+    }
+
     /// The enforced limit of a resource: `status.hard`, else `spec.hard`.
     pub fn hard(&self, resource: &str) -> Option<&super::meta::Qty> {
         self.status
@@ -69,6 +77,19 @@ pub struct LimitRangeItem {
     pub default_request: ResourceList,
     pub max: ResourceList,
     pub min: ResourceList,
+}
+
+impl LimitRange {
+    /// Its defaults and bounds that do not read (see [`UnreadField`]).
+    pub fn unread_quantities(&self, out: &mut Vec<UnreadField>) {
+        for (i, item) in self.spec.limits.iter().enumerate() {
+            let at = || FieldAt::default().keys("spec.limits").item(i, "");
+            unread_quantities(&item.default, || at().key("default"), out);
+            unread_quantities(&item.default_request, || at().key("defaultRequest"), out);
+            unread_quantities(&item.max, || at().key("max"), out);
+            unread_quantities(&item.min, || at().key("min"), out);
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

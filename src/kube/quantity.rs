@@ -48,6 +48,8 @@ pub enum QuantityError {
     BadSuffix(String),
     /// The value or its exponent is too large to hold exactly.
     Overflow(String),
+    /// The value reads but is beyond what Kubernetes counts (see [`Quantity::parse_countable`]).
+    TooLarge(String),
 }
 
 impl fmt::Display for QuantityError {
@@ -61,6 +63,11 @@ impl fmt::Display for QuantityError {
                  (expected n, u, m, k, M, G, T, P, E, Ki..Ei, or an exponent like e3)"
             ),
             Self::Overflow(s) => write!(f, "invalid quantity {s:?}: value out of range"),
+            Self::TooLarge(s) => write!(
+                f,
+                "quantity {s:?} is too large: Kubernetes counts at most 2^63-1 units \
+                 (it caps larger binary values and overflows on larger decimal ones)"
+            ),
         }
     }
 }
@@ -87,6 +94,18 @@ impl Quantity {
     /// 2^63-1 units, both as the API server does. Never panics, whatever the input.
     pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
         Self::parse_with(s, true)
+    }
+
+    /// [`Quantity::parse`] for a value to compute with: also refuses a magnitude of 2^63-1
+    /// units or more. Kubernetes counts in `int64` (`Value()`): it caps a larger binary
+    /// value at 2^63-1 and its sums overflow, so what it decides for such a value cannot be
+    /// reproduced, and printing the cap ("needs 9223372036854775807 cpu") would mislead.
+    pub fn parse_countable(s: &str) -> Result<Quantity, QuantityError> {
+        let q = Self::parse(s)?;
+        if q.nanos.unsigned_abs() >= BINARY_CAP_NANOS.unsigned_abs() {
+            return Err(QuantityError::TooLarge(s.trim().to_owned()));
+        }
+        Ok(q)
     }
 
     /// [`Quantity::parse`] without the short path for common forms, for the fuzz target

@@ -16,7 +16,7 @@ use crate::ingest::body::Body;
 use crate::ingest::early::Early;
 use crate::ingest::header::Owner;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
-use crate::kube::meta::ObjectRef;
+use crate::kube::meta::{ObjectRef, UnreadField};
 use crate::kube::{core, event, kueue, network, node, openshift, pod, policy, storage, workload};
 use crate::parse::spans::Span;
 use crate::parse::tree;
@@ -111,7 +111,9 @@ impl Object {
     /// tree without each such field (a few at most), and the fields left out, each with
     /// the steps [`Snapshot::locate`] takes to its line. Only after the view failed: it
     /// builds the object's tree.
-    fn view_without_odd_fields<T: DeserializeOwned>(&self) -> Result<(T, Vec<OddField>), String> {
+    fn view_without_odd_fields<T: DeserializeOwned>(
+        &self,
+    ) -> Result<(T, Vec<UnreadField>), String> {
         const MAX_FIELDS: usize = 8;
         let mut tree = self.value().clone();
         let mut odd = Vec::new();
@@ -127,7 +129,7 @@ impl Object {
             if !tree::remove(&mut tree, &failure.path) {
                 return Err(failure.message);
             }
-            odd.push(OddField {
+            odd.push(UnreadField {
                 path: tree::path_text(&failure.path),
                 steps,
                 message: failure.message,
@@ -143,16 +145,6 @@ impl Object {
             name: self.name.clone(),
         }
     }
-}
-
-/// A field left out of a view because it did not read (see DESIGN.md "A field of an odd
-/// shape is unknown, never fatal").
-struct OddField {
-    /// `spec.containers[0].ports`.
-    path: String,
-    /// The keys to its line, for [`Snapshot::locate`].
-    steps: Vec<String>,
-    message: String,
 }
 
 /// Typed views, each materialized once from the objects of one kind.
@@ -547,6 +539,18 @@ impl Snapshot {
         cell: &'a OnceLock<Vec<(ObjectId, T)>>,
         kind: &str,
     ) -> &'a [(ObjectId, T)] {
+        self.typed_checked(cell, kind, |_, _| {})
+    }
+
+    /// [`Self::typed`] for a view whose values can read and still not be usable (a
+    /// quantity `1.5.5Gi`): `unread` lists them, each becoming a problem as a field that
+    /// does not read. Asked of every view as it is built, not in a pass of its own.
+    fn typed_checked<'a, T: DeserializeOwned + Send + Sync + 'static>(
+        &'a self,
+        cell: &'a OnceLock<Vec<(ObjectId, T)>>,
+        kind: &str,
+        unread: fn(&T, &mut Vec<UnreadField>),
+    ) -> &'a [(ObjectId, T)] {
         cell.get_or_init(|| {
             let started = std::time::Instant::now();
             let view: Vec<(ObjectId, T)> = self
@@ -555,41 +559,30 @@ impl Snapshot {
                 .filter_map(|&id| {
                     let o = self.object(id);
                     let e = match o.view::<T>() {
-                        Ok(v) => return Some((id, v)),
+                        Ok(v) => {
+                            let mut fields = Vec::new();
+                            unread(&v, &mut fields);
+                            self.report_unread(id, fields);
+                            return Some((id, v));
+                        }
                         Err(e) => e,
                     };
                     let src = o.sources[0];
                     let file = &self.files[src.file];
-                    let problem = |line, message| Problem {
-                        input: file.input,
-                        file: Some(file.path.clone()),
-                        line: Some(line),
-                        message,
-                    };
-                    let Ok((v, odd)) = o.view_without_odd_fields::<T>() else {
-                        self.add_problem(problem(
-                            src.span.start,
-                            format!(
+                    let Ok((v, mut odd)) = o.view_without_odd_fields::<T>() else {
+                        self.add_problem(Problem {
+                            input: file.input,
+                            file: Some(file.path.clone()),
+                            line: Some(src.span.start),
+                            message: format!(
                                 "{} {} has an unexpected shape and is not analyzed: {e}",
                                 o.kind, o.name
                             ),
-                        ));
+                        });
                         return None;
                     };
-                    let who = match &o.namespace {
-                        Some(ns) => format!("{} {ns}/{}", o.kind, o.name),
-                        None => format!("{} {}", o.kind, o.name),
-                    };
-                    for f in odd {
-                        let steps: Vec<&str> = f.steps.iter().map(String::as_str).collect();
-                        self.add_problem(problem(
-                            self.locate(id, &steps),
-                            format!(
-                                "{who}: field `{}` does not read and is left unknown (the rest is analyzed): {}",
-                                f.path, f.message
-                            ),
-                        ));
-                    }
+                    unread(&v, &mut odd);
+                    self.report_unread(id, odd);
                     Some((id, v))
                 })
                 .collect();
@@ -601,6 +594,31 @@ impl Snapshot {
         })
     }
 
+    /// A problem for each field of object `id` that does not read, naming its line.
+    fn report_unread(&self, id: ObjectId, fields: Vec<UnreadField>) {
+        if fields.is_empty() {
+            return;
+        }
+        let o = self.object(id);
+        let file = &self.files[o.sources[0].file];
+        let who = match &o.namespace {
+            Some(ns) => format!("{} {ns}/{}", o.kind, o.name),
+            None => format!("{} {}", o.kind, o.name),
+        };
+        for f in fields {
+            let steps: Vec<&str> = f.steps.iter().map(String::as_str).collect();
+            self.add_problem(Problem {
+                input: file.input,
+                file: Some(file.path.clone()),
+                line: Some(self.locate(id, &steps)),
+                message: format!(
+                    "{who}: field `{}` does not read and is left unknown (the rest is analyzed): {}",
+                    f.path, f.message
+                ),
+            });
+        }
+    }
+
     /// Looks up one typed object by id in a view (views are sorted by id).
     pub fn view_of<T>(items: &[(ObjectId, T)], id: ObjectId) -> Option<&T> {
         items
@@ -610,10 +628,10 @@ impl Snapshot {
     }
 
     pub fn pods(&self) -> &[(ObjectId, pod::Pod)] {
-        self.typed(&self.views.pods, "Pod")
+        self.typed_checked(&self.views.pods, "Pod", pod::Pod::unread_quantities)
     }
     pub fn nodes(&self) -> &[(ObjectId, node::Node)] {
-        self.typed(&self.views.nodes, "Node")
+        self.typed_checked(&self.views.nodes, "Node", node::Node::unread_quantities)
     }
     pub fn namespaces(&self) -> &[(ObjectId, core::Namespace)] {
         self.typed(&self.views.namespaces, "Namespace")
@@ -659,13 +677,21 @@ impl Snapshot {
     }
 
     pub fn workloads(&self) -> &[(ObjectId, kueue::Workload)] {
-        self.typed(&self.views.workloads, "Workload")
+        self.typed_checked(
+            &self.views.workloads,
+            "Workload",
+            kueue::Workload::unread_quantities,
+        )
     }
     pub fn local_queues(&self) -> &[(ObjectId, kueue::LocalQueue)] {
         self.typed(&self.views.local_queues, "LocalQueue")
     }
     pub fn cluster_queues(&self) -> &[(ObjectId, kueue::ClusterQueue)] {
-        self.typed(&self.views.cluster_queues, "ClusterQueue")
+        self.typed_checked(
+            &self.views.cluster_queues,
+            "ClusterQueue",
+            kueue::ClusterQueue::unread_quantities,
+        )
     }
     pub fn resource_flavors(&self) -> &[(ObjectId, kueue::ResourceFlavor)] {
         self.typed(&self.views.resource_flavors, "ResourceFlavor")
@@ -683,10 +709,18 @@ impl Snapshot {
         )
     }
     pub fn resource_quotas(&self) -> &[(ObjectId, policy::ResourceQuota)] {
-        self.typed(&self.views.resource_quotas, "ResourceQuota")
+        self.typed_checked(
+            &self.views.resource_quotas,
+            "ResourceQuota",
+            policy::ResourceQuota::unread_quantities,
+        )
     }
     pub fn limit_ranges(&self) -> &[(ObjectId, policy::LimitRange)] {
-        self.typed(&self.views.limit_ranges, "LimitRange")
+        self.typed_checked(
+            &self.views.limit_ranges,
+            "LimitRange",
+            policy::LimitRange::unread_quantities,
+        )
     }
     pub fn service_accounts(&self) -> &[(ObjectId, policy::ServiceAccount)] {
         self.typed(&self.views.service_accounts, "ServiceAccount")

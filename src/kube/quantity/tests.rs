@@ -547,3 +547,81 @@ fn never_panics_on_structured_input() {
     ));
     assert_eq!(units(&format!("{long_number}Ki")), CAP);
 }
+
+/// The values a hostile or hand-edited bundle holds (issue 22, item 12) do not read, each
+/// for its reason, as upstream `ParseQuantity` refuses them (`1e400` it keeps as 10^400,
+/// which no int64 count holds: too large either way).
+#[test]
+fn malformed_values_do_not_read() {
+    let kind = |e: &QuantityError| match e {
+        QuantityError::Empty => "empty",
+        QuantityError::BadNumber(_) => "number",
+        QuantityError::BadSuffix(_) => "suffix",
+        QuantityError::Overflow(_) => "overflow",
+        QuantityError::TooLarge(_) => "too large",
+    };
+    for (text, expected) in [
+        ("1.5.5Gi", "suffix"),
+        ("1e400", "overflow"),
+        ("NaN", "number"),
+        ("nan", "number"),
+        ("", "empty"),
+        ("0x10", "suffix"),
+        ("1e18E", "suffix"),
+        ("1_000", "suffix"),
+        ("1KiB", "suffix"),
+        ("Infinity", "number"),
+        ("1,5", "suffix"),
+        ("4 cores", "suffix"),
+    ] {
+        for parse in [Quantity::parse, Quantity::parse_countable] {
+            let err = parse(text).expect_err(text);
+            assert_eq!(kind(&err), expected, "{text:?} -> {err:?}");
+        }
+    }
+}
+
+/// Valid edge forms of the grammar read as Kubernetes reads them.
+#[test]
+fn valid_edge_forms() {
+    assert_eq!(units("1e3"), 1000);
+    assert_eq!(q(".5").nanos(), 500_000_000);
+    assert_eq!(units("+1"), 1);
+    assert_eq!(units("1E"), 10_i128.pow(18), "a bare E is exa");
+    assert_eq!(q("1e-3"), q("1m"));
+    assert_eq!(q("0.1m").nanos(), 100_000, "0.1m is 100u");
+    assert_eq!(units("1.G"), 1_000_000_000);
+    for text in ["1e3", ".5", "+1", "1E", "1e-3", "0.1m", "7Ei", "-7Ei"] {
+        assert_eq!(
+            Quantity::parse_countable(text),
+            Quantity::parse(text),
+            "{text}"
+        );
+    }
+}
+
+/// A value of 2^63-1 units or more is too large to count: Kubernetes caps a binary one
+/// there and overflows on a decimal one, so it is refused rather than printed as the cap.
+#[test]
+fn values_beyond_kubernetes_counts_are_too_large() {
+    assert_eq!(units("9223372036854775806"), CAP - 1);
+    assert!(Quantity::parse_countable("9223372036854775806").is_ok());
+    for text in [
+        "8Ei",
+        "-8Ei",
+        "100Ei",
+        "9223372036854775807",
+        "1e19",
+        "10E",
+        "99999999999999999999Ki",
+    ] {
+        assert!(Quantity::parse(text).is_ok(), "{text} reads");
+        let err = Quantity::parse_countable(text).expect_err(text);
+        assert_eq!(err, QuantityError::TooLarge(text.to_owned()));
+        assert!(!err.to_string().contains("9223372036854775807") || text.contains("922"));
+    }
+    assert_eq!(
+        Quantity::parse_countable(" 8Ei\n"),
+        Err(QuantityError::TooLarge("8Ei".to_owned()))
+    );
+}

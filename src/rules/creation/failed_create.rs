@@ -6,7 +6,7 @@ use crate::kube::pod::PodSpec;
 use crate::kube::quantity::Quantity;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Presence, note};
-use crate::rules::scheduling::requests::effective_requests;
+use crate::rules::scheduling::requests::{effective_requests, unread_requests};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -376,7 +376,8 @@ fn spec_has_limit(spec: &PodSpec, container: &str, r: &str) -> bool {
         .any(|c| c.name == container && c.resources.limits.contains_key(r))
 }
 
-/// What one pod adds to a quota key (`requests.cpu`, `cpu`, `limits.memory`, `pods`, …).
+/// What one pod adds to a quota key (`requests.cpu`, `cpu`, `limits.memory`, `pods`, …);
+/// `None` when a value it rests on does not read.
 fn pod_usage(spec: &PodSpec, key: &str) -> Option<Quantity> {
     if matches!(key, "pods" | "count/pods") {
         return Some(Quantity::from_units(1));
@@ -400,6 +401,9 @@ fn pod_usage(spec: &PodSpec, key: &str) -> Option<Quantity> {
     } else {
         spec.clone()
     };
+    if unread_requests(&spec).iter().any(|u| u.resource == res) {
+        return None;
+    }
     Some(
         effective_requests(&spec)
             .get(res)
@@ -465,8 +469,17 @@ fn quota(
                     }
                     _ => {
                         room_now = false;
+                        let why = if need.is_none() {
+                            "a request or limit of the pod for it does not read"
+                        } else if r.hard(k).is_some_and(|x| x.value.is_none())
+                            || r.status.used.get(*k).is_some_and(|x| x.value.is_none())
+                        {
+                            "the quota object's value for it does not read"
+                        } else {
+                            "the quota object's status does not say"
+                        };
                         parts.push(format!(
-                            "{k}: requested {msg_req}, used {}, limited {} (the quota object's status does not say)",
+                            "{k}: requested {msg_req}, used {}, limited {} ({why})",
                             q.used.get(*k).cloned().unwrap_or_default(),
                             q.limited.get(*k).cloned().unwrap_or_default()
                         ));

@@ -110,7 +110,9 @@ pub fn limit_defaults(snap: &Snapshot) -> HashMap<String, LimitDefaults> {
 }
 
 /// A container's requests as Kueue counts them: its requests, else its limits, else the
-/// LimitRange default request, else the LimitRange default limit.
+/// LimitRange default request, else the LimitRange default limit. The first one set
+/// counts: when it does not read the request is unknown and left out, never taken from
+/// the next.
 fn container_requests(c: &Container, d: &LimitDefaults) -> BTreeMap<String, Quantity> {
     let mut out = BTreeMap::new();
     let names: BTreeSet<&String> = c
@@ -130,7 +132,8 @@ fn container_requests(c: &Container, d: &LimitDefaults) -> BTreeMap<String, Quan
         ]
         .into_iter()
         .flatten()
-        .find_map(|q| q.value);
+        .next()
+        .and_then(|q| q.value);
         if let Some(q) = q {
             out.insert(name.clone(), q);
         }
@@ -404,6 +407,10 @@ pub struct QuotaTree {
     pub cycles: BTreeSet<String>,
     /// ClusterQueues whose usage came from their Workloads because the status had none.
     pub recomputed_usage: BTreeSet<String>,
+    /// (ClusterQueue, flavor and resource) → a quota or reservation of it that does not
+    /// read, in words: the arithmetic above counts it as nothing, so a verdict on that
+    /// flavor and resource in its cohort is not made (see [`QuotaTree::unread_quotas`]).
+    pub unread: BTreeMap<(String, FlavorResource), Vec<String>>,
 }
 
 fn quotas_of(groups: &[ResourceGroup]) -> HashMap<FlavorResource, Limits> {
@@ -506,6 +513,9 @@ impl QuotaTree {
             {
                 usage = w.clone();
                 t.recomputed_usage.insert(name.clone());
+            }
+            for (fr, words) in cq.unread_quotas() {
+                t.unread.entry((name.clone(), fr)).or_default().push(words);
             }
             t.nodes.insert(
                 Node::Cq(name),
@@ -731,6 +741,25 @@ impl QuotaTree {
             cur = self.parent_of(&Node::Cohort(c));
         }
         out
+    }
+
+    /// The quotas and reservations of `fr` that do not read in the quota tree `cq` draws
+    /// on: its own, and those of every ClusterQueue under its top cohort (they lend and
+    /// borrow). Empty when every one reads.
+    pub fn unread_quotas(&self, cq: &str, fr: &FlavorResource) -> Vec<String> {
+        if self.unread.is_empty() {
+            return Vec::new();
+        }
+        let queues = match self.ancestors(cq).last() {
+            Some(top) => self.members(top),
+            None => vec![cq.to_owned()],
+        };
+        queues
+            .into_iter()
+            .filter_map(|q| self.unread.get(&(q, fr.clone())))
+            .flatten()
+            .cloned()
+            .collect()
     }
 
     /// Every ClusterQueue below a cohort (all levels).

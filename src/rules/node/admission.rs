@@ -2,11 +2,12 @@
 
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, get_qty};
+use crate::kube::node::Node;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, note};
 use crate::rules::scheduling::fit::{Usage, pod_units};
-use crate::rules::scheduling::requests::display_units;
+use crate::rules::scheduling::requests::{UnreadRequest, display_units, unread_requests};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -195,7 +196,14 @@ fn out_of(
     } else if !inner.is_empty() {
         s.push_str(&format!(" ({inner})"));
     }
-    if let Some((nid, n)) = snap.node_named(node) {
+    let node_now = snap.node_named(node);
+    let unread = node_now.map(|(_, n)| unread_for(snap, usage, pod, n, res));
+    if let Some(unread) = unread.filter(|u| !u.is_empty()) {
+        s.push_str(&format!(
+            "; kdiag does not compare it with the node as the bundle shows it now: {}",
+            unread.join("; ")
+        ));
+    } else if let Some((nid, n)) = node_now {
         let need = pod_units(&pod.spec)
             .get(res)
             .copied()
@@ -249,6 +257,28 @@ fn out_of(
         }));
     }
     s
+}
+
+/// What comparing the pod's `res` with the node now rests on and cannot read: the pod's
+/// request, the node's allocatable, the requests of the pods bound there.
+fn unread_for(snap: &Snapshot, usage: &Usage, pod: &Pod, n: &Node, res: &str) -> Vec<String> {
+    let mut out: Vec<String> = unread_requests(&pod.spec)
+        .iter()
+        .filter(|u| u.resource == res)
+        .map(UnreadRequest::describe)
+        .collect();
+    if let Some(q) = n.status.allocatable.get(res).filter(|q| q.value.is_none()) {
+        out.push(format!("its allocatable {res} is {}", q.unreadable()));
+    }
+    let bound = usage.of(&n.metadata.name).unread.iter();
+    out.extend(bound.filter(|(_, u)| u.resource == res).map(|(pid, u)| {
+        format!(
+            "{} bound there: {}",
+            snap.object(*pid).reference().display(),
+            u.describe()
+        )
+    }));
+    out
 }
 
 #[cfg(test)]

@@ -98,6 +98,9 @@ pub struct PodBudget {
     /// Pod-level memory and hugepages requests in bytes.
     pub memory: BTreeMap<String, i128>,
     pub members: Vec<Member>,
+    /// Cpu, memory and hugepages requests and limits that do not read, in words: the QoS
+    /// class and the budget rest on them, so nothing is checked (see `not_eligible`).
+    pub unread: Vec<String>,
 }
 
 /// Which rule of `validatePodScopeResources` a pod breaks.
@@ -395,6 +398,7 @@ impl PodBudget {
             cpus,
             memory,
             members,
+            unread: unread_values(spec),
         }
     }
 
@@ -403,6 +407,12 @@ impl PodBudget {
     pub fn not_eligible(&self) -> Option<String> {
         if !self.pod_level {
             return Some("it sets no pod-level spec.resources".into());
+        }
+        if !self.unread.is_empty() {
+            return Some(format!(
+                "{}, so kdiag cannot recompute its QoS class or budget",
+                self.unread.join("; ")
+            ));
         }
         if self.qos != Qos::Guaranteed {
             return Some(format!(
@@ -423,7 +433,7 @@ impl PodBudget {
 
     /// The CPU manager's check (static policy, pod scope).
     pub fn cpu_violation(&self) -> Option<Violation> {
-        if self.cpus == 0 {
+        if self.cpus == 0 || !self.unread.is_empty() {
             return None;
         }
         let amounts: Vec<(&Member, i128)> = self.members.iter().map(|m| (m, m.cpus)).collect();
@@ -432,7 +442,7 @@ impl PodBudget {
 
     /// The Memory manager's check (Static policy, pod scope), first resource that fails.
     pub fn memory_violation(&self) -> Option<Violation> {
-        if self.qos != Qos::Guaranteed || !self.pod_level {
+        if self.qos != Qos::Guaranteed || !self.pod_level || !self.unread.is_empty() {
             return None;
         }
         self.memory.iter().find_map(|(res, &budget)| {
@@ -448,6 +458,9 @@ impl PodBudget {
     /// Both checks, CPU first (the order the kubelet's hint providers run in).
     pub fn violations(&self, cpu: bool, memory: bool) -> Vec<Violation> {
         let mut v = Vec::new();
+        if !self.unread.is_empty() {
+            return v;
+        }
         if cpu && let Some(x) = self.cpu_violation() {
             v.push(x);
         }
@@ -557,6 +570,29 @@ impl PodBudget {
             self.qos_from
         )
     }
+}
+
+/// The cpu, memory and hugepages values of `spec` (requests and limits, pod-level and
+/// per container) that do not read, in words.
+fn unread_values(spec: &PodSpec) -> Vec<String> {
+    let blocks = spec
+        .resources
+        .iter()
+        .map(|r| ("the pod-level".to_owned(), r));
+    let containers = spec.init_containers.iter().chain(&spec.containers);
+    let blocks =
+        blocks.chain(containers.map(|c| (format!("container {}'s", c.name), &c.resources)));
+    let mut out = Vec::new();
+    for (whose, res) in blocks {
+        for (kind, list) in [("request", &res.requests), ("limit", &res.limits)] {
+            for (name, q) in list.iter() {
+                if (name == "cpu" || is_memory_resource(name)) && q.value.is_none() {
+                    out.push(format!("{whose} {kind} for {name} is {}", q.unreadable()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The classic per-container QoS (no pod-level resources).

@@ -256,6 +256,9 @@ fn topology(
 
     // The spec leaves the pool non-empty (or the pod gets no bubble): alignment failed.
     let why_no_breach = match b.not_eligible() {
+        Some(why) if b.pod_level && !b.unread.is_empty() => {
+            format!("kdiag cannot check the spec: {why}")
+        }
         Some(why) if b.pod_level => format!(
             "the spec does not explain it: {why}, so the CPU and Memory managers make no pod bubble and run no shared-pool check"
         ),
@@ -291,20 +294,26 @@ fn topology(
         }
         need.extend(b.aligned_memory());
     }
+    // Cpu or memory that does not read: the exclusive need is unknown, not zero.
+    if !b.unread.is_empty() {
+        need.clear();
+    }
     let listed = |m: &BTreeMap<String, i128>| {
         m.iter()
             .map(|(k, v)| format!("{} {k}", display_units(k, *v)))
             .collect::<Vec<_>>()
             .join(" + ")
     };
-    let mut need_text = if need.is_empty() {
+    let mut need_text = if !b.unread.is_empty() {
+        "cpu and memory that kdiag cannot recompute".to_string()
+    } else if need.is_empty() {
         "no exclusive cpu or memory".to_string()
     } else {
         listed(&need)
     };
     if !devices.is_empty() {
         need_text.push_str(&format!(" and the devices {}", listed(devices)));
-    } else if need.is_empty() {
+    } else if need.is_empty() && b.unread.is_empty() {
         need_text.push_str(" (so the failing hint came from another resource)");
     }
     let what = if container_scope {

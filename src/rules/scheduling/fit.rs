@@ -10,7 +10,7 @@
 //! `status.allocatable`; pods count against `allocatable.pods`.
 //! Not recomputed: volume limits, DRA, scheduler profiles.
 
-use super::requests::{effective_requests, scheduler_units};
+use super::requests::{UnreadRequest, effective_requests, scheduler_units, unread_requests};
 use crate::kube::meta::{LabelSelector, Labels, ObjectMeta, get_qty};
 use crate::kube::node::{Node, Taint};
 use crate::kube::pod::{Pod, PodSpec, Toleration};
@@ -49,6 +49,9 @@ pub struct NodeUsage {
     pub requested: Units,
     pub pods: Vec<ObjectId>,
     pub host_ports: BTreeSet<(i64, String)>,
+    /// Requests of bound pods that do not read: `requested` leaves them out, so it is a
+    /// floor for these resources, not a count.
+    pub unread: Vec<(ObjectId, UnreadRequest)>,
     by_priority: std::sync::OnceLock<ByPriority>,
 }
 
@@ -110,6 +113,8 @@ impl Usage {
                 *nu.requested.entry(k).or_default() += v;
             }
             nu.pods.push(*id);
+            nu.unread
+                .extend(unread_requests(&p.spec).into_iter().map(|u| (*id, u)));
             nu.host_ports.extend(host_ports(&p.spec));
             let terms = affinity_terms(p.spec.affinity.get().as_ref(), "podAntiAffinity");
             if !terms.is_empty() {
@@ -235,6 +240,40 @@ impl NodeFit<'_> {
     pub fn capacity_only(&self) -> bool {
         !self.exclusions.is_empty() && self.exclusions.iter().all(Exclusion::is_capacity)
     }
+}
+
+/// What a node's verdict for a pod needing `need` rests on and cannot read, in words: the
+/// node's allocatable of a needed resource (or of `pods`), or a bound pod's request for
+/// one. Only for nodes whose verdict is about capacity (they fit, or only lack room):
+/// another exclusion stands whatever the numbers are.
+pub fn unread_capacity(snap: &Snapshot, fits: &[NodeFit], need: &Units) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in fits.iter().filter(|f| f.fits() || f.capacity_only()) {
+        let alloc = &f.node.status.allocatable;
+        for res in need.keys().map(String::as_str).chain(["pods"]) {
+            if let Some(q) = alloc.get(res).filter(|q| q.value.is_none()) {
+                out.push(format!(
+                    "the allocatable {res} of node {} is {}",
+                    f.name,
+                    q.unreadable()
+                ));
+            }
+        }
+        for (pid, u) in f
+            .usage
+            .unread
+            .iter()
+            .filter(|(_, u)| need.contains_key(&u.resource))
+        {
+            out.push(format!(
+                "{} on node {}: {}",
+                snap.object(*pid).reference().display(),
+                f.name,
+                u.describe()
+            ));
+        }
+    }
+    out
 }
 
 /// Evaluates every node of the bundle for `pod`.

@@ -63,6 +63,88 @@ pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
     reqs
 }
 
+/// A quantity a pod's effective request rests on that does not read: the request is then
+/// unknown, never zero.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreadRequest {
+    pub resource: String,
+    /// `the request for cpu of container app`.
+    pub what: String,
+    /// `` unreadable (`1.5.5Gi`) `` (see [`crate::kube::meta::Qty::unreadable`]).
+    pub why: String,
+}
+
+impl UnreadRequest {
+    /// `` the request for cpu of container app is unreadable (`1.5.5Gi`) ``.
+    pub fn describe(&self) -> String {
+        format!("{} is {}", self.what, self.why)
+    }
+}
+
+/// The values of `spec` that [`effective_requests`] would need and cannot read, in spec
+/// order: requests, limits standing in for absent requests, pod-level resources and
+/// overhead. A container's value that a readable pod-level value replaces is left out.
+pub fn unread_requests(spec: &PodSpec) -> Vec<UnreadRequest> {
+    let mut out = Vec::new();
+    let pod_level = spec.resources.as_ref();
+    let reads = |list: &ResourceList, name: &str| list.get(name).is_some_and(|q| q.value.is_some());
+    let replaced = |name: &str| {
+        is_pod_level_resource(name)
+            && pod_level.is_some_and(|r| {
+                reads(&r.requests, name)
+                    || (!r.requests.contains_key(name) && reads(&r.limits, name))
+            })
+    };
+    for (kind, containers) in [
+        ("container", &spec.containers),
+        ("init container", &spec.init_containers),
+    ] {
+        for c in containers {
+            let whose = format!("{kind} {}", c.name);
+            let requests = &c.resources.requests;
+            unread_in(requests, &mut out, |res| {
+                (!replaced(res)).then(|| format!("the request for {res} of {whose}"))
+            });
+            unread_in(&c.resources.limits, &mut out, |res| {
+                (!requests.contains_key(res) && !replaced(res)).then(|| {
+                    format!("the limit for {res} of {whose}, which stands in for its request,")
+                })
+            });
+        }
+    }
+    if let Some(r) = pod_level {
+        unread_in(&r.requests, &mut out, |res| {
+            is_pod_level_resource(res).then(|| format!("the pod-level request for {res}"))
+        });
+        unread_in(&r.limits, &mut out, |res| {
+            (is_pod_level_resource(res) && !r.requests.contains_key(res))
+                .then(|| format!("the pod-level limit for {res}, which stands in for its request,"))
+        });
+    }
+    unread_in(&spec.overhead, &mut out, |res| {
+        Some(format!("the overhead for {res}"))
+    });
+    out
+}
+
+/// Pushes the values of `list` that do not read and that `what` names (`None`: the value
+/// does not count).
+fn unread_in(
+    list: &ResourceList,
+    out: &mut Vec<UnreadRequest>,
+    what: impl Fn(&str) -> Option<String>,
+) {
+    for (res, q) in list.iter().filter(|(_, q)| q.value.is_none()) {
+        if let Some(what) = what(res) {
+            out.push(UnreadRequest {
+                resource: res.clone(),
+                what,
+                why: q.unreadable(),
+            });
+        }
+    }
+}
+
 /// A restartable init container (`restartPolicy: Always`): a sidecar that keeps running.
 pub fn is_sidecar(c: &Container) -> bool {
     c.restart_policy.as_deref() == Some("Always")
@@ -127,6 +209,7 @@ fn max_into(into: &mut BTreeMap<String, Quantity>, other: &BTreeMap<String, Quan
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kube::meta::Qty;
     use serde_json::json;
 
     fn spec(v: serde_json::Value) -> PodSpec {
@@ -259,6 +342,59 @@ mod tests {
             effective_requests(&s).is_empty(),
             "unparsable and zero requests are dropped"
         );
+    }
+
+    /// Each value the effective request rests on and cannot read is named, never zero;
+    /// values that do not count (a limit under a request, a container value a pod-level
+    /// one replaces) are not.
+    #[test]
+    fn unread_requests_name_the_value() {
+        let s = spec(json!({
+            "initContainers": [{"name": "init", "resources": {"limits": {"memory": "1KiB"}}}],
+            "containers": [
+                {"name": "app", "resources": {"requests": {"cpu": "1.5.5Gi", "memory": "64Mi"}, "limits": {"cpu": "NaN"}}},
+                {"name": "big", "resources": {"requests": {"nvidia.com/gpu": "100Ei"}}}
+            ],
+            "overhead": {"cpu": "0x10"}
+        }));
+        let words: Vec<String> = unread_requests(&s)
+            .iter()
+            .map(UnreadRequest::describe)
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "the request for cpu of container app is unreadable (`1.5.5Gi`)",
+                "the request for nvidia.com/gpu of container big is too large to count (`100Ei`)",
+                "the limit for memory of init container init, which stands in for its request, is unreadable (`1KiB`)",
+                "the overhead for cpu is unreadable (`0x10`)",
+            ]
+        );
+        let r = effective_requests(&s);
+        assert_eq!(get(&r, "memory"), "67108864", "what reads still counts");
+        // A readable pod-level cpu replaces the containers' cpu.
+        let s = spec(json!({
+            "resources": {"requests": {"cpu": "2", "memory": "x"}},
+            "containers": [{"name": "a", "resources": {"requests": {"cpu": "y", "memory": "z"}}}]
+        }));
+        let words: Vec<String> = unread_requests(&s)
+            .iter()
+            .map(UnreadRequest::describe)
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "the request for memory of container a is unreadable (`z`)",
+                "the pod-level request for memory is unreadable (`x`)",
+            ]
+        );
+        let long: Qty = serde_json::from_value(json!("9".repeat(50) + "x")).unwrap();
+        assert_eq!(
+            long.unreadable(),
+            format!("unreadable (`{}…`)", "9".repeat(40))
+        );
+        let empty: Qty = serde_json::from_value(json!("")).unwrap();
+        assert_eq!(empty.unreadable(), "empty");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use super::fit_text::{
 };
 use super::message::FitMessage;
 use super::preemption::preemption;
+use super::requests::{UnreadRequest, unread_requests};
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use crate::declare_rule;
 use crate::kube::event::Event;
@@ -272,6 +273,41 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
     }
 
     let fits = fit::evaluate(snap, usage, id, pod);
+    // A value the verdict rests on does not read: no verdict, rather than one computed
+    // with zero.
+    let mut unread: Vec<String> = unread_requests(&pod.spec)
+        .iter()
+        .map(UnreadRequest::describe)
+        .collect();
+    unread.extend(fit::unread_capacity(snap, &fits, &need));
+    if !unread.is_empty() {
+        if !has_scheduler_evidence {
+            return None;
+        }
+        const SHOWN: usize = 3;
+        let more = match unread.len().saturating_sub(SHOWN) {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        unread.truncate(SHOWN);
+        return Some(Analysis {
+            cause: parsed
+                .as_ref()
+                .map(scheduler_cause)
+                .unwrap_or_else(|| "unschedulable".into()),
+            severity: Severity::Error,
+            case: Case {
+                id,
+                summary: format!(
+                    "cannot be scheduled{since}: {}{more}, so kdiag cannot recompute which nodes could take it.{scheduler_says}",
+                    unread.join("; ")
+                ),
+                evidence: ev,
+            },
+            extra,
+            help: "fix the unreadable quantity (written like 500m, 2 or 1.5Gi, below 2^63-1 units; the problems list names its file and line); until then the scheduler's reasons are the account of which constraint excluded each node".into(),
+        });
+    }
     let total = fits.len();
     let fitting: Vec<&NodeFit> = fits.iter().filter(|f| f.fits()).collect();
     let (autoscaler, as_ev) = autoscaler(snap, &events);

@@ -362,7 +362,8 @@ impl Chain<'_> {
                     }
                     for r in res {
                         let fr = (ft.flavor.clone(), r.clone());
-                        if cited.contains(&fr) {
+                        // A quota that does not read: the chain's notes name it.
+                        if cited.contains(&fr) || !ctx.tree.unread_quotas(name, &fr).is_empty() {
                             continue;
                         }
                         cited.push(fr.clone());

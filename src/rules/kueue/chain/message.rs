@@ -365,6 +365,10 @@ impl Chain<'_> {
                 continue;
             }
             let fr = (f.clone(), res.clone());
+            // A quota that does not read is left out (the chain's notes say so).
+            if !ctx.tree.unread_quotas(&cq.metadata.name, &fr).is_empty() {
+                continue;
+            }
             let max = ctx.tree.max_capacity(&node, &fr);
             let nominal = ctx.tree.limits(&node, &fr).map(|l| l.nominal).unwrap_or(0);
             let parts = self.summed_need(podset, &f, &res);

@@ -6,14 +6,23 @@ use super::{
     Chain, Ctx, FlavorTry, GroupTry, MAX_HOLDERS, PodSetNeed, PodSetTry, Try, resource_flavor,
 };
 use crate::kube::kueue::ClusterQueue;
+use crate::kube::meta::Qty;
 use crate::rules::kueue::model::{
     self, FlavorResource, Node, Units, flavor_mismatch, group_for, pod_requests, show, show_with,
 };
+use crate::rules::scheduling::requests::unread_requests;
 use crate::snapshot::ObjectId;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 
 impl<'a> Chain<'a> {
+    /// Adds a note once (each flavor's try may find the same gap).
+    fn note(&mut self, note: String) {
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
+    }
+
     pub(super) fn compute_tries(&mut self, ctx: &Ctx<'a>, cq: &ClusterQueue) {
         let snap = self.snap;
         let empty = model::LimitDefaults::default();
@@ -30,6 +39,14 @@ impl<'a> Chain<'a> {
         for ps in &self.wl.spec.pod_sets {
             let count = ps.count() as i128;
             let per_pod = pod_requests(&ps.template.spec, defaults);
+            for u in unread_requests(&ps.template.spec) {
+                self.note(format!(
+                    "podSet {}: {}, so {} is left out of its quota check",
+                    ps.name,
+                    u.describe(),
+                    u.resource
+                ));
+            }
             let mut total: BTreeMap<String, Units> = per_pod
                 .iter()
                 .map(|(k, v)| (k.clone(), v.saturating_mul(count)))
@@ -70,6 +87,15 @@ impl<'a> Chain<'a> {
                                 let mut out = Try::Fits;
                                 for res in &resources {
                                     let fr = (fq.name.clone(), res.clone());
+                                    let unread = ctx.tree.unread_quotas(&cq.metadata.name, &fr);
+                                    if !unread.is_empty() {
+                                        self.note(format!(
+                                            "{}, so {res} in flavor {} is left out of the quota check",
+                                            unread.join("; "),
+                                            fq.name
+                                        ));
+                                        continue;
+                                    }
                                     let need = total[res] + used.get(&fr).copied().unwrap_or(0);
                                     let max = ctx.tree.max_capacity(&node, &fr);
                                     let free = ctx.tree.available(&node, &fr);
@@ -240,16 +266,24 @@ pub fn quota_table(ctx: &Ctx, cq: &ClusterQueue, chain: Option<&Chain>) -> Vec<V
                     }
                     any.then_some(sum)
                 });
+                // A quota that does not read is shown as written, and what is computed
+                // from it is not shown.
+                let unread = !ctx.tree.unread_quotas(&cq.metadata.name, &fr).is_empty();
+                let limit = |q: &Option<Qty>, u: Option<Units>| match q {
+                    Some(q) if q.value.is_none() => Some(q.unreadable()),
+                    _ => u.map(|u| show(&r.name, u)),
+                };
+                let computed = |u: Units| (!unread).then(|| show(&r.name, u));
                 rows.push(json!({
                     "cluster_queue": cq.metadata.name,
                     "flavor": f.name,
                     "resource": r.name,
-                    "nominal": show(&r.name, l.nominal),
-                    "borrowing_limit": l.borrowing.map(|b| show(&r.name, b)),
-                    "lending_limit": l.lending.map(|b| show(&r.name, b)),
-                    "reserved": show(&r.name, ctx.tree.usage(&node, &fr)),
-                    "free": show(&r.name, ctx.tree.available(&node, &fr).max(0)),
-                    "max_capacity": show(&r.name, ctx.tree.max_capacity(&node, &fr)),
+                    "nominal": limit(&r.nominal_quota, Some(l.nominal)),
+                    "borrowing_limit": limit(&r.borrowing_limit, l.borrowing),
+                    "lending_limit": limit(&r.lending_limit, l.lending),
+                    "reserved": computed(ctx.tree.usage(&node, &fr)),
+                    "free": computed(ctx.tree.available(&node, &fr).max(0)),
+                    "max_capacity": computed(ctx.tree.max_capacity(&node, &fr)),
                     "needed": needed.map(|n| show(&r.name, n)),
                 }));
             }
