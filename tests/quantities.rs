@@ -272,3 +272,32 @@ fn unreadable_kueue_quota_is_left_out_with_a_note() {
     );
     assert!(!all.contains("has 0 cpu"), "{all}");
 }
+
+/// Many pods bound to the node whose requests do not read: the finding names the first
+/// few and counts the rest, so its length does not grow with the bundle.
+#[test]
+fn unreadable_bound_requests_are_counted_not_listed() {
+    let mut items = vec![pending_pod("web", "cpu", "1")];
+    for i in 0..50 {
+        items.push(
+            pending_pod(&format!("b{i:02}"), "cpu", "2.5.0")
+                .replace("  spec:\n", "  spec:\n    nodeName: n1\n")
+                .replace("phase: Pending", "phase: Running"),
+        );
+    }
+    let node_text = nodes("4");
+    let b = Scratch::with_files(
+        "qty-bound",
+        &[("pods.yaml", &list(&items)), ("nodes.yaml", &node_text)],
+    );
+    let out = analyze_json(b.path());
+    assert_eq!(problems(&out).len(), 50);
+    let said = text_of(&find(&out, "scheduling/unschedulable", "web")["message"]);
+    assert!(
+        said.contains(
+            "Pod shop/b00 on node n1: the request for cpu of container app is unreadable (`2.5.0`)"
+        ) && said.contains("(and 47 more), so kdiag cannot recompute which nodes could take it"),
+        "{said}"
+    );
+    assert_eq!(said.matches("unreadable (`2.5.0`)").count(), 3, "{said}");
+}

@@ -270,14 +270,19 @@ fn unread_for(snap: &Snapshot, usage: &Usage, pod: &Pod, n: &Node, res: &str) ->
     if let Some(q) = n.status.allocatable.get(res).filter(|q| q.value.is_none()) {
         out.push(format!("its allocatable {res} is {}", q.unreadable()));
     }
-    let bound = usage.of(&n.metadata.name).unread.iter();
-    out.extend(bound.filter(|(_, u)| u.resource == res).map(|(pid, u)| {
+    const SHOWN: usize = 3;
+    let bound = usage.of(&n.metadata.name).unread.get(res);
+    let bound = bound.map_or(&[][..], Vec::as_slice);
+    out.extend(bound.iter().take(SHOWN).map(|(pid, u)| {
         format!(
             "{} bound there: {}",
             snap.object(*pid).reference().display(),
             u.describe()
         )
     }));
+    if bound.len() > SHOWN {
+        out.push(format!("and {} more pods bound there", bound.len() - SHOWN));
+    }
     out
 }
 

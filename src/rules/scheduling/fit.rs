@@ -49,9 +49,9 @@ pub struct NodeUsage {
     pub requested: Units,
     pub pods: Vec<ObjectId>,
     pub host_ports: BTreeSet<(i64, String)>,
-    /// Requests of bound pods that do not read: `requested` leaves them out, so it is a
-    /// floor for these resources, not a count.
-    pub unread: Vec<(ObjectId, UnreadRequest)>,
+    /// Requests of bound pods that do not read, by resource: `requested` leaves them out,
+    /// so it is a floor for these resources, not a count.
+    pub unread: BTreeMap<String, Vec<(ObjectId, UnreadRequest)>>,
     by_priority: std::sync::OnceLock<ByPriority>,
 }
 
@@ -113,8 +113,12 @@ impl Usage {
                 *nu.requested.entry(k).or_default() += v;
             }
             nu.pods.push(*id);
-            nu.unread
-                .extend(unread_requests(&p.spec).into_iter().map(|u| (*id, u)));
+            for u in unread_requests(&p.spec) {
+                nu.unread
+                    .entry(u.resource.clone())
+                    .or_default()
+                    .push((*id, u));
+            }
             nu.host_ports.extend(host_ports(&p.spec));
             let terms = affinity_terms(p.spec.affinity.get().as_ref(), "podAntiAffinity");
             if !terms.is_empty() {
@@ -242,38 +246,45 @@ impl NodeFit<'_> {
     }
 }
 
-/// What a node's verdict for a pod needing `need` rests on and cannot read, in words: the
-/// node's allocatable of a needed resource (or of `pods`), or a bound pod's request for
-/// one. Only for nodes whose verdict is about capacity (they fit, or only lack room):
-/// another exclusion stands whatever the numbers are.
-pub fn unread_capacity(snap: &Snapshot, fits: &[NodeFit], need: &Units) -> Vec<String> {
-    let mut out = Vec::new();
+/// What a node's verdict for a pod needing `need` rests on and cannot read: the node's
+/// allocatable of a needed resource (or of `pods`), or a bound pod's request for one. Only
+/// for nodes whose verdict is about capacity (they fit, or only lack room): another
+/// exclusion stands whatever the numbers are. The first `shown` in words, and how many
+/// there are (a bundle may hold thousands; only the shown ones are written out).
+pub fn unread_capacity(
+    snap: &Snapshot,
+    fits: &[NodeFit],
+    need: &Units,
+    shown: usize,
+) -> (Vec<String>, usize) {
+    let mut words = Vec::new();
+    let mut total = 0;
     for f in fits.iter().filter(|f| f.fits() || f.capacity_only()) {
         let alloc = &f.node.status.allocatable;
         for res in need.keys().map(String::as_str).chain(["pods"]) {
             if let Some(q) = alloc.get(res).filter(|q| q.value.is_none()) {
-                out.push(format!(
-                    "the allocatable {res} of node {} is {}",
+                total += 1;
+                if words.len() < shown {
+                    words.push(format!(
+                        "the allocatable {res} of node {} is {}",
+                        f.name,
+                        q.unreadable()
+                    ));
+                }
+            }
+            let bound = f.usage.unread.get(res).map_or(&[][..], Vec::as_slice);
+            total += bound.len();
+            for (pid, u) in bound.iter().take(shown.saturating_sub(words.len())) {
+                words.push(format!(
+                    "{} on node {}: {}",
+                    snap.object(*pid).reference().display(),
                     f.name,
-                    q.unreadable()
+                    u.describe()
                 ));
             }
         }
-        for (pid, u) in f
-            .usage
-            .unread
-            .iter()
-            .filter(|(_, u)| need.contains_key(&u.resource))
-        {
-            out.push(format!(
-                "{} on node {}: {}",
-                snap.object(*pid).reference().display(),
-                f.name,
-                u.describe()
-            ));
-        }
     }
-    out
+    (words, total)
 }
 
 /// Evaluates every node of the bundle for `pod`.

@@ -275,17 +275,19 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
     let fits = fit::evaluate(snap, usage, id, pod);
     // A value the verdict rests on does not read: no verdict, rather than one computed
     // with zero.
+    const SHOWN: usize = 3;
     let mut unread: Vec<String> = unread_requests(&pod.spec)
         .iter()
         .map(UnreadRequest::describe)
         .collect();
-    unread.extend(fit::unread_capacity(snap, &fits, &need));
-    if !unread.is_empty() {
+    let (on_nodes, on_nodes_total) = fit::unread_capacity(snap, &fits, &need, SHOWN);
+    let total = unread.len() + on_nodes_total;
+    unread.extend(on_nodes);
+    if total > 0 {
         if !has_scheduler_evidence {
             return None;
         }
-        const SHOWN: usize = 3;
-        let more = match unread.len().saturating_sub(SHOWN) {
+        let more = match total.saturating_sub(SHOWN) {
             0 => String::new(),
             n => format!(" (and {n} more)"),
         };
