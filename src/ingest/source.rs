@@ -1,6 +1,8 @@
 //! Inputs → entries: (virtual path, bytes) for every file in a folder, archive or
-//! stream. Archives are read in memory and never extracted; archives inside archives are
-//! opened up to [`MAX_NESTING`] levels, their entries named `outer!/inner/path`.
+//! stream. Archives are never extracted: a zip is read in place from its file, a tar or
+//! compressed file as a stream, and only members are held in memory (each bounded);
+//! archives inside archives are opened up to [`MAX_NESTING`] levels, their entries named
+//! `outer!/inner/path`.
 
 mod budget;
 mod formats;
@@ -958,19 +960,24 @@ fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> Result<Vec<
     let cap = max_entry_bytes() + 1;
     let mut data = super::buffers::for_len(size_hint.min(cap) as usize);
     let mut reader = reader.take(cap);
+    let failed = |e: std::io::Error| format!("cannot read archive member: {e}");
     loop {
         if data.len() == data.capacity() {
-            let grow = data.capacity().max(64 << 10).min(cap as usize - data.len());
-            if grow == 0 {
+            // Full (often exactly, at the size the archive said): grow only if there is more.
+            let mut probe = [0u8; 64];
+            let n = read_head(&mut reader, &mut probe).map_err(failed)?;
+            if n == 0 {
                 break;
             }
-            data.reserve_exact(grow);
+            let grow = data.capacity().max(64 << 10).min(cap as usize - data.len());
+            data.reserve_exact(grow.max(n));
+            data.extend_from_slice(&probe[..n]);
         }
         let room = (data.capacity() - data.len()) as u64;
         let n = (&mut reader)
             .take(room)
             .read_to_end(&mut data)
-            .map_err(|e| format!("cannot read archive member: {e}"))?;
+            .map_err(failed)?;
         if n == 0 {
             break;
         }
