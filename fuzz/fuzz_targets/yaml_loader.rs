@@ -7,7 +7,8 @@
 //! the text kept without `managedFields` (YAML and JSON) reads as the original does; and
 //! the JSON fast path (bracket matching) reads as serde_json's path does, or leaves it;
 //! and views read with the headers (`ingest::early`) equal the views read later, and leave
-//! the headers as they are without them.
+//! the headers as they are without them; keys that name an object given twice are found
+//! alike by the header scan and the general parser.
 #![no_main]
 
 use kdiag::ingest::body::Body;
@@ -57,6 +58,13 @@ fuzz_target!(|data: &[u8]| {
         for (h, g) in headers.iter().zip(&general) {
             let from_tree = Header::<ItemHeader>::deserialize(&g.value).expect("a header reads any tree");
             assert_eq!(identity(&h.value), identity(&from_tree), "header scan: header differs");
+            // A key that names an object given twice: the header scan sees it, the general
+            // parser's tree keeps it once and says where it was.
+            let parsed = Doc::from_parsed(g.clone()).header;
+            assert_eq!(h.value.repeated, parsed.repeated, "header scan: repeated key differs");
+            let scanned: Vec<_> = h.value.items.iter().flatten().map(|i| i.repeated).collect();
+            let read: Vec<_> = parsed.items.iter().flatten().map(|i| i.header.repeated).collect();
+            assert_eq!(scanned, read, "header scan: repeated key of an item differs");
             // Where objects start (ends are drawn differently: the general parser's may take
             // in trailing blank lines). An item written as a bare `-` starts at the dash for
             // the fast path and at its first key for the general parser.
@@ -160,7 +168,7 @@ fn identity<I>(h: &Header<I>) -> String {
     format!(
         "{:?}",
         (
-            (h.node, &h.kind, &h.api_version, h.has_metadata, &h.name, &h.namespace),
+            (h.node, &h.kind, &h.api_version, h.has_metadata, &h.name, h.name_type, &h.namespace),
             (&h.uid, &h.resource_version, &h.owners, h.created, h.event_time),
             (h.kubeletconfig, h.items.as_ref().map(Vec::len)),
         )

@@ -206,7 +206,7 @@ pub fn extract(path: &str, docs: Vec<Doc>) -> Extracted {
         out.defects = vec![Defect {
             line: first,
             message: format!(
-                "holds no Kubernetes objects ({n} documents or items, none an object with a kind); first: {}",
+                "holds no Kubernetes objects ({n} documents or items, none read as an object); first: {}",
                 out.defects[0].message
             ),
         }];

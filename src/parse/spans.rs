@@ -10,7 +10,7 @@ pub struct Span {
 }
 
 /// One top-level document (YAML document or JSON value of a stream).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ParsedDoc {
     pub value: Value,
     pub span: Span,
