@@ -302,7 +302,11 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         }
         None => None,
     };
-    let analysis = Analysis::new(&snapshot, findings);
+    let redactor = args.redact.then(|| Redactor::from_snapshot(&snapshot));
+    let mut analysis = Analysis::new(&snapshot, findings);
+    if let Some(r) = &redactor {
+        analysis.redact(r);
+    }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let mut text = match args.format {
         Format::Json => match &comparison {
@@ -321,8 +325,8 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
             }
         }
     };
-    if args.redact {
-        text = Redactor::from_snapshot(&snapshot).apply(&text);
+    if let Some(r) = &redactor {
+        text = r.apply(&text);
     }
     let written = match &args.output {
         Some(path) => std::fs::write(path, text.as_bytes()).map_err(|e| {
