@@ -18,7 +18,6 @@ use crate::rules::kueue::model::{self, Node, show};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -63,17 +62,10 @@ pub fn main(args: WhyArgs) -> ExitCode {
         &args.target,
         args.namespace.as_deref(),
     ) {
-        Ok(text) => {
-            let mut out = std::io::stdout().lock();
-            if out
-                .write_all(text.as_bytes())
-                .and_then(|_| out.flush())
-                .is_err()
-            {
-                return ExitCode::from(2);
-            }
-            ExitCode::SUCCESS
-        }
+        Ok(text) => match crate::write_stdout(&text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
         Err(e) => {
             eprintln!("kdiag: {e}");
             ExitCode::from(2)

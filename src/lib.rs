@@ -66,3 +66,28 @@ pub fn peak_rss_mib() -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
 }
+
+/// Writes a command's output to stdout. A reader that stopped reading (`kdiag … | head`)
+/// ends the run quietly with status 0, as other Unix tools do; any other write error (a
+/// full disk, `> /dev/full`) is named on stderr and ends the run with status 2.
+pub fn write_stdout(text: &str) -> Result<(), std::process::ExitCode> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) => Err(write_failed(&e)),
+    }
+}
+
+/// The exit status of a run whose stdout failed with `e`, after saying why (nothing to
+/// say for a closed pipe: the reader has what it wanted).
+pub fn write_failed(e: &std::io::Error) -> std::process::ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return std::process::ExitCode::SUCCESS;
+    }
+    eprintln!("kdiag: cannot write to stdout: {e}");
+    std::process::ExitCode::from(2)
+}

@@ -10,7 +10,7 @@ use kdiag::report::baseline::Comparison;
 use kdiag::report::redact::Redactor;
 use kdiag::report::{self, Analysis};
 use kdiag::rules::{self, Finding, Severity, Stage};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -159,10 +159,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Rules => {
-            print_rules();
-            ExitCode::SUCCESS
-        }
+        Command::Rules => write_stdout(&rules_table()),
         Command::Analyze(args) => analyze(args),
         Command::Why(args) => kdiag::explain::main(args),
         Command::Get(args) => explorer::get(args),
@@ -171,8 +168,9 @@ fn main() -> ExitCode {
         Command::Merge(args) => scan::merge(args),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
-            clap_complete::generate(shell, &mut cmd, "kdiag", &mut std::io::stdout());
-            ExitCode::SUCCESS
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "kdiag", &mut script);
+            write_stdout(&String::from_utf8_lossy(&script))
         }
         Command::Man { dir } => man(dir),
     }
@@ -211,7 +209,7 @@ fn man(dir: Option<PathBuf>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn print_rules() {
+fn rules_table() -> String {
     let mut out = String::new();
     for r in rules::registry() {
         // The stage classifier reports each pod at the stage where it stopped.
@@ -228,7 +226,7 @@ fn print_rules() {
             r.summary()
         ));
     }
-    print!("{out}");
+    out
 }
 
 /// PATH arguments as ingest takes them.
@@ -304,7 +302,11 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         }
         None => None,
     };
-    let analysis = Analysis::new(&snapshot, findings);
+    let redactor = args.redact.then(|| Redactor::from_snapshot(&snapshot));
+    let mut analysis = Analysis::new(&snapshot, findings);
+    if let Some(r) = &redactor {
+        analysis.redact(r);
+    }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let mut text = match args.format {
         Format::Json => match &comparison {
@@ -323,23 +325,18 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
             }
         }
     };
-    if args.redact {
-        text = Redactor::from_snapshot(&snapshot).apply(&text);
+    if let Some(r) = &redactor {
+        text = r.apply(&text);
     }
     let written = match &args.output {
         Some(path) => std::fs::write(path, text.as_bytes()).map_err(|e| {
             eprintln!("kdiag: cannot write {}: {e}", path.display());
+            ExitCode::from(2)
         }),
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
-                .and_then(|_| stdout.flush())
-                .map_err(|_| ())
-        }
+        None => kdiag::write_stdout(&text),
     };
-    if written.is_err() {
-        return ExitCode::from(2); // closed pipe or unwritable file: nothing more to say
+    if let Err(code) = written {
+        return code;
     }
     if std::env::var_os("KDIAG_STATS").is_some() {
         eprintln!(
@@ -366,15 +363,11 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
     ExitCode::from(if failing { 1 } else { 0 })
 }
 
-/// Writes to stdout; status 2 when stdout is closed.
+/// Writes a command's whole output to stdout: see [`kdiag::write_stdout`].
 pub fn write_stdout(text: &str) -> ExitCode {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
+    match kdiag::write_stdout(text) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(_) => ExitCode::from(2),
+        Err(code) => code,
     }
 }
 

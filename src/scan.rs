@@ -27,6 +27,9 @@ Examples:
                                            and KDIAG_SHARD_COUNT, as an Indexed Job sets them)
   kdiag merge results/shard-*.jsonl        one fleet table from all shards";
 
+/// The `schema` of each line `scan` prints.
+const SCAN_SCHEMA: &str = "kdiag.scan/v1";
+
 /// Environment variable with the number of shards (the example Job sets it to its
 /// `completions`); Kubernetes itself injects `JOB_COMPLETION_INDEX`.
 pub const SHARD_COUNT_ENV: &str = "KDIAG_SHARD_COUNT";
@@ -113,7 +116,8 @@ pub fn scan(args: ScanArgs) -> ExitCode {
     let done: Mutex<(usize, BTreeMap<usize, Value>)> = Mutex::new((0, BTreeMap::new()));
     let mut all: Vec<Value> = Vec::with_capacity(bundles.len());
     let all_lock = Mutex::new(&mut all);
-    let stdout_broken = std::sync::atomic::AtomicBool::new(false);
+    // The first error writing stdout; the workers stop taking bundles after it.
+    let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
     let workers = args.jobs.clamp(1, 64).min(bundles.len());
     std::thread::scope(|s| {
         for _ in 0..workers {
@@ -134,8 +138,9 @@ pub fn scan(args: ScanArgs) -> ExitCode {
                         d.0 += 1;
                         let text = serde_json::to_string(&line).unwrap_or_default();
                         let mut out = std::io::stdout().lock();
-                        if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
-                            stdout_broken.store(true, Ordering::Relaxed);
+                        if let Err(e) = writeln!(out, "{text}").and_then(|_| out.flush()) {
+                            next.store(bundles.len(), Ordering::Relaxed);
+                            write_error.lock().expect("scan lock").get_or_insert(e);
                         }
                         all_lock.lock().expect("scan lock").push(slim(line));
                     }
@@ -144,8 +149,8 @@ pub fn scan(args: ScanArgs) -> ExitCode {
         }
     });
     progress.finish();
-    if stdout_broken.load(Ordering::Relaxed) {
-        return ExitCode::from(2);
+    if let Some(e) = write_error.into_inner().expect("scan lock") {
+        return kdiag::write_failed(&e);
     }
     if !args.no_table {
         eprint!("{}", fleet_table(&all));
@@ -209,7 +214,7 @@ fn analyze_one(path: &Path, top: usize, threshold: Option<Severity>, redact: boo
     let shown = path.display().to_string();
     let (snap, findings) = match kdiag::analyze(&[InputArg::Path(path.to_path_buf())]) {
         Ok(r) => r,
-        Err(e) => return json!({"path": shown, "error": e.0}),
+        Err(e) => return json!({"schema": SCAN_SCHEMA, "path": shown, "error": e.0}),
     };
     let a = kdiag::report::Analysis::new(&snap, findings);
     let input = a.inputs.first();
@@ -232,7 +237,7 @@ fn analyze_one(path: &Path, top: usize, threshold: Option<Severity>, redact: boo
         .collect();
     let objects = input.map(|i| i.objects).unwrap_or(0);
     let mut line = json!({
-        "schema": "kdiag.scan/v1",
+        "schema": SCAN_SCHEMA,
         "path": shown,
         "layout": input.map(|i| i.layout).unwrap_or("unknown"),
         "as_of": input.and_then(|i| i.as_of.clone()),
@@ -339,12 +344,23 @@ pub fn merge(args: MergeArgs) -> ExitCode {
                 }
             }
         };
+        let mut scan_lines = 0;
         for line in text.lines().map(str::trim).filter(|l| l.starts_with('{')) {
             if let Ok(v) = serde_json::from_str::<Value>(line)
-                && let Some(p) = v.get("path").and_then(Value::as_str)
+                && let Some(p) = scan_line_path(&v)
             {
                 by_path.insert(p.to_string(), v);
+                scan_lines += 1;
             }
+        }
+        // An empty file is a shard that had no bundles; text without one scan line is
+        // some other file, and a fleet table of nothing would hide that.
+        if scan_lines == 0 && !text.trim().is_empty() {
+            let name = if f == "-" { "stdin" } else { f.as_str() };
+            eprintln!(
+                "kdiag: {name} is not a scan result: it holds no `kdiag scan` JSON line ({SCAN_SCHEMA})"
+            );
+            return ExitCode::from(2);
         }
     }
     let lines: Vec<Value> = by_path.into_values().collect();
@@ -385,6 +401,16 @@ pub fn merge(args: MergeArgs) -> ExitCode {
         }
     };
     crate::write_stdout(&text)
+}
+
+/// The bundle path of a `kdiag scan` line: a JSON object with a `path`, of the scan
+/// schema (lines of unreadable bundles and older scans carry no schema).
+fn scan_line_path(v: &Value) -> Option<&str> {
+    match v.get("schema") {
+        None => v.get("path").and_then(Value::as_str),
+        Some(s) if s == SCAN_SCHEMA => v.get("path").and_then(Value::as_str),
+        Some(_) => None,
+    }
 }
 
 // ── finding bundles ─────────────────────────────────────────────────────────────────

@@ -337,3 +337,79 @@ series: {count: 4, lastObservedTime: "2026-11-20T09:10:00.000000Z"}
         "{notes:#?}"
     );
 }
+
+#[test]
+fn merge_refuses_files_that_are_not_scan_results() {
+    let dir = crate::Scratch::new("merge-not-scan");
+    let findings = kdiag(&["analyze", SEED, "--format", "json"]).stdout;
+    let compact = json(&kdiag(&["analyze", SEED, "--format", "json"])).to_string();
+    let scan_line = "{\"schema\":\"kdiag.scan/v1\",\"path\":\"b1\",\"findings\":0,\"stages\":{},\"rules\":{}}\n";
+    for (name, text) in [
+        (
+            "pods.yaml",
+            std::fs::read_to_string(crate::root().join(SEED)).unwrap(),
+        ),
+        ("findings.json", findings),
+        ("findings-compact.json", compact),
+    ] {
+        let bad = dir.write(name, &text);
+        let good = dir.write("shard-0.jsonl", scan_line);
+        let run = kdiag(&["merge", &good, &bad]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stdout);
+        assert!(
+            run.stderr.contains(&bad) && run.stderr.contains("not a scan result"),
+            "{name}: {}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "{name}: no table of nothing");
+    }
+    // A shard that had no bundle to scan wrote nothing: that is a scan result too.
+    let empty = dir.write("shard-1.jsonl", "");
+    let good = dir.write("shard-0.jsonl", scan_line);
+    let run = kdiag(&["merge", &good, &empty]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("fleet: 1 bundle(s)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_failed_write_is_named_and_a_closed_pipe_is_quiet() {
+    use std::process::{Command, Stdio};
+    if let Ok(full) = std::fs::File::create("/dev/full") {
+        let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+            .args(["analyze", SEED, "--fail-on", "never"])
+            .current_dir(crate::root())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("cannot write to stdout") && stderr.contains("No space left"),
+            "{stderr}"
+        );
+    }
+    // `kdiag … | head -1`: the reader has gone before kdiag writes.
+    for args in [
+        vec!["analyze", SEED],
+        vec!["get", "pods", "-A", SEED],
+        vec!["rules"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+            .args(&args)
+            .current_dir(crate::root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}

@@ -173,3 +173,136 @@ fn terminal_controls_and_newlines_in_names_print_escaped() {
     prints(&runs[1], "web\\x1b]0;pwned\\x07");
     prints(&runs[3], "a\\x1b[2Jb\\rforged");
 }
+
+// ── --redact ────────────────────────────────────────────────────────────────────────
+
+/// A node the bundle holds, named like an EC2 host.
+const EC2_NODE: &str = "ip-10-0-1-23.ec2.internal";
+/// A node only the pods name (`spec.nodeName`): the bundle holds no Node object for it.
+const UNLISTED_NODE: &str = "ip-10-0-9-9.corp.example";
+/// A registry long enough that a wrapped or cut line splits it (`harbor.acmecorp-`).
+const LONG_REGISTRY: &str = "harbor.acmecorp-prod.internal";
+/// A host named only in a message, first in a URL and then again on its own.
+const MESSAGE_HOST: &str = "vault.payments-eu.example";
+
+/// Text of a `--redact` report that would tell who the bundle belongs to.
+const NEVER_SHOWN: &[&str] = &[
+    "ip-10-0-1-23",
+    "ec2.internal",
+    "ip-10-0-9-9",
+    "corp.example",
+    "acmecorp",
+    "prod.internal",
+    "payments-eu",
+    "acme-prod-bundle",
+];
+
+/// A bundle that names hosts in every place `--redact` must find them: inside object
+/// names (a static pod, its event), as a node only `spec.nodeName` gives, in a message
+/// that names a host twice, and in images long enough to be wrapped or cut.
+fn hosts_everywhere() -> Scratch {
+    let mut items = vec![
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": EC2_NODE, "uid": "7d1e0a4c-0000-4000-8000-000000000001"},
+            "status": {"addresses": [{"type": "InternalIP", "address": "10.0.1.23"}, {"type": "Hostname", "address": EC2_NODE}]},
+        }),
+        crate::image_pull_pod(
+            1,
+            &format!("kube-apiserver-{EC2_NODE}"),
+            EC2_NODE,
+            "registry.k8s.io/kube-apiserver:v1.31.2",
+        ),
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": format!("kube-apiserver-{EC2_NODE}.17a3f5c2d1e0b9a8"), "namespace": "demo"},
+            "involvedObject": {"apiVersion": "v1", "kind": "Pod", "namespace": "demo", "name": format!("kube-apiserver-{EC2_NODE}"), "uid": "ddc8e1db-dbc0-47c4-8b6d-000000000001"},
+            "reason": "Failed", "type": "Warning", "count": 3,
+            "message": "Failed to pull image \"registry.k8s.io/kube-apiserver:v1.31.2\": not found",
+            "firstTimestamp": "2026-11-20T08:53:00Z", "lastTimestamp": "2026-11-20T09:13:00Z",
+            "source": {"component": "kubelet", "host": EC2_NODE},
+        }),
+    ];
+    let mut secret_msg =
+        crate::image_pull_pod(2, "vault-agent", UNLISTED_NODE, "quay.io/team/agent:2");
+    secret_msg["status"]["containerStatuses"][0]["state"]["waiting"] = serde_json::json!({
+        "reason": "ErrImagePull",
+        "message": format!("failed to pull: Get \"https://{MESSAGE_HOST}/v2/\": x509: certificate is valid for ingress.local, not {MESSAGE_HOST}"),
+    });
+    items.push(secret_msg);
+    // Names of every length move the registry across the places a line is wrapped or cut.
+    for k in 0..40 {
+        let name = format!("web-{}", "x".repeat(k));
+        let image = format!("{LONG_REGISTRY}/team/web-frontend:1.{k}");
+        items.push(crate::image_pull_pod(10 + k, &name, EC2_NODE, &image));
+    }
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let b = Scratch::new("redact");
+    b.write(
+        "acme-prod-bundle/pods.json",
+        serde_json::to_string_pretty(&list).unwrap(),
+    );
+    b
+}
+
+#[test]
+fn redact_masks_hosts_wherever_they_stand() {
+    let b = hosts_everywhere();
+    let bundle = b.file("acme-prod-bundle");
+    let plain = kdiag(&["analyze", "--fail-on", "never", &bundle]);
+    for shown in [
+        &format!("kube-apiserver-{EC2_NODE}"),
+        UNLISTED_NODE,
+        LONG_REGISTRY,
+        MESSAGE_HOST,
+    ] {
+        prints(&plain, shown);
+    }
+    for format in ["human", "json", "sarif", "html"] {
+        let run = kdiag(&[
+            "analyze",
+            "--fail-on",
+            "never",
+            "--redact",
+            "--format",
+            format,
+            &bundle,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        for s in NEVER_SHOWN {
+            let lines: Vec<&str> = run.stdout.lines().filter(|l| l.contains(s)).collect();
+            assert!(
+                lines.is_empty(),
+                "{format}: {s} survives --redact in {lines:#?}"
+            );
+        }
+        assert!(!run.stdout.contains(b.path()), "{format}: the input's path");
+        prints(&run, "INPUT-1");
+    }
+    let human = kdiag(&["analyze", "--fail-on", "never", "--redact", &bundle]).stdout;
+    assert!(human.contains("kube-apiserver-HOST-"), "{human}");
+}
+
+#[test]
+fn redact_masks_describe_and_get_too() {
+    let b = hosts_everywhere();
+    let bundle = b.file("acme-prod-bundle");
+    for args in [
+        vec!["get", "pods", "-A", "-o", "wide", "--redact", &bundle],
+        vec!["get", "events", "-A", "--redact", &bundle],
+        vec![
+            "describe",
+            "pod/vault-agent",
+            "-n",
+            "demo",
+            "--redact",
+            &bundle,
+        ],
+    ] {
+        let run = kdiag(&args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        for s in NEVER_SHOWN {
+            assert!(!run.stdout.contains(s), "{args:?}: {s} in\n{}", run.stdout);
+        }
+    }
+}

@@ -287,3 +287,65 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// A bare pod (no controller, so each is its own finding) bound to `node` and stuck in
+/// ImagePullBackOff on `image`, with the full status of the seed bundle's `api-b` pod;
+/// `n` makes its uid.
+pub fn image_pull_pod(n: usize, name: &str, node: &str, image: &str) -> serde_json::Value {
+    serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "creationTimestamp": "2026-11-20T08:52:30Z",
+            "labels": {"app": "api-b"},
+            "name": name,
+            "namespace": "demo",
+            "resourceVersion": "2906789",
+            "uid": format!("ddc8e1db-dbc0-47c4-8b6d-{n:012x}"),
+        },
+        "spec": {
+            "containers": [{
+                "image": image,
+                "imagePullPolicy": "IfNotPresent",
+                "name": "api",
+                "ports": [{"containerPort": 8080, "name": "http", "protocol": "TCP"}],
+                "resources": {"limits": {"memory": "512Mi"}, "requests": {"cpu": "1", "memory": "512Mi"}},
+                "terminationMessagePath": "/dev/termination-log",
+                "terminationMessagePolicy": "File",
+            }],
+            "dnsPolicy": "ClusterFirst",
+            "nodeName": node,
+            "priority": 0,
+            "restartPolicy": "Always",
+            "schedulerName": "default-scheduler",
+            "serviceAccountName": "default",
+            "terminationGracePeriodSeconds": 30,
+        },
+        "status": {
+            "conditions": [
+                {"lastTransitionTime": "2026-11-20T08:52:31Z", "status": "True", "type": "Initialized"},
+                {"lastTransitionTime": "2026-11-20T08:52:31Z", "message": "containers with unready status: [api]", "reason": "ContainersNotReady", "status": "False", "type": "Ready"},
+                {"lastTransitionTime": "2026-11-20T08:52:31Z", "message": "containers with unready status: [api]", "reason": "ContainersNotReady", "status": "False", "type": "ContainersReady"},
+                {"lastTransitionTime": "2026-11-20T08:52:31Z", "status": "True", "type": "PodScheduled"},
+            ],
+            "containerStatuses": [{
+                "image": image,
+                "imageID": "",
+                "lastState": {},
+                "name": "api",
+                "ready": false,
+                "restartCount": 0,
+                "started": false,
+                "state": {"waiting": {
+                    "message": format!("Back-off pulling image \"{image}\""),
+                    "reason": "ImagePullBackOff",
+                }},
+            }],
+            "hostIP": "10.0.2.12",
+            "phase": "Pending",
+            "podIP": "10.244.1.37",
+            "qosClass": "Burstable",
+            "startTime": "2026-11-20T08:52:31Z",
+        },
+    })
+}

@@ -772,6 +772,61 @@ fn html_in_chromium() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+// ── long lines ──────────────────────────────────────────────────────────────────────
+
+/// One-line JSON (`kubectl get -o json | jq -c`) holds a whole List on one line. Each
+/// finding quotes a window of that line around its pod, not the line, so what human and
+/// HTML output write (and hold in memory) grows with the findings, not with findings ×
+/// file size: 400 such pods in 2.2 MB once wrote 937 MB of HTML.
+#[test]
+fn one_line_json_quotes_a_window_per_finding() {
+    let pods: Vec<Value> = (0..100)
+        .map(|n| {
+            crate::image_pull_pod(
+                n,
+                &format!("pull-{n}"),
+                "node-b",
+                &format!("registry.example.com/demo/api-b:1.4.{n}"),
+            )
+        })
+        .collect();
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": pods});
+    let dir = crate::Scratch::new("one-line");
+    let file = dir.write("pods.json", list.to_string());
+    let size = std::fs::metadata(&file).unwrap().len() as usize;
+    assert!(size > 150_000, "{size}");
+    for format in ["human", "html"] {
+        let run = kdiag_env(
+            &["analyze", &file, "--format", format, "--fail-on", "never"],
+            &[("KDIAG_STATS", "1")],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stdout.contains("pull-99"),
+            "{format}: every pod is reported"
+        );
+        // Far below the file's size per finding (before: the whole line, each time).
+        let per_finding = run.stdout.len() / 100;
+        assert!(
+            per_finding < 8_000,
+            "{format}: {per_finding} bytes per finding, file {size} bytes"
+        );
+        assert!(run.stdout.contains("…"), "{format}: the cut is shown");
+        let peak_mib: u64 = run
+            .stderr
+            .split("peak RSS ")
+            .last()
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no peak RSS in {}", run.stderr));
+        eprintln!(
+            "{format}: {} bytes, peak RSS {peak_mib} MiB",
+            run.stdout.len()
+        );
+        assert!(peak_mib < 100, "{format}: peak RSS {peak_mib} MiB");
+    }
+}
+
 // ── --redact ────────────────────────────────────────────────────────────────────────
 
 #[test]

@@ -9,6 +9,7 @@ use super::yaml::yaml_value;
 use super::{DescribeArgs, emit};
 use crate::load;
 use kdiag::kube::time::format_rfc3339;
+use kdiag::report::quote;
 use kdiag::report::redact::Redactor;
 use kdiag::rules::Finding;
 use kdiag::snapshot::{ObjectId, Snapshot};
@@ -66,10 +67,10 @@ pub(super) fn map_field(out: &mut String, key: &str, v: Option<&Value>, skip: &[
         return;
     }
     for (i, it) in items.iter().enumerate() {
-        let it = if it.chars().count() > 120 {
-            it.chars().take(117).collect::<String>() + "..."
-        } else {
-            it.clone()
+        // Cut before a name, not inside it: `--redact` masks whole names only.
+        let it = match quote::cut(it, 120) {
+            Some(_) => quote::cut(it, 117).unwrap_or(it).to_string() + "...",
+            None => it.clone(),
         };
         if i == 0 {
             field(out, key, &it);

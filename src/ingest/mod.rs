@@ -136,7 +136,7 @@ impl SourceFile {
     /// Byte offset where 1-based `line` starts (the text's length past the last line).
     /// The index keeps every [`LINE_STRIDE`]th line start; the rest is a short memchr
     /// walk. A full index was 4 bytes per line of every cited file (15 MB at 100 MB).
-    fn line_start(&self, line: u32) -> usize {
+    pub fn line_start(&self, line: u32) -> usize {
         let bytes = self.text.as_bytes();
         let index = self.line_starts.get_or_init(|| {
             // Offsets fit in u32: entries parsed as objects are far below 4 GiB.

@@ -165,7 +165,7 @@ impl Comparison {
                 self.resolved.len()
             ));
             for f in &self.resolved {
-                out.push_str(&format!("  ✓ {}\n", one_line(f)));
+                out.push_str(&format!("  ✓ {}\n", one_line(a, f)));
             }
         }
         let unchanged: Vec<&Finding> = a.findings.iter().filter(|f| !self.is_new(f)).collect();
@@ -180,7 +180,7 @@ impl Comparison {
                     f.stage.as_str(),
                     f.severity.as_str(),
                     f.object.display(),
-                    first_sentence(&f.message)
+                    first_sentence(&a.mask(&f.message))
                 ));
             }
         }
@@ -188,8 +188,9 @@ impl Comparison {
     }
 }
 
-/// `[stage] severity Kind ns/name: message` of a finding as the baseline wrote it.
-pub fn one_line(f: &Value) -> String {
+/// `[stage] severity Kind ns/name: message` of a finding as the baseline wrote it (the
+/// message masked before it is cut, with `--redact`).
+pub fn one_line(a: &Analysis, f: &Value) -> String {
     let s = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or("");
     let o = f.get("object").cloned().unwrap_or(Value::Null);
     let os = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or("").to_string();
@@ -202,7 +203,7 @@ pub fn one_line(f: &Value) -> String {
         s("stage"),
         s("severity"),
         object,
-        first_sentence(s("message"))
+        first_sentence(&a.mask(s("message")))
     )
 }
 

@@ -11,6 +11,7 @@
 
 use super::Analysis;
 use super::baseline::{self, Comparison};
+use super::quote;
 use crate::kube::quantity::Quantity;
 use crate::rules::{Evidence, Finding, Severity, Stage};
 use serde_json::Value;
@@ -42,7 +43,7 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
     filters(a, &mut h);
     findings(a, baseline, &mut h);
     if let Some(b) = baseline {
-        resolved(b, &mut h);
+        resolved(a, b, &mut h);
     }
     problems(a, &mut h);
     let _ = write!(h, "<script>{SCRIPT}</script>\n</body>\n</html>\n");
@@ -241,7 +242,8 @@ fn finding(a: &Analysis, f: &Finding, n: usize, new: Option<bool>, h: &mut Strin
         );
     }
     if let Some(d) = &f.details {
-        graphs(d, n, h);
+        // Masked before the graphs clip names to fit their boxes.
+        graphs(&a.mask_value(d), n, h);
     }
     if !f.evidence.is_empty() {
         h.push_str("<h4>Evidence</h4>\n<ol class=\"evidence\">\n");
@@ -288,10 +290,13 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
             .find(|s| s.input == input && &s.path == file)
     {
         let start = line.saturating_sub(CONTEXT).max(1);
-        let text = src.quote(start, line + CONTEXT);
-        if !text.is_empty() {
+        let column = quote::cited_column(a, src, e);
+        let lines = quote::lines(a, src, start, line + CONTEXT, |no| {
+            if no == line { column } else { 0 }
+        });
+        if !lines.is_empty() {
             h.push_str("<pre class=\"snippet\">");
-            for (k, l) in text.lines().enumerate() {
+            for (k, l) in lines.iter().enumerate() {
                 let no = start + k as u32;
                 let _ = write!(
                     h,
@@ -306,7 +311,7 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
     h.push_str("</li>\n");
 }
 
-fn resolved(b: &Comparison, h: &mut String) {
+fn resolved(a: &Analysis, b: &Comparison, h: &mut String) {
     let _ = writeln!(
         h,
         "<section id=\"resolved\">\n<h2>Resolved since the baseline <span class=\"muted\">({})</span></h2>\n<ul>",
@@ -316,7 +321,7 @@ fn resolved(b: &Comparison, h: &mut String) {
         let _ = writeln!(
             h,
             "<li class=\"resolved\">{}</li>",
-            esc(&baseline::one_line(f))
+            esc(&baseline::one_line(a, f))
         );
     }
     h.push_str("</ul>\n</section>\n");

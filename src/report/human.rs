@@ -6,6 +6,7 @@
 
 use super::Analysis;
 use super::baseline::Comparison;
+use super::quote;
 use crate::parse::terminal::one_line;
 use crate::rules::{Evidence, Finding, Severity, Stage};
 use miette::{
@@ -228,11 +229,12 @@ struct Group<'e> {
 
 impl FindingDiagnostic {
     fn new(a: &Analysis, f: &Finding) -> Self {
+        // Masked before miette wraps it.
         let title = format!(
             "[{}] {}: {}",
             f.stage.as_str(),
-            one_line(&f.object.display()),
-            one_line(&f.message)
+            one_line(&a.mask(&f.object.display())),
+            one_line(&a.mask(&f.message))
         );
         let mut groups: Vec<Group> = Vec::new();
         for e in &f.evidence {
@@ -266,7 +268,8 @@ impl FindingDiagnostic {
                 Severity::Warning => miette::Severity::Warning,
                 Severity::Info => miette::Severity::Advice,
             },
-            help: (!f.help.is_empty()).then(|| crate::parse::terminal::lines(&f.help).into_owned()),
+            help: (!f.help.is_empty())
+                .then(|| crate::parse::terminal::lines(&a.mask(&f.help)).into_owned()),
             window: None,
             labels: Vec::new(),
             related: Vec::new(),
@@ -281,11 +284,11 @@ impl FindingDiagnostic {
             let Some((w, labels)) = window(a, &g) else {
                 continue;
             };
-            let title = one_line(&match &g.items[0].object {
+            let title = one_line(&a.mask(&match &g.items[0].object {
                 Some(o) if o.kind == "Event" => format!("Event {}", o.name),
                 Some(o) => o.display(),
                 None => g.file.to_string(),
-            })
+            }))
             .into_owned();
             d.related.push(FindingDiagnostic {
                 title,
@@ -310,9 +313,18 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
         .iter()
         .find(|s| s.input == g.input && s.path == g.file)?;
     let start = g.first.saturating_sub(1).max(1);
-    let quoted = src.quote(start, g.last + 1);
-    // Each cited line escaped before the label offsets are measured on it.
-    let lines: Vec<String> = quoted.lines().map(|l| one_line(l).into_owned()).collect();
+    // Each cited line cut to its window around the cited object, masked and escaped
+    // before the label offsets are measured on it.
+    let anchor = |no: u32| {
+        g.items
+            .iter()
+            .find(|e| e.line == Some(no))
+            .map_or(0, |e| quote::cited_column(a, src, e))
+    };
+    let lines: Vec<String> = quote::lines(a, src, start, g.last + 1, anchor)
+        .iter()
+        .map(|l| one_line(l).into_owned())
+        .collect();
     let text = lines.join("\n");
     let mut offsets = Vec::with_capacity(lines.len());
     let mut pos = 0;
@@ -328,7 +340,7 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
         let Some(content) = lines.get(idx) else {
             continue;
         };
-        let mut note = one_line(&e.note).into_owned();
+        let mut note = one_line(&a.mask(&e.note)).into_owned();
         if note.chars().count() > 90 {
             note = note.chars().take(87).collect::<String>() + "...";
         }
@@ -359,9 +371,9 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
 
 fn display_name(a: &Analysis, input: usize, file: &str) -> String {
     if a.inputs.len() > 1 {
-        one_line(&format!("[{}] {file}", a.inputs[input].path)).into_owned()
+        one_line(&a.mask(&format!("[{}] {file}", a.inputs[input].path))).into_owned()
     } else {
-        one_line(file).into_owned()
+        one_line(&a.mask(file)).into_owned()
     }
 }
 

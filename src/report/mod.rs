@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod html;
 pub mod human;
 pub mod json;
+pub mod quote;
 pub mod redact;
 pub mod sarif;
 
@@ -13,7 +14,9 @@ use crate::ingest::Problem;
 use crate::kube::time::format_rfc3339;
 use crate::rules::Finding;
 use crate::snapshot::Snapshot;
+use redact::Redactor;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// `inputs[]` of the JSON contract.
 #[derive(Debug, Serialize)]
@@ -49,6 +52,8 @@ pub struct Analysis<'a> {
     pub inputs: Vec<InputSummary>,
     pub findings: Vec<Finding>,
     pub problems: Vec<Problem>,
+    /// With `--redact`: what [`Analysis::mask`] masks with.
+    pub redactor: Option<&'a Redactor>,
 }
 
 impl<'a> Analysis<'a> {
@@ -82,6 +87,50 @@ impl<'a> Analysis<'a> {
             inputs,
             findings,
             problems,
+            redactor: None,
+        }
+    }
+
+    /// For `--redact`: inputs are named `INPUT-1`, `INPUT-2`… (a local path names people
+    /// and customers), and every URL or lookup host the findings and problems name is
+    /// learned, so that text masked piece by piece masks it everywhere. The caller still
+    /// masks the rendered report as a whole.
+    pub fn redact(&mut self, redactor: &'a Redactor) {
+        for (i, input) in self.inputs.iter_mut().enumerate() {
+            input.path = format!("INPUT-{}", i + 1);
+        }
+        for f in &self.findings {
+            redactor.learn(&serde_json::to_string(f).unwrap_or_default());
+        }
+        for p in &self.problems {
+            redactor.learn(&p.message);
+        }
+        self.redactor = Some(redactor);
+    }
+
+    /// Every string of `v` masked as [`Analysis::mask`] masks text.
+    pub fn mask_value<'v>(&self, v: &'v serde_json::Value) -> Cow<'v, serde_json::Value> {
+        use serde_json::Value;
+        fn masked(a: &Analysis, v: &Value) -> Value {
+            match v {
+                Value::String(s) => Value::String(a.mask(s).into_owned()),
+                Value::Array(items) => items.iter().map(|x| masked(a, x)).collect(),
+                Value::Object(m) => m.iter().map(|(k, x)| (k.clone(), masked(a, x))).collect(),
+                other => other.clone(),
+            }
+        }
+        match self.redactor {
+            Some(_) => Cow::Owned(masked(self, v)),
+            None => Cow::Borrowed(v),
+        }
+    }
+
+    /// `text` as the report may show it: masked with `--redact`. Renderers mask before
+    /// they wrap, cut or window text, since a host cut in two is no longer recognised.
+    pub fn mask<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        match self.redactor {
+            Some(r) => Cow::Owned(r.apply(text)),
+            None => Cow::Borrowed(text),
         }
     }
 }

@@ -2,19 +2,28 @@
 //! rendered text (human, JSON, SARIF, HTML, explorer, scan lines), so a report can go on
 //! a public ticket.
 //!
-//! What counts as a hostname, a registry host or a label value is learned from the
-//! snapshot (node names and addresses, Ingress hosts, `externalName`s, the registry part
-//! of every `image`, every label map and selector); IP addresses and the hosts of URLs
-//! and DNS lookups are recognised in the text itself. Label values are masked only where
-//! they follow their key (`app=web`, `app: web`, `"app": "web"`), so a label value that is
+//! What counts as a hostname, a registry host or a label value is learned from every
+//! place the snapshot holds one (node names and addresses, pods' `spec.nodeName`, events'
+//! source hosts, node leases, `kubernetes.io/hostname` labels, Ingress hosts,
+//! `externalName`s, the hosts of URLs and DNS lookups in any string, the registry part of
+//! every `image`, every label map and selector); IP addresses and the hosts of URLs and
+//! DNS lookups are also recognised in the text itself, and such a host is then masked
+//! wherever else the text names it. A known host is masked inside longer names too
+//! (`kube-apiserver-ip-10-0-1-23.ec2.internal`, an event `node-b.17a3…`), wherever it
+//! stands between separators (`-`, `.`, `_`). Label values are masked only where they
+//! follow their key (`app=web`, `app: web`, `"app": "web"`), so a label value that is
 //! also an ordinary word elsewhere stays readable. Each distinct value gets a stable token
 //! (`HOST-1`, `IP-2`, `REGISTRY-1`, `LABEL-3`), numbered in sorted order of what the
 //! snapshot holds, then in order of appearance; tokens hold no character that HTML, JSON
 //! or YAML would need to escape.
+//!
+//! Renderers mask text before they wrap or cut it (see [`super::Analysis::mask`]): a
+//! host split over two lines is no longer recognised.
 
 use crate::snapshot::Snapshot;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Mutex;
 
 /// Words that name a role, not a machine, even when a node is called that.
@@ -29,9 +38,28 @@ const NOT_HOSTNAMES: &[&str] = &[
     "none",
 ];
 
+/// Domains of public projects that bundles link to (CRD descriptions, docs links in
+/// messages): naming them tells nothing about a cluster, and masking them everywhere would
+/// also mask label keys and API groups (`app.kubernetes.io/name`).
+const PUBLIC_DOMAINS: &[&str] = &[
+    "kubernetes.io",
+    "k8s.io",
+    "openshift.io",
+    "github.com",
+    "githubusercontent.com",
+    "docker.com",
+    "golang.org",
+    "go.dev",
+];
+
 pub struct Redactor {
     /// Known hostnames and registry hosts → token.
     hosts: HashMap<String, String>,
+    /// The first part (up to a `-`, `.` or `_`) of every known host: where a host may
+    /// start inside a longer name, so most parts of a name cost one lookup.
+    heads: HashSet<String>,
+    /// The longest known host, in bytes.
+    longest: usize,
     /// Label key → values seen for it.
     labels: HashMap<String, BTreeSet<String>>,
     /// Label value → token (one token per distinct value, whatever the key).
@@ -44,6 +72,9 @@ pub struct Redactor {
 struct Dynamic {
     ips: HashMap<String, String>,
     hosts: HashMap<String, String>,
+    /// [`Redactor::heads`] of `hosts`.
+    heads: HashSet<String>,
+    longest: usize,
     next_host: usize,
 }
 
@@ -52,60 +83,92 @@ impl Redactor {
     pub fn from_snapshot(snap: &Snapshot) -> Redactor {
         let mut hostnames = BTreeSet::new();
         let mut registries = BTreeSet::new();
+        let mut url_hosts = BTreeSet::new();
         let mut labels: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for o in &snap.objects {
-            if o.kind == "Node" {
-                hostnames.insert(o.name.clone());
-                if let Some(Value::Array(addrs)) = o.value().pointer("/status/addresses") {
-                    for a in addrs {
-                        let t = a.get("type").and_then(Value::as_str).unwrap_or("");
-                        if matches!(t, "Hostname" | "InternalDNS" | "ExternalDNS")
-                            && let Some(h) = a.get("address").and_then(Value::as_str)
-                        {
-                            hostnames.insert(h.to_string());
-                        }
-                    }
+            let v = o.value();
+            let mut at = |pointer: &str| {
+                if let Some(h) = v.pointer(pointer).and_then(Value::as_str) {
+                    hostnames.insert(h.to_string());
                 }
-            }
-            if o.kind == "Ingress" {
-                if let Some(Value::Array(rules)) = o.value().pointer("/spec/rules") {
-                    for r in rules {
-                        if let Some(h) = r.get("host").and_then(Value::as_str) {
-                            hostnames.insert(h.trim_start_matches("*.").to_string());
-                        }
-                    }
-                }
-                if let Some(Value::Array(tls)) = o.value().pointer("/spec/tls") {
-                    for t in tls {
-                        if let Some(Value::Array(hosts)) = t.get("hosts") {
-                            for h in hosts.iter().filter_map(Value::as_str) {
-                                hostnames.insert(h.trim_start_matches("*.").to_string());
+            };
+            match o.kind.as_str() {
+                "Node" | "CSINode" => {
+                    hostnames.insert(o.name.clone());
+                    if let Some(Value::Array(addrs)) = v.pointer("/status/addresses") {
+                        for a in addrs {
+                            let t = a.get("type").and_then(Value::as_str).unwrap_or("");
+                            if matches!(t, "Hostname" | "InternalDNS" | "ExternalDNS")
+                                && let Some(h) = a.get("address").and_then(Value::as_str)
+                            {
+                                hostnames.insert(h.to_string());
                             }
                         }
                     }
                 }
+                // Each node renews a Lease of its own name.
+                "Lease" if o.namespace.as_deref() == Some("kube-node-lease") => {
+                    hostnames.insert(o.name.clone());
+                }
+                // A node the bundle does not hold is still named by its pods and events.
+                "Pod" => {
+                    at("/spec/nodeName");
+                    at("/status/nominatedNodeName");
+                }
+                "Event" => {
+                    at("/source/host");
+                    at("/deprecatedSource/host");
+                    for about in ["/involvedObject", "/regarding"] {
+                        if v.pointer(&format!("{about}/kind")).and_then(Value::as_str)
+                            == Some("Node")
+                        {
+                            at(&format!("{about}/name"));
+                        }
+                    }
+                    if v.get("reportingController").and_then(Value::as_str) == Some("kubelet") {
+                        at("/reportingInstance");
+                    }
+                }
+                "Ingress" => {
+                    if let Some(Value::Array(rules)) = v.pointer("/spec/rules") {
+                        for r in rules {
+                            if let Some(h) = r.get("host").and_then(Value::as_str) {
+                                hostnames.insert(h.trim_start_matches("*.").to_string());
+                            }
+                        }
+                    }
+                    if let Some(Value::Array(tls)) = v.pointer("/spec/tls") {
+                        for t in tls {
+                            if let Some(Value::Array(hosts)) = t.get("hosts") {
+                                for h in hosts.iter().filter_map(Value::as_str) {
+                                    hostnames.insert(h.trim_start_matches("*.").to_string());
+                                }
+                            }
+                        }
+                    }
+                }
+                "Service" => at("/spec/externalName"),
+                _ => {}
             }
-            if o.kind == "Service"
-                && let Some(h) = o
-                    .value()
-                    .pointer("/spec/externalName")
-                    .and_then(Value::as_str)
-            {
-                hostnames.insert(h.to_string());
-            }
-            walk(o.value(), &mut registries, &mut labels);
+            walk(v, &mut registries, &mut url_hosts, &mut labels);
+        }
+        if let Some(names) = labels.get("kubernetes.io/hostname") {
+            hostnames.extend(names.iter().cloned());
         }
         let mut hosts = HashMap::new();
         let mut n = 0;
-        for h in hostnames {
-            let h = h.trim_end_matches('.').to_string();
-            if h.is_empty() || NOT_HOSTNAMES.contains(&h.as_str()) || parse_ipv4(&h) {
-                continue;
+        let mut add = |hosts: &mut HashMap<String, String>, h: &str| {
+            let h = h.trim_end_matches('.');
+            if h.is_empty() || NOT_HOSTNAMES.contains(&h) || parse_ipv4(h) {
+                return;
             }
-            if let std::collections::hash_map::Entry::Vacant(e) = hosts.entry(h) {
+            if !hosts.contains_key(h) {
                 n += 1;
-                e.insert(format!("HOST-{n}"));
+                hosts.insert(h.to_string(), format!("HOST-{n}"));
             }
+        };
+        for h in &hostnames {
+            add(&mut hosts, h);
         }
         let mut r = 0;
         for reg in registries {
@@ -115,12 +178,18 @@ impl Redactor {
             r += 1;
             hosts.insert(reg, format!("REGISTRY-{r}"));
         }
+        // Hosts of URLs and lookups come last: a registry named in a URL stays a registry.
+        for h in &url_hosts {
+            add(&mut hosts, h);
+        }
         let mut label_tokens = HashMap::new();
         let values: BTreeSet<&String> = labels.values().flatten().collect();
         for (i, v) in values.into_iter().enumerate() {
             label_tokens.insert(v.clone(), format!("LABEL-{}", i + 1));
         }
         Redactor {
+            heads: hosts.keys().map(|h| head(h).to_string()).collect(),
+            longest: hosts.keys().map(String::len).max().unwrap_or(0),
             hosts,
             labels: labels.into_iter().collect(),
             label_tokens,
@@ -131,80 +200,107 @@ impl Redactor {
         }
     }
 
+    /// Learns the hosts of URLs and lookups in `text` (so that every later occurrence,
+    /// even outside a URL, is masked), without masking anything.
+    pub fn learn(&self, text: &str) {
+        let mut d = self.dynamic.lock().expect("redactor lock");
+        self.learn_url_hosts(text, &mut d);
+    }
+
     /// Masks everything sensitive in `text`.
     pub fn apply(&self, text: &str) -> String {
         let mut d = self.dynamic.lock().expect("redactor lock");
-        let text = self.hosts_and_ipv4(text, &mut d);
-        let text = self.label_values(&text);
+        // A host this text names in a URL is masked where it names it before, too.
+        self.learn_url_hosts(text, &mut d);
+        // Label values first: their keys (`acme.example/team: …`) may hold a host.
+        let text = self.label_values(text);
+        let text = self.hosts_and_ipv4(&text, &mut d);
         ipv6(&text, &mut d)
+    }
+
+    /// Gives each URL or lookup host of `text` that is not known yet a token.
+    fn learn_url_hosts(&self, text: &str, d: &mut Dynamic) {
+        for host in url_hosts(text) {
+            if self.hosts.contains_key(host) || d.hosts.contains_key(host) {
+                continue;
+            }
+            d.next_host += 1;
+            d.hosts
+                .insert(host.to_string(), format!("HOST-{}", d.next_host));
+            d.heads.insert(head(host).to_string());
+            d.longest = d.longest.max(host.len());
+        }
     }
 
     /// Hostnames, registry hosts, URL and lookup hosts, IPv4 addresses.
     fn hosts_and_ipv4(&self, text: &str, d: &mut Dynamic) -> String {
         let b = text.as_bytes();
         let mut out = String::with_capacity(text.len());
-        let mut i = 0;
         let mut copied = 0;
-        while i < b.len() {
-            if !is_host_byte(b[i]) || (i > 0 && is_host_byte(b[i - 1])) {
-                i += 1;
-                continue;
-            }
-            let mut j = i;
-            while j < b.len() && is_host_byte(b[j]) {
-                j += 1;
-            }
+        for (i, j) in runs(b, is_host_byte) {
             let token = text[i..j].trim_end_matches('.');
             let end = i + token.len();
-            let replacement =
-                if parse_ipv4(token) && !(end < b.len() && b[end] == b':' && next_is_v6(b, end)) {
-                    Some((end, ip_token(d, token)))
-                } else if let Some((len, tok)) = self.known_host(token) {
-                    Some((i + len, tok))
-                } else if url_host_context(&text[..i]) && token.contains('.') {
-                    let tok = d
-                        .hosts
-                        .entry(token.to_string())
-                        .or_insert_with(|| {
-                            d.next_host += 1;
-                            format!("HOST-{}", d.next_host)
-                        })
-                        .clone();
-                    Some((end, tok))
-                } else {
-                    None
-                };
-            if let Some((to, tok)) = replacement {
+            if parse_ipv4(token) && !(end < b.len() && b[end] == b':' && next_is_v6(b, end)) {
                 out.push_str(&text[copied..i]);
-                out.push_str(&tok);
-                copied = to;
+                out.push_str(&ip_token(d, token));
+                copied = end;
+                continue;
             }
-            i = j;
+            // Every known host inside the run, from its start or after a separator.
+            let run = &text[i..j];
+            let mut k = 0; // the start of a part of the run
+            while k < run.len() {
+                match self.host_at(run, k, d) {
+                    Some((len, tok)) => {
+                        out.push_str(&text[copied..i + k]);
+                        out.push_str(tok);
+                        k += len;
+                        copied = i + k;
+                    }
+                    None => {
+                        k += run[k..]
+                            .bytes()
+                            .position(is_separator)
+                            .unwrap_or(run.len() - k)
+                    }
+                }
+                k += 1; // past the separator that ends the part
+            }
         }
         out.push_str(&text[copied..]);
         out
     }
 
-    /// The longest known host that the token is, or starts with before a dot
-    /// (`node-b.yaml` → `node-b`).
-    fn known_host(&self, token: &str) -> Option<(usize, String)> {
-        if let Some(t) = self.hosts.get(token) {
-            return Some((token.len(), t.clone()));
+    /// The longest known host that starts at byte `k` of `run` (a part's start) and ends
+    /// at a separator or the run's end: its length and token.
+    fn host_at<'s>(&'s self, run: &str, k: usize, d: &'s Dynamic) -> Option<(usize, &'s str)> {
+        let rest = &run[k..];
+        let first = head(rest);
+        if first.is_empty() || !(self.heads.contains(first) || d.heads.contains(first)) {
+            return None;
         }
-        let mut cut = token.len();
-        while let Some(p) = token[..cut].rfind('.') {
-            if let Some(t) = self.hosts.get(&token[..p]) {
-                return Some((p, t.clone()));
-            }
-            cut = p;
-        }
-        None
+        let longest = self.longest.max(d.longest);
+        // A host ends at a separator (which may follow the longest host) or the run's end.
+        let ends: Vec<usize> = rest[..(longest + 1).min(rest.len())]
+            .bytes()
+            .enumerate()
+            .filter(|&(_, c)| is_separator(c))
+            .map(|(p, _)| p)
+            .chain((rest.len() <= longest).then_some(rest.len()))
+            .collect();
+        ends.into_iter().rev().find_map(|e| {
+            let name = &rest[..e];
+            self.hosts
+                .get(name)
+                .or_else(|| d.hosts.get(name))
+                .map(|t| (e, t.as_str()))
+        })
     }
 
     /// `key=value`, `key: value`, `"key": "value"` (also HTML-escaped) for known labels.
-    fn label_values(&self, text: &str) -> String {
+    fn label_values<'t>(&self, text: &'t str) -> Cow<'t, str> {
         if self.labels.is_empty() {
-            return text.to_string();
+            return Cow::Borrowed(text);
         }
         const SEPARATORS: &[&str] = &[
             "&quot;: &quot;",
@@ -255,14 +351,16 @@ impl Redactor {
             i = vend.max(j);
         }
         out.push_str(&text[copied..]);
-        out
+        Cow::Owned(out)
     }
 }
 
-/// Registry hosts of every `image` and label maps of every object.
+/// Registry hosts of every `image`, hosts of URLs and lookups in every string, and label
+/// maps of every object.
 fn walk(
     v: &Value,
     registries: &mut BTreeSet<String>,
+    url_hosts_seen: &mut BTreeSet<String>,
     labels: &mut BTreeMap<String, BTreeSet<String>>,
 ) {
     match v {
@@ -301,11 +399,14 @@ fn walk(
                             }
                         }
                     }
-                    _ => walk(child, registries, labels),
+                    _ => walk(child, registries, url_hosts_seen, labels),
                 }
             }
         }
-        Value::Array(items) => items.iter().for_each(|c| walk(c, registries, labels)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|c| walk(c, registries, url_hosts_seen, labels)),
+        Value::String(text) => url_hosts_seen.extend(url_hosts(text).map(str::to_string)),
         _ => {}
     }
 }
@@ -319,6 +420,59 @@ pub fn registry_host(image: &str) -> Option<String> {
     }
     let host = first.split(':').next().unwrap_or(first);
     (!host.is_empty()).then(|| host.to_string())
+}
+
+/// The hosts `text` names in a host position (see [`url_host_context`]): names with a dot
+/// that are not IPv4 addresses.
+fn url_hosts(text: &str) -> impl Iterator<Item = &str> {
+    let cheap_no = !(text.contains("://") || text.contains('@') || text.contains("lookup "));
+    runs(text.as_bytes(), is_host_byte)
+        .filter(move |_| !cheap_no)
+        .filter_map(move |(i, j)| {
+            let token = text[i..j].trim_end_matches('.');
+            (url_host_context(&text[..i])
+                && token.contains('.')
+                && !parse_ipv4(token)
+                && !is_public(token))
+            .then_some(token)
+        })
+}
+
+/// Whether `host` is one of [`PUBLIC_DOMAINS`] or under one.
+fn is_public(host: &str) -> bool {
+    PUBLIC_DOMAINS.iter().any(|d| {
+        host.strip_suffix(d)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+    })
+}
+
+/// The maximal runs of bytes of `b` that `is_in` takes, as `(start, end)`.
+fn runs(b: &[u8], is_in: fn(u8) -> bool) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() && !is_in(b[i]) {
+            i += 1;
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let start = i;
+        while i < b.len() && is_in(b[i]) {
+            i += 1;
+        }
+        Some((start, i))
+    })
+}
+
+/// What separates the parts of a name (`kube-apiserver-node-b`, `node-b.17a3f`,
+/// `pod_namespace`): a known host may start after one and end before one.
+fn is_separator(c: u8) -> bool {
+    matches!(c, b'-' | b'.' | b'_')
+}
+
+/// A name's first part, up to its first separator.
+fn head(name: &str) -> &str {
+    name.split(['-', '.', '_']).next().unwrap_or("")
 }
 
 fn is_host_byte(c: u8) -> bool {
@@ -417,15 +571,19 @@ mod tests {
             l.entry(k.to_string()).or_default().insert(v.to_string());
             label_tokens.insert(v.to_string(), format!("LABEL-{}", i + 1));
         }
+        let hosts: HashMap<String, String> = hosts
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let next_host = hosts.values().filter(|t| t.starts_with("HOST-")).count();
         Redactor {
-            hosts: hosts
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
+            heads: hosts.keys().map(|h| head(h).to_string()).collect(),
+            longest: hosts.keys().map(String::len).max().unwrap_or(0),
+            hosts,
             labels: l,
             label_tokens,
             dynamic: Mutex::new(Dynamic {
-                next_host: hosts.iter().filter(|(_, t)| t.starts_with("HOST-")).count(),
+                next_host,
                 ..Dynamic::default()
             }),
         }
@@ -449,6 +607,44 @@ mod tests {
              Get \"https://HOST-2/v2/\"; lookup HOST-3 on IP-2:53; at 09:14:02Z v1.31.2",
             "{out}"
         );
+    }
+
+    #[test]
+    fn masks_hosts_inside_names() {
+        let r = redactor(
+            &[
+                ("ip-10-0-1-23.ec2.internal", "HOST-1"),
+                ("node-b", "HOST-2"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            r.apply(
+                "kube-apiserver-ip-10-0-1-23.ec2.internal, event ip-10-0-1-23.ec2.internal.17a3f5c2, \
+                 etcd-node-b_kube-system, node-bb, xnode-b, node-b-7f"
+            ),
+            "kube-apiserver-HOST-1, event HOST-1.17a3f5c2, etcd-HOST-2_kube-system, node-bb, \
+             xnode-b, HOST-2-7f"
+        );
+    }
+
+    #[test]
+    fn a_url_host_is_masked_wherever_the_text_names_it() {
+        let r = redactor(&[], &[]);
+        assert_eq!(
+            r.apply("vault.corp.example said no; Get \"https://vault.corp.example/v1\": not vault.corp.example"),
+            "HOST-1 said no; Get \"https://HOST-1/v1\": not HOST-1"
+        );
+        // And in later text, through the same redactor.
+        assert_eq!(r.apply("retry vault.corp.example"), "retry HOST-1");
+    }
+
+    #[test]
+    fn public_project_domains_stay() {
+        let r = redactor(&[], &[]);
+        let text =
+            "see https://kubernetes.io/docs and https://git.k8s.io/x; app.kubernetes.io/name";
+        assert_eq!(r.apply(text), text);
     }
 
     #[test]

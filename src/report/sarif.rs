@@ -50,7 +50,8 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
             let mut loc = json!({
                 "description": {"text": format!("input {i}: {} ({})", input.path, input.layout)}
             });
-            if let Some(uri) = dir_uri(&input.path) {
+            // The folder's absolute path would name the machine's user: not when redacted.
+            if let Some(uri) = dir_uri(&input.path).filter(|_| a.redactor.is_none()) {
                 loc["uri"] = json!(uri);
             }
             (format!("INPUT{i}"), loc)

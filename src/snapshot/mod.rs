@@ -69,6 +69,14 @@ impl Object {
         }
     }
 
+    /// Byte offset of the object's own text in `file`, when it is read from there: a
+    /// report shows the part of a long line (one-line JSON holds a whole List) where
+    /// the object starts.
+    pub fn offset_in(&self, file: &SourceFile) -> Option<usize> {
+        let rest = self.body.text_from_start(&file.text)?;
+        Some(file.text.len() - rest.len())
+    }
+
     /// Its API group as stored ("" for core; see [`kinds::canonical_group`]).
     pub fn group(&self) -> &str {
         kinds::canonical_group(&self.api_version, &self.kind)
