@@ -732,3 +732,78 @@ fn limit_that_is_not_a_number_is_warned_about() {
         "{stderr}"
     );
 }
+
+/// A folder walk stops after `KDIAG_MAX_FILES` files in name order, naming the first
+/// file left out; the files before it are analyzed.
+#[test]
+fn folder_walk_stops_at_its_file_count() {
+    let dir = Scratch::new("walk-count");
+    dir.write("a-pods.yaml", bad_input_pod());
+    for name in ["b.yaml", "c.yaml", "d.yaml", "e.yaml"] {
+        dir.write(
+            name,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: y}\n",
+        );
+    }
+    let (out, _) = analyze_with(dir.path(), None, &[("KDIAG_MAX_FILES", 3)]);
+    let p = problem_lines(&out);
+    assert!(
+        p.iter()
+            .any(|m| m.starts_with("d.yaml") && m.contains("more than 3 files")),
+        "{p:#?}"
+    );
+    assert_eq!(
+        p.len(),
+        1,
+        "one problem, at the first file left out: {p:#?}"
+    );
+    assert_eq!(out["inputs"][0]["files"], 3);
+    assert_eq!(
+        out["findings"].as_array().unwrap().len(),
+        1,
+        "the pod is analyzed"
+    );
+}
+
+/// A walk stays on the file system where it starts: under `/dev`, the mounts (`/dev/shm`,
+/// `/dev/pts`, `/dev/mqueue` where they are mounts) are named and not entered, and the
+/// devices are problems, unread; it ends promptly. Skipped where `/dev` has no mount.
+#[test]
+fn folder_walk_does_not_cross_into_other_file_systems() {
+    use std::os::unix::fs::MetadataExt;
+    let dev = |p: &str| std::fs::metadata(p).map(|m| m.dev()).ok();
+    let mounts: Vec<&str> = ["shm", "pts", "mqueue"]
+        .into_iter()
+        .filter(|m| dev(&format!("/dev/{m}")).is_some_and(|d| Some(d) != dev("/dev")))
+        .collect();
+    if mounts.is_empty() {
+        eprintln!("skipped: no mount point under /dev here");
+        return;
+    }
+    let dir = Scratch::new("walk-mounts");
+    dir.write("pods.yaml", bad_input_pod());
+    let (code, stdout, stderr) = kdiag_within_deadline(&[
+        "analyze",
+        "/dev",
+        dir.path(),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let out: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let p = problem_lines(&out);
+    assert_eq!(
+        out["findings"].as_array().unwrap().len(),
+        1,
+        "the pod is analyzed"
+    );
+    for m in mounts {
+        assert!(
+            p.iter()
+                .any(|l| l.starts_with(&format!("{m}:")) && l.contains("another file system")),
+            "{m}: {p:#?}"
+        );
+    }
+}

@@ -347,11 +347,50 @@ pub fn collect_bytes(name: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) ->
     out
 }
 
+/// How many files a folder walk collects by default: a must-gather of a large cluster holds
+/// tens of thousands; `kdiag analyze /` would hold millions.
+pub const MAX_FOLDER_FILES: u64 = 500_000;
+
+pub fn max_folder_files() -> u64 {
+    static LIMIT: OnceLock<u64> = OnceLock::new();
+    env_limit(&LIMIT, "KDIAG_MAX_FILES", MAX_FOLDER_FILES)
+}
+
+/// The device a folder is on, to keep a walk on the file system where it started.
+#[cfg(unix)]
+fn device_of(meta: &std::fs::Metadata) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    Some(meta.dev())
+}
+
+#[cfg(not(unix))]
+fn device_of(_: &std::fs::Metadata) -> Option<u64> {
+    None
+}
+
+/// A folder walk is bounded two ways, each said as a problem: it stays on the root's file
+/// system (a mount point inside, `/proc` or `/sys` under `/`, is named and not entered),
+/// and it stops after [`max_folder_files`] files, in name order, naming the first file
+/// left out.
 fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
     let mut out = Collected::default();
+    let root_device = std::fs::metadata(root).ok().and_then(|m| device_of(&m));
+    let max_files = max_folder_files();
+    let mut mounts = Vec::new();
     let walker = walkdir::WalkDir::new(root)
         .follow_links(false)
-        .sort_by_file_name();
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let other = e.depth() > 0
+                && e.file_type().is_dir()
+                && root_device.is_some()
+                && e.metadata().ok().and_then(|m| device_of(&m)) != root_device;
+            if other {
+                mounts.push(e.path().to_path_buf());
+            }
+            !other
+        });
     for item in walker {
         let item = match item {
             Ok(i) => i,
@@ -389,9 +428,25 @@ fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
         if !ft.is_file() {
             continue;
         }
+        if out.entries.len() as u64 >= max_files {
+            out.problems.push(SourceProblem {
+                path: rel,
+                message: format!(
+                    "the folder holds more than {max_files} files (KDIAG_MAX_FILES); this file and the ones after it in name order are not read"
+                ),
+            });
+            break;
+        }
         out.entries.push(Entry {
             path: rel,
             data: EntryData::File(item.path().to_path_buf()),
+        });
+    }
+    for mount in mounts {
+        let path = mount.strip_prefix(root).unwrap_or(&mount);
+        out.problems.push(SourceProblem {
+            path: path.to_string_lossy().replace('\\', "/"),
+            message: "is another file system (a mount point); not read".into(),
         });
     }
     // Files named like archives are opened here, in parallel, by what they hold; each is
