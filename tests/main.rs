@@ -85,6 +85,22 @@ pub fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     buf.into_inner()
 }
 
+/// (file, line, message) of each problem of an `analyze --format json` run.
+pub fn problems(out: &serde_json::Value) -> Vec<(String, u64, String)> {
+    out["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                text(&p["file"]).to_string(),
+                p["line"].as_u64().unwrap_or(0),
+                text(&p["message"]).to_string(),
+            )
+        })
+        .collect()
+}
+
 /// `file: message` of each problem of an `analyze --format json` run.
 pub fn problem_lines(out: &serde_json::Value) -> Vec<String> {
     out["problems"]

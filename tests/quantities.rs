@@ -3,7 +3,7 @@
 //! with zero, or printing Kubernetes' int64 cap as an amount. Each bundle is written by
 //! the test.
 
-use crate::{Scratch, analyze_json, find, kdiag, root, text};
+use crate::{Scratch, analyze_json, find, kdiag, problems, root, text};
 
 /// The scheduler's verdict on a pod that requests too much cpu.
 const UNSCHEDULABLE: &str = "  status:\n    phase: Pending\n    conditions:\n    - type: PodScheduled\n      status: \"False\"\n      reason: Unschedulable\n      message: \"0/1 nodes are available: 1 Insufficient cpu.\"\n";
@@ -25,22 +25,6 @@ fn nodes(cpu: &str) -> String {
     format!(
         "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n  status:\n    allocatable:\n      cpu: {cpu:?}\n      memory: 8Gi\n      pods: \"110\"\n    conditions:\n    - type: Ready\n      status: \"True\"\n"
     )
-}
-
-/// (file, line, message) of each problem.
-fn problems(out: &serde_json::Value) -> Vec<(String, u64, String)> {
-    out["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                text(&p["file"]).to_string(),
-                p["line"].as_u64().unwrap_or(0),
-                text(&p["message"]).to_string(),
-            )
-        })
-        .collect()
 }
 
 /// The 1-based line of the first line of `text` holding `needle`.

@@ -2,22 +2,7 @@
 //! `***HIDDEN***` placeholders read as text; old `kubectl cluster-info dump`s of internal
 //! types read as the objects they were. Each bundle is written by the test.
 
-use crate::{Scratch, findings, kdiag, text};
-
-fn problems(out: &serde_json::Value) -> Vec<(String, u64, String)> {
-    out["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                text(&p["file"]).to_string(),
-                p["line"].as_u64().unwrap_or(0),
-                text(&p["message"]).to_string(),
-            )
-        })
-        .collect()
-}
+use crate::{Scratch, findings, kdiag, problems, text};
 
 fn rules_on(out: &serde_json::Value, rule: &str) -> Vec<String> {
     findings(out)
