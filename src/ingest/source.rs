@@ -5,6 +5,7 @@
 //! `outer!/inner/path`.
 
 mod budget;
+mod folder;
 mod formats;
 
 use super::content::FileRead;
@@ -177,7 +178,7 @@ pub use formats::Format;
 pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result<Collected> {
     let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
-        return Ok(collect_dir(path, parse));
+        return Ok(folder::collect_dir(path, parse));
     }
     if let Some(kind) = special_kind(&meta.file_type()) {
         return Err(not_regular(kind));
@@ -343,138 +344,6 @@ pub fn collect_bytes(name: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) ->
             &reading,
             &mut out,
         );
-    }
-    out
-}
-
-/// How many files a folder walk collects by default: a must-gather of a large cluster holds
-/// tens of thousands; `kdiag analyze /` would hold millions.
-pub const MAX_FOLDER_FILES: u64 = 500_000;
-
-pub fn max_folder_files() -> u64 {
-    static LIMIT: OnceLock<u64> = OnceLock::new();
-    env_limit(&LIMIT, "KDIAG_MAX_FILES", MAX_FOLDER_FILES)
-}
-
-/// The device a folder is on, to keep a walk on the file system where it started.
-#[cfg(unix)]
-fn device_of(meta: &std::fs::Metadata) -> Option<u64> {
-    use std::os::unix::fs::MetadataExt;
-    Some(meta.dev())
-}
-
-#[cfg(not(unix))]
-fn device_of(_: &std::fs::Metadata) -> Option<u64> {
-    None
-}
-
-/// A folder walk is bounded two ways, each said as a problem: it stays on the root's file
-/// system (a mount point inside, `/proc` or `/sys` under `/`, is named and not entered),
-/// and it stops after [`max_folder_files`] files, in name order, naming the first file
-/// left out.
-fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected {
-    let mut out = Collected::default();
-    let root_device = std::fs::metadata(root).ok().and_then(|m| device_of(&m));
-    let max_files = max_folder_files();
-    let mut mounts = Vec::new();
-    let walker = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            let other = e.depth() > 0
-                && e.file_type().is_dir()
-                && root_device.is_some()
-                && e.metadata().ok().and_then(|m| device_of(&m)) != root_device;
-            if other {
-                mounts.push(e.path().to_path_buf());
-            }
-            !other
-        });
-    for item in walker {
-        let item = match item {
-            Ok(i) => i,
-            Err(e) => {
-                let path = e
-                    .path()
-                    .and_then(|p| p.strip_prefix(root).ok())
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                out.problems.push(SourceProblem {
-                    path,
-                    message: format!("cannot read: {e}"),
-                });
-                continue;
-            }
-        };
-        let ft = item.file_type();
-        if ft.is_symlink() {
-            out.symlinks += 1;
-            continue;
-        }
-        let rel = item
-            .path()
-            .strip_prefix(root)
-            .unwrap_or(item.path())
-            .to_string_lossy()
-            .replace('\\', "/");
-        if let Some(kind) = special_kind(&ft) {
-            out.problems.push(SourceProblem {
-                path: rel,
-                message: not_regular(kind).to_string(),
-            });
-            continue;
-        }
-        if !ft.is_file() {
-            continue;
-        }
-        if out.entries.len() as u64 >= max_files {
-            out.problems.push(SourceProblem {
-                path: rel,
-                message: format!(
-                    "the folder holds more than {max_files} files (KDIAG_MAX_FILES); this file and the ones after it in name order are not read"
-                ),
-            });
-            break;
-        }
-        out.entries.push(Entry {
-            path: rel,
-            data: EntryData::File(item.path().to_path_buf()),
-        });
-    }
-    for mount in mounts {
-        let path = mount.strip_prefix(root).unwrap_or(&mount);
-        out.problems.push(SourceProblem {
-            path: path.to_string_lossy().replace('\\', "/"),
-            message: "is another file system (a mount point); not read".into(),
-        });
-    }
-    // Files named like archives are opened here, in parallel, by what they hold; each is
-    // one archive with its own budget.
-    let (archives, plain): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut out.entries)
-        .into_iter()
-        .partition(|e| formats::has_archive_name(&e.path) && !formats::is_compressed_log(&e.path));
-    out.entries = plain;
-    let opened: Vec<Collected> = archives
-        .into_par_iter()
-        .map(|e| {
-            let mut sub = Collected::default();
-            let EntryData::File(file) = &e.data else {
-                return sub;
-            };
-            match open_file(file, &e.path, false, parse, &mut sub) {
-                Ok(true) => {}
-                Ok(false) => sub.entries.push(e),
-                Err(err) => sub.problems.push(SourceProblem {
-                    path: e.path.clone(),
-                    message: format!("cannot read: {err}"),
-                }),
-            }
-            sub
-        })
-        .collect();
-    for sub in opened {
-        merge(&mut out, sub);
     }
     out
 }
