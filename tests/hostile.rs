@@ -807,3 +807,30 @@ fn folder_walk_does_not_cross_into_other_file_systems() {
         );
     }
 }
+
+/// A log of one line repeated (or of NULs after a crash) compresses as well as a bomb, but
+/// is read through to its tail: it neither trips the whole-archive ratio nor stops the
+/// members after it, in a tar.gz or a zip.
+#[test]
+fn a_repetitive_log_is_no_bomb() {
+    let dir = Scratch::new("repetitive-log");
+    let line = b"2026-11-20T09:00:00Z ERROR dial tcp 10.96.0.1:443: connect: connection refused\n";
+    let log: Vec<u8> = line.repeat((4 << 20) / line.len());
+    let pod = bad_input_pod();
+    let files: [(&str, &[u8]); 2] = [("logs/web/web.log", &log), ("pods.yaml", &pod)];
+    dir.write("b.tar.gz", gzip(&tar_of(&files)));
+    dir.write("b.zip", zip_of(&files));
+    for archive in ["b.tar.gz", "b.zip"] {
+        let (out, _) = analyze_with(
+            &dir.file(archive),
+            None,
+            &[("KDIAG_BOMB_MIN_BYTES", 1 << 20)],
+        );
+        assert_eq!(problem_lines(&out), Vec::<String>::new(), "{archive}");
+        assert_eq!(
+            out["findings"].as_array().unwrap().len(),
+            1,
+            "{archive}: the pod after the log is analyzed"
+        );
+    }
+}

@@ -522,7 +522,7 @@ fn decompress<R: Read + Send>(
         return Ok(());
     }
     let data = if is_log_name(&name) {
-        log_tail(&mut content)
+        reading.budget.streaming(|| log_tail(&mut content))
     } else {
         read_limited(&mut content, 0).map(|bytes| member_data(&name, bytes, reading.parse))
     };
@@ -669,20 +669,27 @@ fn plan_zip_member(
             "encrypted zip member; kdiag reads no passwords; not read".into(),
         );
     }
-    if size > bomb_min_bytes() && size / packed > BOMB_RATIO {
+    // A log is read through to its tail: any ratio costs no memory (see [`budget`]).
+    let log = is_log_name(&path);
+    if !log && size > bomb_min_bytes() && size / packed > BOMB_RATIO {
         let message = format!(
             "member would inflate {size} bytes from {packed} ({}:1); not read (zip bomb?)",
             size / packed
         );
         return refused(path, message);
     }
-    if size > max_entry_bytes() && !is_log_name(&path) {
+    if size > max_entry_bytes() && !log {
         return refused(path, too_large(size));
     }
     if from_file {
         reading.budget.add_packed(member.packed);
     }
-    if let Err(why) = reading.budget.take(size) {
+    let taken = if log {
+        reading.budget.take_streamed(size)
+    } else {
+        reading.budget.take(size)
+    };
+    if let Err(why) = taken {
         return refused(path, why);
     }
     ZipPlan::Read(path, member)
@@ -771,7 +778,7 @@ fn expand_tar<R: Read>(
             // A tar member's size is exact: one over the limit is refused before it is read.
             let size = entry.header().size().unwrap_or(0);
             let data = if is_log_name(&path) {
-                log_tail(&mut entry)
+                reading.budget.streaming(|| log_tail(&mut entry))
             } else if size > max_entry_bytes() {
                 Err(too_large(size))
             } else {

@@ -4,11 +4,13 @@
 //! inflate at most [`max_inflated_bytes`] in all, and, past the bomb floor, at most
 //! [`max_inflated_ratio`] times the compressed bytes read so far (zeros compress about
 //! 1000:1, real bundles' text 10-50:1). The member being read when either is passed is a
-//! problem, and the rest of the archive is not read.
+//! problem, and the rest of the archive is not read. Logs are read through, keeping only
+//! a tail, so they cost no memory: they count towards the bytes but not the ratio (a log
+//! of one line repeated, or of NULs after a crash, compresses as well as a bomb).
 
 use std::io::{self, Read};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Inflated bytes an archive may hold in all: a must-gather of a large cluster is a few
 /// GB; 16 GiB is far above that and still minutes, not hours, of reading.
@@ -33,6 +35,10 @@ pub struct Budget {
     /// Bytes read out of archives and compressed streams (counted again at each nesting
     /// level: a tar.gz inside a zip counts its compressed bytes, then its content).
     inflated: AtomicU64,
+    /// Of `inflated`, the bytes read through a log and dropped but for its tail.
+    streamed: AtomicU64,
+    /// Whether the bytes inflated now are a log's (see [`Budget::streaming`]).
+    in_log: AtomicBool,
     /// Bytes of the archive itself read so far (from the file or stdin).
     packed: AtomicU64,
     /// Why reading stopped, once it has: the problem of the member where it did.
@@ -53,21 +59,44 @@ impl Budget {
 
     /// Counts `n` more inflated bytes; the problem's message when that passes the budget.
     pub fn take(&self, n: u64) -> Result<(), String> {
+        self.count(n, self.in_log.load(Ordering::Relaxed))
+    }
+
+    /// Counts `n` more inflated bytes of a log (see [`Budget::streaming`]).
+    pub fn take_streamed(&self, n: u64) -> Result<(), String> {
+        self.count(n, true)
+    }
+
+    /// Runs `read`, a log's read through to its tail, counting what it inflates as a log's.
+    pub fn streaming<T>(&self, read: impl FnOnce() -> T) -> T {
+        self.in_log.store(true, Ordering::Relaxed);
+        let out = read();
+        self.in_log.store(false, Ordering::Relaxed);
+        out
+    }
+
+    fn count(&self, n: u64, log: bool) -> Result<(), String> {
         if let Some(why) = self.tripped() {
             return Err(why.to_string());
         }
         let inflated = self.inflated.fetch_add(n, Ordering::Relaxed) + n;
+        let streamed = if log {
+            self.streamed.fetch_add(n, Ordering::Relaxed) + n
+        } else {
+            self.streamed.load(Ordering::Relaxed)
+        };
+        let kept = inflated.saturating_sub(streamed);
         let packed = self.packed.load(Ordering::Relaxed).max(1);
         let why = if inflated > max_inflated_bytes() {
             format!(
                 "the archive inflates to more than {} in all here (KDIAG_MAX_INFLATED_BYTES)",
                 super::size_text(max_inflated_bytes())
             )
-        } else if inflated > super::bomb_min_bytes() && inflated / packed > max_inflated_ratio() {
+        } else if !log && kept > super::bomb_min_bytes() && kept / packed > max_inflated_ratio() {
             format!(
-                "the archive inflates {inflated} bytes from {packed} ({}:1) by here, past \
+                "the archive inflates {kept} bytes besides logs from {packed} ({}:1) by here, past \
                  {}:1 (KDIAG_MAX_INFLATED_RATIO; zip bomb?)",
-                inflated / packed,
+                kept / packed,
                 max_inflated_ratio()
             )
         } else {
@@ -130,5 +159,15 @@ mod tests {
         // Text at 20:1 past the floor reads.
         let text = Budget::new(floor);
         assert!(text.take(floor * 20).is_ok());
+        // A log read through at any ratio reads, and does not count against the ratio of
+        // what follows; it counts towards the bytes.
+        let logs = Budget::new(floor / (max_inflated_ratio() * 4));
+        assert!(logs.streaming(|| logs.take(floor * 2)).is_ok());
+        assert!(logs.take_streamed(floor).is_ok());
+        assert!(logs.take(floor / 2).is_ok());
+        assert!(
+            logs.take(floor).is_err(),
+            "what is kept still trips the ratio"
+        );
     }
 }
