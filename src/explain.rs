@@ -10,6 +10,7 @@
 
 use crate::ingest::InputArg;
 use crate::kube::kueue::ClusterQueue;
+use crate::parse::terminal::one_line;
 use crate::rules::Finding;
 use crate::rules::kueue::chain::quota::quota_table;
 use crate::rules::kueue::chain::words::{describe_selector, flavor_words};
@@ -62,7 +63,9 @@ pub fn main(args: WhyArgs) -> ExitCode {
         &args.target,
         args.namespace.as_deref(),
     ) {
-        Ok(text) => match crate::write_stdout(&text) {
+        // Bundle text is printed to a terminal: control and bidi characters escaped, and
+        // messages kept on their line (a newline in one cannot forge a line of the tree).
+        Ok(text) => match crate::write_stdout(&crate::parse::terminal::lines(&text)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(code) => code,
         },
@@ -404,7 +407,7 @@ fn workload_tree(ctx: &Ctx, c: &Chain, out: &mut String, with_owner: bool) {
                 cond.message
                     .as_deref()
                     .filter(|m| !m.is_empty())
-                    .map(|m| format!(": {m}"))
+                    .map(|m| format!(": {}", one_line(m)))
                     .unwrap_or_default()
             );
         }
@@ -418,7 +421,7 @@ fn workload_tree(ctx: &Ctx, c: &Chain, out: &mut String, with_owner: bool) {
             a.message
                 .as_deref()
                 .filter(|m| !m.is_empty())
-                .map(|m| format!(": {m}"))
+                .map(|m| format!(": {}", one_line(m)))
                 .unwrap_or_default()
         );
     }
@@ -577,7 +580,7 @@ fn cq_tree_with(
                 a.message
                     .as_deref()
                     .filter(|_| a.status == "False")
-                    .map(|m| format!(": {m}"))
+                    .map(|m| format!(": {}", one_line(m)))
                     .unwrap_or_default()
             )
         })
@@ -989,7 +992,7 @@ fn verdict(snap: &Snapshot, findings: &[Finding], anchors: &[ObjectId], out: &mu
             f.severity.as_str(),
             f.object.display()
         );
-        let _ = writeln!(out, "  {}", f.message);
+        let _ = writeln!(out, "  {}", one_line(&f.message));
         let _ = writeln!(out, "  help: {}", f.help);
     }
 }

@@ -174,6 +174,39 @@ fn terminal_controls_and_newlines_in_names_print_escaped() {
     prints(&runs[3], "a\\x1b[2Jb\\rforged");
 }
 
+/// `why` prints Kueue's condition messages: their controls are escaped and a newline in
+/// one cannot start a line of the tree.
+#[test]
+fn why_prints_condition_messages_escaped() {
+    let seed = std::fs::read_to_string(crate::root().join("sample-bundles/kueue/seed-quota.yaml"))
+        .unwrap();
+    let evil =
+        "message: \"couldnt assign\\n\\rWorkload ml/other FORGED \\u202eline\\x1b]0;PWN\\x07\"";
+    let text: String = seed
+        .lines()
+        .map(|l| match l.find("message: 'couldn''t assign") {
+            Some(at) => format!("{}{evil}", &l[..at]),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(text.contains("FORGED"), "the seed still has the message");
+    let b = Scratch::new("why-terminal");
+    b.write("kueue.yaml", text);
+    let run = kdiag(&["why", "job/train", "-n", "ml", b.path()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let raw: Vec<char> = run.stdout.chars().filter(|&c| is_control(c)).collect();
+    assert!(raw.is_empty(), "raw {raw:?} in:\n{}", run.stdout);
+    assert!(
+        !run.stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("Workload ml/other")),
+        "{}",
+        run.stdout
+    );
+    prints(&run, "couldnt assign\\n\\rWorkload ml/other FORGED \\u{202e}line\\x1b]0;PWN\\x07");
+}
+
 // ── --redact ────────────────────────────────────────────────────────────────────────
 
 /// A node the bundle holds, named like an EC2 host.
