@@ -204,7 +204,10 @@ fn why_prints_condition_messages_escaped() {
         "{}",
         run.stdout
     );
-    prints(&run, "couldnt assign\\n\\rWorkload ml/other FORGED \\u{202e}line\\x1b]0;PWN\\x07");
+    prints(
+        &run,
+        "couldnt assign\\n\\rWorkload ml/other FORGED \\u{202e}line\\x1b]0;PWN\\x07",
+    );
 }
 
 // ── --redact ────────────────────────────────────────────────────────────────────────
