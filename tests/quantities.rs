@@ -285,3 +285,29 @@ fn unreadable_bound_requests_are_counted_not_listed() {
     );
     assert_eq!(said.matches("unreadable (`2.5.0`)").count(), 3, "{said}");
 }
+
+/// A negative request reads as a number but is no amount (the API server refuses it): a
+/// problem naming the field, and the finding says it is negative instead of computing
+/// with it ("effective request: -1 cpu").
+#[test]
+fn a_negative_request_is_named_not_counted() {
+    let text = list(&[pending_pod("neg", "cpu", "-1")]);
+    let node_text = nodes("4");
+    let b = Scratch::with_files(
+        "qty-negative",
+        &[("pods.yaml", &text), ("nodes.yaml", &node_text)],
+    );
+    let out = analyze_json(b.path());
+    let p = problems(&out);
+    assert!(
+        p.iter()
+            .any(|(_, _, m)| m.contains("requests.cpu") && m.contains("\"-1\" is negative")),
+        "{p:?}"
+    );
+    let said = text_of(&find(&out, "scheduling/unschedulable", "neg")["message"]);
+    assert!(
+        said.contains("the request for cpu of container app is negative (`-1`)"),
+        "{said}"
+    );
+    assert!(!said.contains("-1 cpu"), "{said}");
+}

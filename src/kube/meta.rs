@@ -135,7 +135,7 @@ impl Qty {
     pub fn error(&self) -> Option<QuantityError> {
         match self.value {
             Some(_) => None,
-            None => Quantity::parse_countable(&self.raw).err(),
+            None => amount(&self.raw).err(),
         }
     }
 
@@ -151,9 +151,20 @@ impl Qty {
         match self.error() {
             Some(QuantityError::Empty) => "empty".to_owned(),
             Some(QuantityError::TooLarge(_)) => format!("too large to count (`{shown}`)"),
+            Some(QuantityError::Negative(_)) => format!("negative (`{shown}`)"),
             _ => format!("unreadable (`{shown}`)"),
         }
     }
+}
+
+/// A resource amount (a request, limit, capacity or quota): what
+/// [`Quantity::parse_countable`] reads, and never below 0, which the API server refuses.
+fn amount(raw: &str) -> Result<Quantity, QuantityError> {
+    let q = Quantity::parse_countable(raw)?;
+    if q.nanos() < 0 {
+        return Err(QuantityError::Negative(raw.trim().to_owned()));
+    }
+    Ok(q)
 }
 
 impl<'de> Deserialize<'de> for Qty {
@@ -165,7 +176,7 @@ impl<'de> Deserialize<'de> for Qty {
             other => other.to_string(),
         };
         Ok(Qty {
-            value: Quantity::parse_countable(&raw).ok(),
+            value: amount(&raw).ok(),
             raw,
         })
     }

@@ -50,6 +50,8 @@ pub enum QuantityError {
     Overflow(String),
     /// The value reads but is beyond what Kubernetes counts (see [`Quantity::parse_countable`]).
     TooLarge(String),
+    /// The value reads but is below 0 where an amount is meant (see `kube::meta::Qty`).
+    Negative(String),
 }
 
 impl fmt::Display for QuantityError {
@@ -67,6 +69,10 @@ impl fmt::Display for QuantityError {
                 f,
                 "quantity {s:?} is too large: Kubernetes counts at most 2^63-1 units \
                  (it caps larger binary values and overflows on larger decimal ones)"
+            ),
+            Self::Negative(s) => write!(
+                f,
+                "quantity {s:?} is negative: the API server refuses a resource amount below 0"
             ),
         }
     }

@@ -559,6 +559,7 @@ fn malformed_values_do_not_read() {
         QuantityError::BadSuffix(_) => "suffix",
         QuantityError::Overflow(_) => "overflow",
         QuantityError::TooLarge(_) => "too large",
+        QuantityError::Negative(_) => "negative",
     };
     for (text, expected) in [
         ("1.5.5Gi", "suffix"),
