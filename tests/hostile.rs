@@ -439,33 +439,22 @@ fn fifos_and_devices_are_refused_unread() {
 /// Runs `kdiag analyze PATH --format json --fail-on never` with `env` set, feeding `stdin`
 /// when given (PATH is then `-`); its output and its peak RSS in MiB (`KDIAG_STATS`).
 fn analyze_with(path: &str, stdin: Option<&[u8]>, env: &[(&str, u64)]) -> (serde_json::Value, u64) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kdiag"));
-    cmd.args(["analyze", path, "--format", "json", "--fail-on", "never"])
-        .env("KDIAG_STATS", "1")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (var, value) in env {
-        cmd.env(var, value.to_string());
-    }
-    let mut child = cmd.spawn().unwrap();
-    if let Some(bytes) = stdin {
-        child.stdin.take().unwrap().write_all(bytes).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{path}: {stderr}");
-    let rss = stderr
+    let env: Vec<(&str, String)> = env
+        .iter()
+        .map(|(var, value)| (*var, value.to_string()))
+        .chain([("KDIAG_STATS", "1".to_string())])
+        .collect();
+    let args = ["analyze", path, "--format", "json", "--fail-on", "never"];
+    let run = crate::kdiag_env(&args, stdin, &env);
+    assert_eq!(run.code, 0, "{path}: {}", run.stderr);
+    let rss = run
+        .stderr
         .lines()
         .filter_map(|l| l.split("peak RSS ").nth(1))
         .filter_map(|l| l.split(' ').next()?.parse().ok())
         .max()
-        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"));
-    (serde_json::from_slice(&out.stdout).unwrap(), rss)
+        .unwrap_or_else(|| panic!("no peak RSS in {}", run.stderr));
+    (serde_json::from_str(&run.stdout).unwrap(), rss)
 }
 
 /// A tar of `files` (name, bytes), in this order.

@@ -39,11 +39,18 @@ pub fn kdiag(args: &[&str]) -> Run {
 
 /// Runs `kdiag` with `args`, feeding `stdin` when given.
 pub fn kdiag_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    kdiag_env(args, stdin, &[])
+}
+
+/// Runs `kdiag` with `args` and the environment variables `env` set, feeding `stdin`
+/// when given.
+pub fn kdiag_env(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, String)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kdiag"));
     cmd.args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
         .env_remove("KDIAG_STATS")
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
