@@ -823,3 +823,36 @@ fn a_repetitive_log_is_no_bomb() {
         );
     }
 }
+
+/// Every limit is read up front: a bad `KDIAG_LOG_TAIL_BYTES` is warned about on a bundle
+/// that holds no log (it was silent until a log was read), and so is every other knob.
+#[test]
+fn every_limit_is_checked_on_every_run() {
+    let dir = Scratch::new("envlimits");
+    let path = dir.write("pods.yaml", bad_input_pod());
+    let knobs = [
+        "KDIAG_LOG_TAIL_BYTES",
+        "KDIAG_BOMB_MIN_BYTES",
+        "KDIAG_MAX_INFLATED_BYTES",
+        "KDIAG_MAX_INFLATED_RATIO",
+        "KDIAG_MAX_FILES",
+    ];
+    for knob in knobs {
+        let run = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+            .args(["analyze", &path, "--format", "json", "--fail-on", "never"])
+            .env(knob, "abc")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(0), "{stderr}");
+        assert_eq!(
+            stderr
+                .matches(&format!(
+                    "kdiag: warning: {knob}=\"abc\" is not a whole number"
+                ))
+                .count(),
+            1,
+            "{knob}: {stderr}"
+        );
+    }
+}

@@ -34,6 +34,19 @@ data:
   user: YWRtaW4=
 ";
 
+/// OpenShift also writes the token on the ServiceAccount it belongs to.
+const TOKEN_SERVICE_ACCOUNT: &str = "apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: builder
+  namespace: shop
+  annotations:
+    openshift.io/token-secret.name: builder-token-x7k2p
+    openshift.io/token-secret.value: eyJhbGciOiJSUzI1NiIsImtpZCI6IlRPS0VOIn0
+secrets:
+- name: builder-token-x7k2p
+";
+
 const VALUES: &[&str] = &[
     "eyJhbGciOiJSUzI1NiIsImtpZCI6IlRPS0VOIn0",
     "c2VjcmV0LWluLWxhc3QtYXBwbGllZA",
@@ -49,7 +62,11 @@ fn secret_values_never_print_whatever_their_shape() {
     for (tag, text) in [("yaml", ODD_SECRET.to_string()), ("json", to_json())] {
         let b = Scratch::with_files(
             "secret-shapes",
-            &[(&format!("s.{tag}"), &text), ("db.yaml", MAP_SECRET)],
+            &[
+                (&format!("s.{tag}"), &text),
+                ("db.yaml", MAP_SECRET),
+                ("sa.yaml", TOKEN_SERVICE_ACCOUNT),
+            ],
         );
         let runs = [
             kdiag(&["get", "secret", "-n", "shop", "-o", "yaml", b.path()]),
@@ -63,6 +80,9 @@ fn secret_values_never_print_whatever_their_shape() {
             ]),
             kdiag(&["describe", "secret/db", "-n", "shop", b.path()]),
             kdiag(&["analyze", "--fail-on", "never", b.path()]),
+            kdiag(&["get", "sa", "-n", "shop", "-o", "yaml", b.path()]),
+            kdiag(&["get", "sa", "-n", "shop", "-o", "json", b.path()]),
+            kdiag(&["describe", "sa/builder", "-n", "shop", b.path()]),
         ];
         for run in &runs {
             assert_eq!(run.code, 0, "{}", run.stderr);
@@ -85,6 +105,10 @@ fn secret_values_never_print_whatever_their_shape() {
         );
         prints(&runs[0], "keystore.jks: <redacted> 13 bytes");
         prints(&runs[2], "keystore.jks:  13 bytes");
+        prints(
+            &runs[5],
+            "openshift.io/token-secret.name: builder-token-x7k2p",
+        );
         let db = &runs[3].stdout;
         assert!(
             db.contains("Data\n====\npassword:  7 bytes\nuser:      5 bytes\n"),
@@ -265,6 +289,14 @@ fn hosts_everywhere() -> Scratch {
         "reason": "ErrImagePull",
         "message": format!("failed to pull: Get \"https://{MESSAGE_HOST}/v2/\": x509: certificate is valid for ingress.local, not {MESSAGE_HOST}"),
     });
+    // Hosts in plain text, with no URL around them: a private DNS name, a node's short
+    // name and a node in upper case.
+    let mut plain = crate::image_pull_pod(3, "db-client", EC2_NODE, "quay.io/team/db:1");
+    plain["status"]["containerStatuses"][0]["state"]["waiting"] = serde_json::json!({
+        "reason": "ErrImagePull",
+        "message": "dial tcp db.acmecorp-prod.internal: i/o timeout from ip-10-0-1-23 (IP-10-0-1-23.EC2.INTERNAL)",
+    });
+    items.push(plain);
     items.push(secret_msg);
     // Names of every length move the registry across the places a line is wrapped or cut.
     for k in 0..40 {

@@ -7,13 +7,15 @@ use std::fmt::Write as _;
 
 /// The object as YAML: its own text from the bundle when the bundle has it as YAML
 /// (without `managedFields`, as kubectl prints it), else emitted from the parsed
-/// object. Secrets always come from the parsed object, whose values ingest removed.
+/// object. Secrets, and any object whose text holds a token annotation (OpenShift writes
+/// one on ServiceAccounts too), come from the parsed object, whose tokens ingest removed.
 pub(super) fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
     let o = snap.object(id);
     if o.kind != "Secret" {
         let (file, span) = snap.source_of(id);
         let text = file.lines(span.start, span.end);
-        if let Some(y) = dedent_yaml(text) {
+        let holds_token = text.contains(kdiag::ingest::objects::TOKEN_VALUE_ANNOTATION);
+        if !holds_token && let Some(y) = dedent_yaml(text) {
             return y;
         }
     }

@@ -252,6 +252,7 @@ pub struct InputError(pub String);
 /// Loads every input. Unreadable content becomes problems; only a missing or
 /// unopenable PATH is an error.
 pub fn load(args: &[InputArg]) -> Result<Loaded, InputError> {
+    source::read_limits();
     let mut loaded = Loaded {
         inputs: Vec::new(),
         files: Vec::new(),

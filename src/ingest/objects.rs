@@ -497,6 +497,7 @@ pub fn fix_up(map: &mut Map<String, Value>, kind: &str, api_version: &str) {
         scrub_secret(map);
     }
     drop_last_applied(map);
+    drop_token_annotations(map);
     map.insert("kind".into(), Value::String(kind.to_string()));
     map.insert("apiVersion".into(), Value::String(api_version.to_string()));
 }
@@ -537,7 +538,11 @@ pub const REDACTED: &str = "<redacted>";
 
 /// Annotations that hold a Secret's token in clear: OpenShift keeps a service account's
 /// token there, and the last-applied annotation repeats the whole Secret.
-pub const TOKEN_ANNOTATIONS: &[&str] = &["openshift.io/token-secret.value", LAST_APPLIED];
+pub const TOKEN_ANNOTATIONS: &[&str] = &[TOKEN_VALUE_ANNOTATION, LAST_APPLIED];
+
+/// The annotation OpenShift keeps a service-account token in, on the token's Secret and
+/// on its ServiceAccount.
+pub const TOKEN_VALUE_ANNOTATION: &str = "openshift.io/token-secret.value";
 
 /// The bytes a base64 value decodes to (kubectl's describe prints them).
 fn base64_size(s: &str) -> usize {
@@ -560,6 +565,17 @@ fn drop_last_applied(map: &mut Map<String, Value>) {
         .and_then(|m| m.get_mut("annotations"))
     {
         ann.remove(LAST_APPLIED);
+    }
+}
+
+/// A token annotation goes from every kind, not only Secrets: OpenShift also writes
+/// `openshift.io/token-secret.value` on the ServiceAccount the token belongs to.
+fn drop_token_annotations(map: &mut Map<String, Value>) {
+    if let Some(Value::Object(ann)) = map
+        .get_mut("metadata")
+        .and_then(|m| m.get_mut("annotations"))
+    {
+        ann.remove(TOKEN_VALUE_ANNOTATION);
     }
 }
 

@@ -47,6 +47,18 @@ fn env_limit(cell: &OnceLock<u64>, var: &str, default: u64) -> u64 {
     })
 }
 
+/// Reads every size limit from the environment once, up front, so that a malformed
+/// `KDIAG_*` value is warned about on every run, not only on the run that first needs it
+/// (a bad `KDIAG_LOG_TAIL_BYTES` was silent until a bundle held a log).
+pub fn read_limits() {
+    max_entry_bytes();
+    log_tail_bytes();
+    bomb_min_bytes();
+    budget::max_inflated_bytes();
+    budget::max_inflated_ratio();
+    folder::max_folder_files();
+}
+
 /// Where an entry's bytes are: read already, or a file read when parsed (folders).
 pub enum EntryData {
     Bytes(Vec<u8>),

@@ -7,8 +7,10 @@
 //! source hosts, node leases, `kubernetes.io/hostname` labels, Ingress hosts,
 //! `externalName`s, the hosts of URLs and DNS lookups in any string, the registry part of
 //! every `image`, every label map and selector); IP addresses and the hosts of URLs and
-//! DNS lookups are also recognised in the text itself, and such a host is then masked
-//! wherever else the text names it. A known host is masked inside longer names too
+//! DNS lookups are also recognised in the text itself, as are names under a private DNS
+//! suffix (`.internal`, `.local`, `.corp` …), and such a host
+//! is then masked wherever else the text names it. Hosts match whatever their case, and a
+//! machine's short name (`ip-10-0-1-23` of `ip-10-0-1-23.ec2.internal`) gets its token. A known host is masked inside longer names too
 //! (`kube-apiserver-ip-10-0-1-23.ec2.internal`, an event `node-b.17a3…`), wherever it
 //! stands between separators (`-`, `.`, `_`). Label values are masked only where they
 //! follow their key (`app=web`, `app: web`, `"app": "web"`), so a label value that is
@@ -158,20 +160,35 @@ impl Redactor {
         let mut hosts = HashMap::new();
         let mut n = 0;
         let mut add = |hosts: &mut HashMap<String, String>, h: &str| {
-            let h = h.trim_end_matches('.');
-            if h.is_empty() || NOT_HOSTNAMES.contains(&h) || parse_ipv4(h) {
-                return;
+            // DNS names are case-insensitive: keys are lower case, lookups lower the text.
+            let h = h.trim_end_matches('.').to_ascii_lowercase();
+            if h.is_empty() || NOT_HOSTNAMES.contains(&h.as_str()) || parse_ipv4(&h) {
+                return None;
             }
-            if !hosts.contains_key(h) {
+            if !hosts.contains_key(&h) {
                 n += 1;
-                hosts.insert(h.to_string(), format!("HOST-{n}"));
+                hosts.insert(h.clone(), format!("HOST-{n}"));
             }
+            hosts.get(&h).cloned()
         };
         for h in &hostnames {
             add(&mut hosts, h);
         }
+        // A machine is also called by its short name (`ip-10-0-1-23` for
+        // `ip-10-0-1-23.ec2.internal`, in hostname labels, prompts and logs): the same token.
+        for h in &hostnames {
+            let full = h.trim_end_matches('.').to_ascii_lowercase();
+            if let Some((short, _)) = full.split_once('.')
+                && is_machine_name(short)
+                && !hosts.contains_key(short)
+                && let Some(token) = hosts.get(&full).cloned()
+            {
+                hosts.insert(short.to_string(), token);
+            }
+        }
         let mut r = 0;
         for reg in registries {
+            let reg = reg.to_ascii_lowercase();
             if hosts.contains_key(&reg) || parse_ipv4(&reg) || reg == "localhost" {
                 continue;
             }
@@ -180,7 +197,9 @@ impl Redactor {
         }
         // Hosts of URLs and lookups come last: a registry named in a URL stays a registry.
         for h in &url_hosts {
-            add(&mut hosts, h);
+            if !ends_in(&h.to_ascii_lowercase(), |k| hosts.contains_key(k)) {
+                add(&mut hosts, h);
+            }
         }
         let mut label_tokens = HashMap::new();
         let values: BTreeSet<&String> = labels.values().flatten().collect();
@@ -221,13 +240,14 @@ impl Redactor {
     /// Gives each URL or lookup host of `text` that is not known yet a token.
     fn learn_url_hosts(&self, text: &str, d: &mut Dynamic) {
         for host in url_hosts(text) {
-            if self.hosts.contains_key(host) || d.hosts.contains_key(host) {
+            let host = host.to_ascii_lowercase();
+            if ends_in(&host, |h| self.hosts.contains_key(h) || d.hosts.contains_key(h)) {
                 continue;
             }
             d.next_host += 1;
+            d.heads.insert(head(&host).to_string());
             d.hosts
-                .insert(host.to_string(), format!("HOST-{}", d.next_host));
-            d.heads.insert(head(host).to_string());
+                .insert(host.clone(), format!("HOST-{}", d.next_host));
             d.longest = d.longest.max(host.len());
         }
     }
@@ -275,6 +295,13 @@ impl Redactor {
     /// at a separator or the run's end: its length and token.
     fn host_at<'s>(&'s self, run: &str, k: usize, d: &'s Dynamic) -> Option<(usize, &'s str)> {
         let rest = &run[k..];
+        let lowered;
+        let rest = if rest.bytes().any(|c| c.is_ascii_uppercase()) {
+            lowered = rest.to_ascii_lowercase();
+            lowered.as_str()
+        } else {
+            rest
+        };
         let first = head(rest);
         if first.is_empty() || !(self.heads.contains(first) || d.heads.contains(first)) {
             return None;
@@ -422,24 +449,65 @@ pub fn registry_host(image: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_string())
 }
 
-/// The hosts `text` names in a host position (see [`url_host_context`]): names with a dot
-/// that are not IPv4 addresses.
+/// The hosts `text` names: names with a dot, not IPv4 addresses, that stand in a host
+/// position (see [`url_host_context`]) or end in a private DNS suffix (`db.acmecorp-prod.internal`, `nas.local`) wherever they are.
 fn url_hosts(text: &str) -> impl Iterator<Item = &str> {
-    let cheap_no = !(text.contains("://") || text.contains('@') || text.contains("lookup "));
-    runs(text.as_bytes(), is_host_byte)
-        .filter(move |_| !cheap_no)
-        .filter_map(move |(i, j)| {
-            let token = text[i..j].trim_end_matches('.');
-            (url_host_context(&text[..i])
-                && token.contains('.')
-                && !parse_ipv4(token)
-                && !is_public(token))
+    runs(text.as_bytes(), is_host_byte).filter_map(move |(i, j)| {
+        let token = text[i..j].trim_end_matches('.');
+        // Not `name.ext:port` in general: `pods.json:103` and `main.go:82` are files.
+        let named = url_host_context(&text[..i]) || private_suffix(token);
+        let standard = ["cluster.local", "svc.cluster.local"]
+            .iter()
+            .any(|d| token.eq_ignore_ascii_case(d));
+        (named && !standard && token.contains('.') && !parse_ipv4(token) && !is_public(token))
             .then_some(token)
-        })
+    })
+}
+
+/// Whether `host`, or its tail after a separator, is `known`: a name that ends in a known
+/// host (`kube-apiserver-ip-10-0-1-23.ec2.internal`) is that host inside a longer name,
+/// not a host of its own.
+fn ends_in(host: &str, known: impl Fn(&str) -> bool) -> bool {
+    let mut tails = std::iter::once(0).chain(
+        host.bytes()
+            .enumerate()
+            .filter(|&(_, c)| is_separator(c))
+            .map(|(p, _)| p + 1),
+    );
+    tails.any(|p| known(&host[p..]))
+}
+
+/// DNS suffixes that only resolve inside a site: a name under one names a private machine.
+const PRIVATE_SUFFIXES: &[&str] = &[
+    "internal",
+    "local",
+    "localdomain",
+    "lan",
+    "corp",
+    "intranet",
+    "private",
+    "home.arpa",
+];
+
+fn private_suffix(host: &str) -> bool {
+    PRIVATE_SUFFIXES.iter().any(|s| {
+        host.len() > s.len() + 1
+            && host.as_bytes()[host.len() - s.len() - 1] == b'.'
+            && host[host.len() - s.len()..].eq_ignore_ascii_case(s)
+    })
+}
+
+/// A short name distinctive enough to stand for its machine wherever it appears: not a
+/// role word, and not an ordinary word (it holds a digit or a dash).
+fn is_machine_name(short: &str) -> bool {
+    short.len() >= 4
+        && !NOT_HOSTNAMES.contains(&short)
+        && short.bytes().any(|c| c.is_ascii_digit() || c == b'-')
 }
 
 /// Whether `host` is one of [`PUBLIC_DOMAINS`] or under one.
 fn is_public(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
     PUBLIC_DOMAINS.iter().any(|d| {
         host.strip_suffix(d)
             .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
@@ -637,6 +705,24 @@ mod tests {
         );
         // And in later text, through the same redactor.
         assert_eq!(r.apply("retry vault.corp.example"), "retry HOST-1");
+    }
+
+    #[test]
+    fn plain_text_hosts_short_names_and_any_case() {
+        let r = redactor(&[("ip-10-0-1-23.ec2.internal", "HOST-1")], &[]);
+        // The short name is learned by from_snapshot; here the pair is given as it would be.
+        let mut r = r;
+        r.hosts.insert("ip-10-0-1-23".into(), "HOST-1".into());
+        r.heads.insert("ip".into());
+        assert_eq!(
+            r.apply(
+                "dial tcp db.acmecorp-prod.internal: refused; pods.json:103, main.go:82; \
+                 IP-10-0-1-23.EC2.Internal and ip-10-0-1-23 said DB.AcmeCorp-Prod.Internal; \
+                 kubernetes.default.svc.cluster.local, cluster.local, kueue.x-k8s.io/v1beta1"
+            ),
+            "dial tcp HOST-2: refused; pods.json:103, main.go:82; HOST-1 and HOST-1 said HOST-2; \
+             HOST-3, cluster.local, kueue.x-k8s.io/v1beta1"
+        );
     }
 
     #[test]
