@@ -6,6 +6,11 @@ use crate::{Scratch, json, kdiag, root};
 
 const SEED: &str = "sample-bundles/control-plane-seed.list.yaml";
 
+/// `kdiag analyze PATH --format json --fail-on never`, whatever it exits with.
+fn analyze(path: &str) -> crate::Run {
+    kdiag(&["analyze", path, "--format", "json", "--fail-on", "never"])
+}
+
 #[test]
 fn output_file_extension_sets_the_format_and_format_words_are_refused() {
     let dir = Scratch::new("guard-output");
@@ -71,14 +76,7 @@ fn a_folder_of_several_bundles_is_named_not_silently_merged() {
             std::fs::read(root().join("sample-bundles").join(from)).unwrap(),
         );
     }
-    let run = kdiag(&[
-        "analyze",
-        dir.path(),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-    ]);
+    let run = analyze(dir.path());
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr
@@ -101,14 +99,7 @@ fn a_folder_of_several_bundles_is_named_not_silently_merged() {
         );
         must_gather_image(&two, &format!("{mg}/quay-io-image"));
     }
-    let run = kdiag(&[
-        "analyze",
-        two.path(),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-    ]);
+    let run = analyze(two.path());
     assert!(
         run.stderr
             .contains("holds 2 bundles (must-gather.local.1/, must-gather.local.2/)"),
@@ -121,18 +112,11 @@ fn a_folder_of_several_bundles_is_named_not_silently_merged() {
     one.write("timestamp", "2026-11-20 09:00:00 +0000 UTC\n");
     must_gather_image(&one, "quay-io-one");
     must_gather_image(&one, "quay-io-two");
-    let run = kdiag(&[
-        "analyze",
-        one.path(),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-    ]);
+    let run = analyze(one.path());
     assert!(!run.stderr.contains("bundles"), "{}", run.stderr);
     // A troubleshoot bundle's folder and an archive with several members: one bundle.
     for path in ["sample-bundles/scheduling/runtime-crash-loop", SEED] {
-        let run = kdiag(&["analyze", path, "--format", "json", "--fail-on", "never"]);
+        let run = analyze(path);
         assert!(!run.stderr.contains("bundles"), "{path}: {}", run.stderr);
     }
 }
@@ -254,14 +238,7 @@ fn unreadable_formats_are_problems_naming_file_and_format() {
     }
     // In a folder, beside a readable dump.
     dir.write("pods.yaml", crate::bad_input_pod());
-    let run = kdiag(&[
-        "analyze",
-        dir.path(),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-    ]);
+    let run = analyze(dir.path());
     let problems = crate::problem_lines(&json(&run));
     for (name, ..) in cases {
         assert!(
