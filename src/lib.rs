@@ -82,11 +82,17 @@ pub fn write_stdout(text: &str) -> Result<(), std::process::ExitCode> {
     }
 }
 
+/// The exit status of a closed stdout (`kdiag … | head`): 141, what a shell reports for
+/// a process ended by SIGPIPE (128 + 13), as `cat` or `git` end there. Not 0: the run
+/// did not print what it found, and `set -o pipefail` scripts see the same status as
+/// for any other tool cut short; not 2: nothing was wrong with the command.
+pub const CLOSED_PIPE: u8 = 141;
+
 /// The exit status of a run whose stdout failed with `e`, after saying why (nothing to
 /// say for a closed pipe: the reader has what it wanted).
 pub fn write_failed(e: &std::io::Error) -> std::process::ExitCode {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
-        return std::process::ExitCode::SUCCESS;
+        return std::process::ExitCode::from(CLOSED_PIPE);
     }
     eprintln!("kdiag: cannot write to stdout: {e}");
     std::process::ExitCode::from(2)

@@ -28,8 +28,10 @@ Examples:
   kdiag scan 'cases/*/' > fleet.jsonl               many bundles, one JSON line each
   kdiag merge shard-*.jsonl                         the fleet table of sharded scans
 
-Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
-2 usage error, a PATH that does not exist, or no input could be read.";
+Exit status: 0 nothing at or above --fail-on; 1 an error finding at or above it;
+3 findings at or above --fail-on, none an error (warnings, or info with --fail-on info);
+2 usage error, a PATH or -n namespace that does not exist, or no input could be read;
+141 stdout was closed early (`| head`): nothing more is printed, as a SIGPIPE end.";
 
 #[derive(Parser)]
 #[command(
@@ -53,8 +55,9 @@ enum Command {
     /// Analyze one or more bundles (folder, .zip, .tar, .tar.gz, .yaml/.json, or - for stdin), merged into one snapshot.
     #[command(after_help = ANALYZE_EXAMPLES)]
     Analyze(AnalyzeArgs),
-    /// List every rule with its id, stage, default severity and summary.
-    Rules,
+    /// List every rule with its id, stage, default severity and summary, or one rule's full doc.
+    #[command(after_help = RULES_EXAMPLES)]
+    Rules(RulesArgs),
     /// Explain one object's Kueue admission chain (Workload, Job, Pod, ClusterQueue, LocalQueue, Cohort) as a tree with quota tables.
     Why(kdiag::explain::WhyArgs),
     /// List objects of a kind from a bundle, like `kubectl get` (short names and plurals accepted).
@@ -95,14 +98,15 @@ struct AnalyzeArgs {
     /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Write the report to FILE instead of stdout.
+    /// Output format [default: from the -o file's extension (.json, .sarif, .html), else human].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Write the report to FILE instead of stdout (a file name, not a format: `-o json`
+    /// is refused, use `--format json`).
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Exit with status 1 when a finding at or above this severity is reported (with
-    /// --baseline: a new finding).
+    /// Exit non-zero when a finding at or above this severity is reported (with
+    /// --baseline: a new finding): 1 when one of them is an error, else 3.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
     /// Only report findings about objects in this namespace (repeatable).
@@ -120,7 +124,7 @@ struct AnalyzeArgs {
     redact: bool,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 enum Format {
     Human,
     Json,
@@ -159,7 +163,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Rules => write_stdout(&rules_table()),
+        Command::Rules(args) => rules_command(args),
         Command::Analyze(args) => analyze(args),
         Command::Why(args) => kdiag::explain::main(args),
         Command::Get(args) => explorer::get(args),
@@ -209,21 +213,132 @@ fn man(dir: Option<PathBuf>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn rules_table() -> String {
+const RULES_EXAMPLES: &str = "\
+Examples:
+  kdiag rules                                every rule, one line each
+  kdiag rules kueue                          the rules of one area
+  kdiag rules kueue/quota-exceeds-capacity   one rule's full doc
+  kdiag rules --format json                  every rule with its doc, as JSON";
+
+#[derive(clap::Args)]
+struct RulesArgs {
+    /// A rule id (`kueue/quota-exceeds-capacity`) for its full doc, or an area (`kueue`)
+    /// for its rules.
+    #[arg(value_name = "ID")]
+    id: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
+    format: RulesFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RulesFormat {
+    Human,
+    Json,
+}
+
+/// `kdiag rules [ID]`: the registry as a table, one rule's doc, or either as JSON.
+fn rules_command(args: RulesArgs) -> ExitCode {
+    let all: Vec<&rules::RuleMeta> = rules::registry().collect();
+    let picked: Vec<&rules::RuleMeta> = match args.id.as_deref() {
+        None => all,
+        Some(id) => {
+            let area = id.trim_end_matches('/');
+            let picked: Vec<&rules::RuleMeta> = all
+                .iter()
+                .copied()
+                .filter(|r| r.id == id || r.id.split('/').next() == Some(area))
+                .collect();
+            if picked.is_empty() {
+                let hint = kdiag::parse::typo::did_you_mean(id, all.iter().map(|r| r.id))
+                    .map(|m| format!(" (did you mean {m}?)"))
+                    .unwrap_or_default();
+                eprintln!("kdiag: no rule or area {id:?}{hint}; `kdiag rules` lists them");
+                return ExitCode::from(2);
+            }
+            picked
+        }
+    };
+    let one =
+        args.id.is_some() && picked.len() == 1 && picked[0].id == args.id.as_deref().unwrap_or("");
+    let text = match (args.format, one) {
+        (RulesFormat::Json, true) => json_line(&rule_json(picked[0])),
+        (RulesFormat::Json, false) => json_line(&serde_json::json!({
+            "schema": "kdiag.rules/v1",
+            "rules": picked.iter().map(|r| rule_json(r)).collect::<Vec<_>>(),
+        })),
+        (RulesFormat::Human, true) => rule_doc(picked[0]),
+        (RulesFormat::Human, false) => rules_table(&picked),
+    };
+    write_stdout(&text)
+}
+
+/// The stage column of a rule: the stage classifier reports each pod at the stage where
+/// it stopped.
+fn rule_stage(r: &rules::RuleMeta) -> &'static str {
+    if r.fallback {
+        "(per pod)"
+    } else {
+        r.stage.as_str()
+    }
+}
+
+/// A rule's doc comment as written, without the space rustdoc keeps after `///`.
+fn rule_doc_text(r: &rules::RuleMeta) -> String {
+    r.doc
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
+}
+
+fn rule_json(r: &rules::RuleMeta) -> serde_json::Value {
+    serde_json::json!({
+        "id": r.id,
+        "stage": rule_stage(r),
+        "severity": r.severity.as_str(),
+        "summary": r.summary(),
+        "doc": rule_doc_text(r),
+    })
+}
+
+fn json_line(v: &serde_json::Value) -> String {
+    format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default())
+}
+
+/// One rule: its id, stage and default severity, then its whole doc comment.
+fn rule_doc(r: &rules::RuleMeta) -> String {
+    format!(
+        "{}\nstage:    {}\nseverity: {} (default)\n\n{}\n",
+        r.id,
+        rule_stage(r),
+        r.severity.as_str(),
+        rule_doc_text(r)
+    )
+}
+
+/// RULE, STAGE, SEVERITY and SUMMARY, each column as wide as its longest cell.
+fn rules_table(picked: &[&rules::RuleMeta]) -> String {
+    let rows: Vec<[&str; 4]> = picked
+        .iter()
+        .map(|r| [r.id, rule_stage(r), r.severity.as_str(), r.summary()])
+        .collect();
+    let header = ["RULE", "STAGE", "SEVERITY", "SUMMARY"];
+    let width = |i: usize| {
+        rows.iter()
+            .map(|r| r[i].chars().count())
+            .chain([header[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1, w2) = (width(0), width(1), width(2));
     let mut out = String::new();
-    for r in rules::registry() {
-        // The stage classifier reports each pod at the stage where it stopped.
-        let stage = if r.fallback {
-            "(per pod)"
-        } else {
-            r.stage.as_str()
-        };
+    for row in std::iter::once(header).chain(rows) {
         out.push_str(&format!(
-            "{:<28} {:<11} {:<8} {}\n",
-            r.id,
-            stage,
-            r.severity.as_str(),
-            r.summary()
+            "{:<w0$}  {:<w1$}  {:<w2$}  {}\n",
+            row[0], row[1], row[2], row[3]
         ));
     }
     out
@@ -245,6 +360,9 @@ pub fn input_args(paths: &[String]) -> Vec<InputArg> {
 
 /// Loads the inputs into a snapshot without running the rules (for `get`).
 pub fn load_snapshot(paths: &[String]) -> Option<kdiag::snapshot::Snapshot> {
+    for (_, note) in several_bundles(paths) {
+        eprintln!("kdiag: warning: {note}");
+    }
     let progress = progress::Progress::new(&format!("reading {} input(s)…", paths.len()), 0);
     let result = kdiag::ingest::load(&input_args(paths));
     progress.finish();
@@ -277,15 +395,36 @@ pub fn load(paths: &[String]) -> Option<(kdiag::snapshot::Snapshot, Vec<Finding>
 
 fn analyze(args: AnalyzeArgs) -> ExitCode {
     let started = std::time::Instant::now();
+    let format = match output_format(args.format, args.output.as_deref()) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("kdiag: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let several = several_bundles(&args.paths);
     let Some((snapshot, mut findings)) = load(&args.paths) else {
         return ExitCode::from(2);
     };
+    if let Err(e) = check_namespaces(&snapshot, &args.namespaces) {
+        eprintln!("kdiag: {e}");
+        return ExitCode::from(2);
+    }
     let keep_ns = |ns: Option<&str>| {
         args.namespaces.is_empty() || ns.is_some_and(|n| args.namespaces.iter().any(|x| x == n))
     };
     let keep_stage =
         |s: &str| args.stages.is_empty() || args.stages.iter().any(|x| x.as_str() == s);
+    let found = findings.len();
     findings.retain(|f| keep_ns(f.object.namespace.as_deref()) && keep_stage(f.stage.as_str()));
+    if !args.namespaces.is_empty() || !args.stages.is_empty() {
+        eprintln!(
+            "kdiag: {}: {} of {found} finding(s) shown, {} hidden",
+            filters_text(&args),
+            findings.len(),
+            found - findings.len()
+        );
+    }
     let comparison = match &args.baseline {
         Some(path) => {
             let keep = |f: &serde_json::Value| {
@@ -304,11 +443,20 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
     };
     let redactor = args.redact.then(|| Redactor::from_snapshot(&snapshot));
     let mut analysis = Analysis::new(&snapshot, findings);
+    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    for (i, note) in &several {
+        // A human report on this terminal shows the note already.
+        if !(to_terminal && format == Format::Human) {
+            eprintln!("kdiag: warning: {note}");
+        }
+        if let Some(input) = analysis.inputs.get_mut(*i) {
+            input.notes.push(note.clone());
+        }
+    }
     if let Some(r) = &redactor {
         analysis.redact(r);
     }
-    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let mut text = match args.format {
+    let mut text = match format {
         Format::Json => match &comparison {
             Some(c) => c.render_json(&analysis),
             None => report::json::render(&analysis),
@@ -353,14 +501,173 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let threshold = args.fail_on.threshold();
-    let failing = match &comparison {
-        Some(c) => c.fails(&analysis.findings, threshold),
-        None => threshold.is_some_and(|t| analysis.findings.iter().any(|f| f.severity <= t)),
-    };
+    let failing = analysis.findings.iter().filter(|f| {
+        threshold.is_some_and(|t| f.severity <= t)
+            && comparison.as_ref().is_none_or(|c| c.is_new(f))
+    });
+    let code = fail_code(failing.map(|f| f.severity));
     // Freeing a large snapshot object by object takes longer than the process exit does.
     std::mem::forget(analysis);
     std::mem::forget(snapshot);
-    ExitCode::from(if failing { 1 } else { 0 })
+    ExitCode::from(code)
+}
+
+/// The exit status of findings at or above `--fail-on`: 0 none, 1 when one is an error,
+/// else 3 (warnings, or info with `--fail-on info`), so that CI can tell them apart as
+/// troubleshoot's preflight does (3 fail, 4 warn), keeping 1 for errors as before.
+pub fn fail_code(failing: impl Iterator<Item = Severity>) -> u8 {
+    let mut code = 0;
+    for severity in failing {
+        if severity == Severity::Error {
+            return 1;
+        }
+        code = 3;
+    }
+    code
+}
+
+/// The report's format: `--format`, else the `-o` file's extension (`.json`, `.sarif`,
+/// `.html`), else human. `-o json` (a format word as a bare file name) is refused: in
+/// kubectl and `kdiag get`, `-o` is the format, and a file named `json` holding a human
+/// report helps no one.
+fn output_format(
+    format: Option<Format>,
+    output: Option<&std::path::Path>,
+) -> Result<Format, String> {
+    let Some(path) = output else {
+        return Ok(format.unwrap_or(Format::Human));
+    };
+    let shown = path.to_string_lossy();
+    const WORDS: &[&str] = &[
+        "json", "yaml", "yml", "sarif", "html", "human", "wide", "name",
+    ];
+    if let Some(word) = WORDS.iter().find(|w| shown.eq_ignore_ascii_case(w)) {
+        let hint = match *word {
+            "yaml" | "yml" | "wide" | "name" => {
+                "analyze prints human, json, sarif or html: --format json".to_string()
+            }
+            w => format!("--format {w}"),
+        };
+        return Err(format!(
+            "-o names the file to write, not the format: use {hint} (with -o FILE.{} to write a file; -o ./{shown} for a file really named {shown})",
+            match *word {
+                "sarif" => "sarif",
+                "html" => "html",
+                _ => "json",
+            }
+        ));
+    }
+    if let Some(f) = format {
+        return Ok(f);
+    }
+    let name = shown.to_ascii_lowercase();
+    Ok(
+        if name.ends_with(".json") && !name.ends_with(".sarif.json") {
+            Format::Json
+        } else if name.ends_with(".sarif") || name.ends_with(".sarif.json") {
+            Format::Sarif
+        } else if name.ends_with(".html") || name.ends_with(".htm") {
+            Format::Html
+        } else {
+            Format::Human
+        },
+    )
+}
+
+/// `-n ml -n web --stage queue`, for the line that says how many findings a filter hid.
+fn filters_text(args: &AnalyzeArgs) -> String {
+    let ns = args.namespaces.iter().map(|n| format!("-n {n}"));
+    let stages = args
+        .stages
+        .iter()
+        .map(|s| format!("--stage {}", s.as_str()));
+    ns.chain(stages).collect::<Vec<_>>().join(" ")
+}
+
+/// Refuses `-n` namespaces none of which is in the bundle (a typo would otherwise read as
+/// "nothing stuck"), naming the closest and the bundle's biggest namespaces; a namespace
+/// not in the bundle beside others that are is only warned about.
+fn check_namespaces(snapshot: &kdiag::snapshot::Snapshot, asked: &[String]) -> Result<(), String> {
+    if asked.is_empty() {
+        return Ok(());
+    }
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for o in &snapshot.objects {
+        if let Some(ns) = o.namespace.as_deref() {
+            *counts.entry(ns).or_default() += 1;
+        } else if o.kind == "Namespace" && o.group().is_empty() {
+            counts.entry(o.name.as_str()).or_default();
+        }
+    }
+    let missing: Vec<&String> = asked
+        .iter()
+        .filter(|n| !counts.contains_key(n.as_str()))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut biggest: Vec<(&str, usize)> = counts.iter().map(|(n, c)| (*n, *c)).collect();
+    biggest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut shown: Vec<&str> = biggest.iter().take(8).map(|(n, _)| *n).collect();
+    shown.sort();
+    let listed = match counts.len() {
+        0 => "it holds no namespaced objects".to_string(),
+        n if n > shown.len() => format!(
+            "its namespaces with the most objects: {} ({n} in all)",
+            shown.join(", ")
+        ),
+        _ => format!("its namespaces: {}", shown.join(", ")),
+    };
+    let names = missing
+        .iter()
+        .map(|n| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let hint = missing
+        .iter()
+        .find_map(|n| kdiag::parse::typo::did_you_mean(n, counts.keys().copied()))
+        .map(|m| format!("did you mean {m}? "))
+        .unwrap_or_default();
+    let message = format!("namespace {names} is not in the bundle; {hint}{listed}");
+    if missing.len() == asked.len() {
+        return Err(message);
+    }
+    eprintln!("kdiag: warning: {message}");
+    Ok(())
+}
+
+/// For each PATH that is a folder holding several bundles (which would be merged into
+/// one cluster): its index and the note that names them and points to `kdiag scan`.
+fn several_bundles(paths: &[String]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, p) in paths.iter().enumerate() {
+        let path = std::path::Path::new(p);
+        if p == "-" || !path.is_dir() {
+            continue;
+        }
+        let found = scan::bundles_inside(path);
+        if found.len() < 2 {
+            continue;
+        }
+        const SHOWN: usize = 5;
+        let mut names = found
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if found.len() > SHOWN {
+            names.push_str(&format!(", … ({} in all)", found.len()));
+        }
+        out.push((
+            i,
+            format!(
+                "{p} holds {} bundles ({names}), read here as one cluster; analyze each alone, or all with `kdiag scan {p}`",
+                found.len()
+            ),
+        ));
+    }
+    out
 }
 
 /// Writes a command's whole output to stdout: see [`kdiag::write_stdout`].

@@ -49,7 +49,8 @@ pub struct ScanArgs {
     /// Findings listed per bundle in its JSON line.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub top: usize,
-    /// Exit with status 1 when any bundle has a finding at or above this severity.
+    /// Exit non-zero when any bundle has a finding at or above this severity: 1 when one
+    /// of them is an error, else 3.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
     /// Do not print the fleet table on stderr.
@@ -159,10 +160,19 @@ pub fn scan(args: ScanArgs) -> ExitCode {
     if unreadable == all.len() {
         return ExitCode::from(2);
     }
+    // As `analyze`: 1 when a failing bundle has an error, 3 when they have only lesser findings.
     let failing = all
         .iter()
-        .any(|l| l.get("failing").and_then(Value::as_bool) == Some(true));
-    ExitCode::from(if failing { 1 } else { 0 })
+        .filter(|l| l.get("failing").and_then(Value::as_bool) == Some(true))
+        .map(|l| {
+            let errors = l.pointer("/severity/error").and_then(Value::as_u64);
+            if errors.unwrap_or(0) > 0 {
+                Severity::Error
+            } else {
+                Severity::Warning
+            }
+        });
+    ExitCode::from(crate::fail_code(failing))
 }
 
 /// What the fleet table needs of a line (drops the top findings).
@@ -358,7 +368,8 @@ pub fn merge(args: MergeArgs) -> ExitCode {
         if scan_lines == 0 && !text.trim().is_empty() {
             let name = if f == "-" { "stdin" } else { f.as_str() };
             eprintln!(
-                "kdiag: {name} is not a scan result: it holds no `kdiag scan` JSON line ({SCAN_SCHEMA})"
+                "kdiag: {name} is not a scan result: it is {}, and holds no `kdiag scan` JSON line ({SCAN_SCHEMA}); merge takes what `kdiag scan` prints",
+                what_it_is(&text)
             );
             return ExitCode::from(2);
         }
@@ -403,6 +414,36 @@ pub fn merge(args: MergeArgs) -> ExitCode {
     crate::write_stdout(&text)
 }
 
+/// What a file given to `merge` holds, when it is not scan lines: kdiag's other
+/// outputs by their schema or shape, else JSON or text.
+fn what_it_is(text: &str) -> String {
+    let trimmed = text.trim_start();
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        let schema = v.get("schema").and_then(Value::as_str).unwrap_or("");
+        return match schema {
+            "kdiag.findings/v1" => format!("a `kdiag analyze --format json` result ({schema})"),
+            "kdiag.baseline/v1" => format!("a `kdiag analyze --baseline` result ({schema})"),
+            "kdiag.fleet/v1" => format!("a `kdiag merge --format json` summary ({schema})"),
+            "kdiag.rules/v1" => format!("the `kdiag rules --format json` list ({schema})"),
+            _ if v.get("runs").is_some() && v.get("version").is_some() => {
+                "a SARIF log (`kdiag analyze --format sarif`?)".to_string()
+            }
+            _ if v.get("kind").is_some() && v.get("apiVersion").is_some() => {
+                "a Kubernetes object or list (a bundle: `kdiag analyze` it)".to_string()
+            }
+            "" => "a JSON document without a `schema`".to_string(),
+            other => format!("a JSON document of schema {other:?}"),
+        };
+    }
+    if trimmed.starts_with("<!DOCTYPE html") || trimmed.starts_with("<html") {
+        return "an HTML page (`kdiag analyze --format html`?)".to_string();
+    }
+    if trimmed.starts_with("input ") || trimmed.starts_with("fleet: ") {
+        return "kdiag's human output (a report or a fleet table)".to_string();
+    }
+    "text that is not JSON".to_string()
+}
+
 /// The bundle path of a `kdiag scan` line: a JSON object with a `path`, of the scan
 /// schema (lines of unreadable bundles and older scans carry no schema).
 fn scan_line_path(v: &Value) -> Option<&str> {
@@ -415,7 +456,20 @@ fn scan_line_path(v: &Value) -> Option<&str> {
 
 // ── finding bundles ─────────────────────────────────────────────────────────────────
 
-const BUNDLE_EXTENSIONS: &[&str] = &[".zip", ".tar", ".tar.gz", ".tgz", ".yaml", ".yml", ".json"];
+const DUMP_EXTENSIONS: &[&str] = &[".yaml", ".yml", ".json"];
+
+/// A name that says archive of files (a bundle packed): `.zip`, `.tar`, `.tar.gz`,
+/// `.tgz`, `.tar.xz`, `.tar.zst`, also `.7z` and `.rar` (which kdiag names as unreadable).
+/// `pods.yaml.gz` is one compressed file, not an archive.
+fn has_archive_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    [
+        ".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz", ".tzst", ".7z", ".rar",
+    ]
+    .iter()
+    .any(|x| name.ends_with(x))
+        || name.contains(".tar.")
+}
 
 /// A PATH (possibly a glob) → bundles. A folder that looks like a bundle itself
 /// (object files at its top, or a must-gather / troubleshoot / cluster-info layout) is
@@ -454,7 +508,64 @@ fn has_bundle_extension(p: &Path) -> bool {
         .and_then(|n| n.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
-    BUNDLE_EXTENSIONS.iter().any(|e| name.ends_with(e))
+    has_archive_name(&name) || DUMP_EXTENSIONS.iter().any(|e| name.ends_with(e))
+}
+
+/// The bundles a folder holds when it is not one bundle itself: archives at its top
+/// (`a.tar.gz`, `b.zip`) and sub-folders in which a bundle layout is recognised
+/// (`must-gather.local.1/`, a troubleshoot tree), sorted; empty when the folder's own
+/// top is a bundle's (a must-gather's `timestamp`, a troubleshoot `cluster-resources/`:
+/// the image folders of one must-gather are one bundle).
+pub fn bundles_inside(dir: &Path) -> Vec<String> {
+    use kdiag::ingest::layout::{Layout, detect};
+    let paths = relative_paths(dir, 5, 20_000);
+    // A signal of a layout rooted at the folder itself, from its top two levels.
+    let own_top = paths
+        .iter()
+        .filter(|p| p.matches('/').count() < 2)
+        .any(|p| {
+            let d = detect(std::iter::once(p.as_str()));
+            d.layout != Layout::KubectlDump && d.root.is_empty()
+        });
+    if own_top {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for top in paths.iter().filter(|p| !p.contains('/')) {
+        if dir.join(top).is_dir() {
+            let prefix = format!("{top}/");
+            let d = detect(
+                paths
+                    .iter()
+                    .filter(|p| p.starts_with(&prefix))
+                    .map(String::as_str),
+            );
+            if d.layout != Layout::KubectlDump && d.root.starts_with(&prefix) {
+                found.push(prefix);
+            }
+        } else if has_archive_name(top) {
+            found.push(top.clone());
+        }
+    }
+    found
+}
+
+/// The paths of files and folders under `dir`, relative to it, `/`-separated, at most
+/// `depth` deep and `limit` of them (hidden ones left out), sorted by name.
+fn relative_paths(dir: &Path, depth: usize, limit: usize) -> Vec<String> {
+    walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .max_depth(depth)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(Result::ok)
+        .take(limit)
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(dir).ok()?;
+            Some(rel.to_string_lossy().replace('\\', "/"))
+        })
+        .collect()
 }
 
 /// Whether a folder is one bundle rather than a folder of bundles: the folders and files
@@ -471,6 +582,9 @@ fn looks_like_bundle(dir: &Path) -> bool {
         "timestamp",
         "analysis.json",
     ];
+    if bundles_inside(dir).len() >= 2 {
+        return false;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
     };
@@ -485,13 +599,10 @@ fn looks_like_bundle(dir: &Path) -> bool {
         }
         let p = e.path();
         if p.is_file() {
-            if [".zip", ".tar", ".tar.gz", ".tgz"]
-                .iter()
-                .any(|x| name.ends_with(x))
-            {
+            if has_archive_name(&name) {
                 return false;
             }
-            dumps |= [".yaml", ".yml", ".json"].iter().any(|x| name.ends_with(x));
+            dumps |= DUMP_EXTENSIONS.iter().any(|x| name.ends_with(x));
         }
     }
     dumps

@@ -23,7 +23,8 @@ fn exit_codes_follow_fail_on() {
             "warning"
         ])
         .code,
-        1
+        3,
+        "a warning at or above --fail-on, no error: 3"
     );
     assert_eq!(
         kdiag(&[
@@ -376,7 +377,7 @@ fn merge_refuses_files_that_are_not_scan_results() {
 }
 
 #[test]
-fn a_failed_write_is_named_and_a_closed_pipe_is_quiet() {
+fn a_failed_write_is_named() {
     use std::process::{Command, Stdio};
     if let Ok(full) = std::fs::File::create("/dev/full") {
         let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
@@ -393,23 +394,5 @@ fn a_failed_write_is_named_and_a_closed_pipe_is_quiet() {
             "{stderr}"
         );
     }
-    // `kdiag … | head -1`: the reader has gone before kdiag writes.
-    for args in [
-        vec!["analyze", SEED],
-        vec!["get", "pods", "-A", SEED],
-        vec!["rules"],
-    ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kdiag"))
-            .args(&args)
-            .current_dir(crate::root())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
-        assert!(stderr.is_empty(), "{args:?}: {stderr}");
-    }
+    // A closed pipe: guard::a_closed_pipe_ends_quietly_with_141.
 }

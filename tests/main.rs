@@ -5,6 +5,8 @@
 mod archives;
 mod cli;
 mod corpus;
+mod get_forms;
+mod guard;
 mod history;
 mod hostile;
 mod identity;

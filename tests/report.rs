@@ -320,8 +320,8 @@ fn sarif_is_valid_and_points_where_the_json_points() {
         let listed = kdiag(&["rules"]).stdout;
         assert_eq!(
             ids.len(),
-            listed.lines().count(),
-            "every rule of the registry is described"
+            listed.lines().count() - 1,
+            "every rule of the registry (below the header) is described"
         );
         let results = sarif_run["results"].as_array().unwrap();
         let findings = j["findings"].as_array().unwrap();

@@ -133,7 +133,10 @@ fn quiet_bundles_have_no_findings() {
             .map(|f| f["message"].as_str().unwrap())
             .collect();
         if bundle == "runtime-quiet" {
-            assert_eq!(run.code, 1, "{bundle}: info findings fail --fail-on info");
+            assert_eq!(
+                run.code, 3,
+                "{bundle}: info findings fail --fail-on info (3: no error)"
+            );
             assert_eq!(history.len(), 1, "{bundle}: {history:#?}");
             assert!(
                 history[0].contains("retried: Job seed completed at"),

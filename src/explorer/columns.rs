@@ -178,7 +178,7 @@ pub(super) fn columns(
                 age,
             ],
         ),
-        "ReplicaSet" => (
+        "ReplicaSet" | "ReplicationController" => (
             vec!["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
             vec![
                 n,

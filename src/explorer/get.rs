@@ -1,100 +1,123 @@
-//! `kdiag get`: the objects picked by kind, name, namespace and label selector, printed
-//! as a table (the columns of each kind are in `columns.rs`), YAML, JSON or names.
+//! `kdiag get`: the objects picked by kind, name, namespace, label and field selectors,
+//! sorted by `--sort-by`, printed as a table per kind (the columns of each kind are in
+//! `columns.rs`), YAML, JSON or names. The arguments are read in `get_request.rs`.
 
 use super::columns::columns;
-use super::lookup::{Kind, cluster_scoped, resolve_kind, resolve_object};
+use super::field_selector::{FieldReq, check_fields, matches_fields, parse_field_selector};
+use super::get_request::split_args;
+use super::lookup::{Kind, cluster_scoped, kind_names, resolve_kind, resolve_object};
 use super::printer_columns::{custom_table, printer_columns};
-use super::selector::{matches_selector, parse_selector};
+use super::selector::{Req, matches_selector, parse_selector};
+use super::sort_by::{compare, parse_sort_by, sort_key};
 use super::yaml::object_yaml;
 use super::{GetArgs, GetFormat, emit};
 use crate::load_snapshot;
+use kdiag::parse::typo::did_you_mean;
 use kdiag::report::redact::Redactor;
 use kdiag::snapshot::{ObjectId, Snapshot};
 use serde_json::json;
+use std::collections::HashMap;
 use std::process::ExitCode;
 
 pub fn get(args: GetArgs) -> ExitCode {
-    let Some(snap) = load_snapshot(&args.paths) else {
-        return ExitCode::from(2);
-    };
-    let (typed, name) = match args.target.split_once('/') {
-        Some((k, n)) => (k, Some(n)),
-        None => (args.target.as_str(), None),
-    };
-    let Some(kind) = resolve_kind(&snap, typed) else {
-        eprintln!(
-            "kdiag: the bundle holds no objects of kind {typed:?} (kubectl names like pods, po, deploy, svc, cq are accepted)"
-        );
-        return ExitCode::from(2);
-    };
-    let selector = match args.selector.as_deref().map(parse_selector).transpose() {
-        Ok(s) => s,
+    match run(&args) {
+        Ok(code) => code,
         Err(e) => {
             eprintln!("kdiag: {e}");
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
+    }
+}
+
+/// The objects of one kind to print: picked by name, or listed and filtered.
+struct Table {
+    kind: Kind,
+    ids: Vec<ObjectId>,
+}
+
+fn run(args: &GetArgs) -> Result<ExitCode, String> {
+    let request = split_args(&args.args, |p| std::path::Path::new(p).exists())?;
+    // Selectors and the sort key are read before the bundle, so a typo costs no load.
+    let selector = args.selector.as_deref().map(parse_selector).transpose()?;
+    let fields = args
+        .field_selector
+        .as_deref()
+        .map(parse_field_selector)
+        .transpose()?;
+    let sort_by = args.sort_by.as_deref().map(parse_sort_by).transpose()?;
+    let Some(snap) = load_snapshot(&request.paths) else {
+        return Ok(ExitCode::from(2));
     };
-    let scoped = cluster_scoped(&snap, &kind);
-    let ids: Vec<ObjectId> = match name {
-        Some(n) => match resolve_object(
-            &snap,
-            &kind,
-            n,
-            if args.all_namespaces {
+    let mut kinds: Vec<(Kind, &Vec<String>)> = Vec::new();
+    for (typed, names) in &request.targets {
+        let Some(kind) = resolve_kind(&snap, typed) else {
+            if request.from_all {
+                continue;
+            }
+            return Err(unknown_kind(&snap, typed));
+        };
+        if let Some(f) = &fields {
+            check_fields(f, field_kind(&kind), &kind.display())?;
+        }
+        if !kinds
+            .iter()
+            .any(|(k, _)| k.group == kind.group && k.kind == kind.kind)
+        {
+            kinds.push((kind, names));
+        }
+    }
+    let mut tables = Vec::new();
+    let mut not_found = Vec::new();
+    for (kind, names) in kinds {
+        let ids = if names.is_empty() {
+            let mut ids = list(&snap, &kind, args, selector.as_deref(), fields.as_deref());
+            if let Some(path) = &sort_by {
+                let keys: HashMap<ObjectId, Option<serde_json::Value>> = ids
+                    .iter()
+                    .map(|&id| (id, sort_key(path, snap.object(id).value())))
+                    .collect();
+                ids.sort_by(|a, b| compare(&keys[a], &keys[b]));
+            }
+            ids
+        } else {
+            let ns = if args.all_namespaces {
                 None
             } else {
                 args.namespace.as_deref()
-            },
-        ) {
-            Ok(id) => vec![id],
-            Err(e) => {
-                eprintln!("kdiag: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => {
-            let ns = if scoped || args.all_namespaces {
-                None
-            } else {
-                Some(args.namespace.as_deref().unwrap_or("default"))
             };
-            let mut ids: Vec<ObjectId> = kind
-                .ids(&snap)
+            names
                 .iter()
-                .copied()
-                .filter(|&id| ns.is_none() || snap.object(id).namespace.as_deref() == ns)
-                .filter(|&id| {
-                    selector
-                        .as_ref()
-                        .is_none_or(|s| matches_selector(s, snap.object(id).value()))
+                .filter_map(|n| match resolve_object(&snap, &kind, n, ns) {
+                    Ok(id) => Some(id),
+                    Err(e) => {
+                        not_found.push(e);
+                        None
+                    }
                 })
-                .collect();
-            if kind.is_known() && kind.kind == "Event" {
-                ids.sort_by_key(|&id| (event_last(&snap, id), id));
-            }
-            if ids.is_empty() {
-                let elsewhere = kind.ids(&snap).len();
-                match ns {
-                    Some(ns) if elsewhere > 0 => eprintln!(
-                        "No resources found in {ns} namespace ({elsewhere} {} object(s) in other namespaces: use -A or -n NS).",
-                        kind.display()
-                    ),
-                    Some(ns) => eprintln!("No resources found in {ns} namespace."),
-                    None => eprintln!("No resources found."),
-                }
-                return ExitCode::SUCCESS;
-            }
-            ids
+                .collect()
+        };
+        tables.push(Table { kind, ids });
+    }
+    for e in &not_found {
+        eprintln!("kdiag: {e}");
+    }
+    let failed = || ExitCode::from(if not_found.is_empty() { 0 } else { 2 });
+    tables.retain(|t| !t.ids.is_empty() || request.targets.len() == 1);
+    if tables.iter().all(|t| t.ids.is_empty()) {
+        if not_found.is_empty() {
+            say_none_found(&snap, &tables, args);
         }
-    };
+        return Ok(failed());
+    }
     let redactor = args.redact.then(|| Redactor::from_snapshot(&snap));
-    let single = name.is_some();
+    let all_ids: Vec<ObjectId> = tables.iter().flat_map(|t| t.ids.iter().copied()).collect();
+    let single = request.named() == 1 && all_ids.len() == 1;
     let text = match args.output {
         Some(GetFormat::Json) => {
             let v = if single {
-                snap.object(ids[0]).value().clone()
+                snap.object(all_ids[0]).value().clone()
             } else {
-                json!({"apiVersion": "v1", "items": ids.iter().map(|&id| snap.object(id).value().clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| snap.object(id).value().clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
             };
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');
@@ -102,10 +125,10 @@ pub fn get(args: GetArgs) -> ExitCode {
         }
         Some(GetFormat::Yaml) => {
             if single {
-                object_yaml(&snap, ids[0])
+                object_yaml(&snap, all_ids[0])
             } else {
                 let mut s = String::from("apiVersion: v1\nitems:\n");
-                for &id in &ids {
+                for &id in &all_ids {
                     for (i, l) in object_yaml(&snap, id).lines().enumerate() {
                         s.push_str(if i == 0 { "- " } else { "  " });
                         s.push_str(l);
@@ -116,23 +139,124 @@ pub fn get(args: GetArgs) -> ExitCode {
                 s
             }
         }
-        Some(GetFormat::Name) => ids
+        Some(GetFormat::Name) => tables
             .iter()
-            .map(|&id| format!("{}/{}\n", kind.resource(), snap.object(id).name))
+            .flat_map(|t| {
+                t.ids
+                    .iter()
+                    .map(|&id| format!("{}/{}\n", t.kind.resource(), snap.object(id).name))
+            })
             .collect(),
         Some(GetFormat::Wide) | None => {
-            let wide = args.output == Some(GetFormat::Wide);
-            let (mut header, mut rows) = kind_table(&snap, &kind, &ids, wide);
-            if args.all_namespaces && !scoped {
-                header.insert(0, "NAMESPACE".into());
-                for (row, &id) in rows.iter_mut().zip(&ids) {
-                    row.insert(0, snap.object(id).namespace.clone().unwrap_or_default());
-                }
-            }
-            table(&header, &rows)
+            // As kubectl, several kinds asked for name each row's kind (`pod/web-1`) and
+            // print one table per kind, a blank line between them.
+            let show_kind = request.targets.len() > 1;
+            let printed: Vec<String> = tables
+                .iter()
+                .filter(|t| !t.ids.is_empty())
+                .map(|t| kind_text(&snap, t, args, show_kind))
+                .collect();
+            printed.join("\n")
         }
     };
-    emit(text, redactor.as_ref())
+    let code = emit(text, redactor.as_ref());
+    Ok(if not_found.is_empty() { code } else { failed() })
+}
+
+/// One kind's table, with NAMESPACE first under `-A`, and `kind/` before each name
+/// when several kinds are printed.
+fn kind_text(snap: &Snapshot, t: &Table, args: &GetArgs, show_kind: bool) -> String {
+    let wide = args.output == Some(GetFormat::Wide);
+    let (mut header, mut rows) = kind_table(snap, &t.kind, &t.ids, wide);
+    if show_kind {
+        let prefix = format!("{}/", t.kind.resource());
+        for row in rows.iter_mut() {
+            if let Some(name) = row.first_mut() {
+                name.insert_str(0, &prefix);
+            }
+        }
+    }
+    if args.all_namespaces && !cluster_scoped(snap, &t.kind) {
+        header.insert(0, "NAMESPACE".into());
+        for (row, &id) in rows.iter_mut().zip(&t.ids) {
+            row.insert(0, snap.object(id).namespace.clone().unwrap_or_default());
+        }
+    }
+    table(&header, &rows)
+}
+
+/// The objects of a kind in the namespace asked (`default` without `-n`/`-A`, as
+/// kubectl), matching the selectors; events oldest first.
+fn list(
+    snap: &Snapshot,
+    kind: &Kind,
+    args: &GetArgs,
+    selector: Option<&[Req]>,
+    fields: Option<&[FieldReq]>,
+) -> Vec<ObjectId> {
+    let ns = list_namespace(snap, kind, args);
+    let mut ids: Vec<ObjectId> = kind
+        .ids(snap)
+        .iter()
+        .copied()
+        .filter(|&id| ns.is_none() || snap.object(id).namespace.as_deref() == ns)
+        .filter(|&id| selector.is_none_or(|s| matches_selector(s, snap.object(id).value())))
+        .filter(|&id| {
+            fields.is_none_or(|f| matches_fields(f, field_kind(kind), snap.object(id).value()))
+        })
+        .collect();
+    if kind.is_known() && kind.kind == "Event" {
+        ids.sort_by_key(|&id| (event_last(snap, id), id));
+    }
+    ids
+}
+
+/// The namespace a listing is limited to: none for cluster-scoped kinds and `-A`.
+fn list_namespace<'a>(snap: &Snapshot, kind: &Kind, args: &'a GetArgs) -> Option<&'a str> {
+    if cluster_scoped(snap, kind) || args.all_namespaces {
+        None
+    } else {
+        Some(args.namespace.as_deref().unwrap_or("default"))
+    }
+}
+
+/// kubectl's "No resources found", saying where a lone kind's objects are instead.
+fn say_none_found(snap: &Snapshot, tables: &[Table], args: &GetArgs) {
+    let ns = match tables {
+        [t] => list_namespace(snap, &t.kind, args),
+        _ => (!args.all_namespaces).then(|| args.namespace.as_deref().unwrap_or("default")),
+    };
+    let elsewhere = match tables {
+        [t] => t.kind.ids(snap).len(),
+        _ => 0,
+    };
+    match ns {
+        Some(ns) if elsewhere > 0 => eprintln!(
+            "No resources found in {ns} namespace ({elsewhere} {} object(s) in other namespaces or not matching: use -A or -n NS).",
+            tables[0].kind.display()
+        ),
+        Some(ns) => eprintln!("No resources found in {ns} namespace."),
+        None => eprintln!("No resources found."),
+    }
+}
+
+/// kubectl's words for a kind it does not know, with the likeliest kind meant.
+fn unknown_kind(snap: &Snapshot, typed: &str) -> String {
+    let names = kind_names(snap);
+    let lookup = typed.split('.').next().unwrap_or(typed);
+    let hint = did_you_mean(lookup, names.iter().map(|(n, _)| n.as_str()))
+        .and_then(|m| names.iter().find(|(n, _)| n == m))
+        .map(|(_, plural)| format!("; did you mean {plural}?"))
+        .unwrap_or_default();
+    format!(
+        "the bundle doesn't have a resource type {typed:?}{hint} (kubectl names like pods, po, deploy, svc, cq are accepted)"
+    )
+}
+
+/// The kind whose API fields `--field-selector` offers: a core kind kdiag knows, else
+/// only the metadata fields every kind has.
+fn field_kind(kind: &Kind) -> &str {
+    if kind.is_known() { &kind.kind } else { "" }
 }
 
 /// The header and rows of a kind's table: kdiag's own columns for the kinds it knows,

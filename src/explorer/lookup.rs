@@ -11,6 +11,7 @@ const KINDS: &[(&str, &str, &[&str])] = &[
     ("Service", "services", &["svc"]),
     ("Deployment", "deployments", &["deploy"]),
     ("ReplicaSet", "replicasets", &["rs"]),
+    ("ReplicationController", "replicationcontrollers", &["rc"]),
     ("StatefulSet", "statefulsets", &["sts"]),
     ("DaemonSet", "daemonsets", &["ds"]),
     ("Job", "jobs", &[]),
@@ -161,6 +162,34 @@ pub(super) fn resolve_kind(snap: &Snapshot, typed: &str) -> Option<Kind> {
         .filter(|(g, _)| group.is_none_or(|want| want.eq_ignore_ascii_case(g)))
         .filter(|(_, k)| plural_forms(k).contains(&t));
     found.next().map(|(g, k)| kind_of(g, k))
+}
+
+/// Every name kubectl knows a kind by, with the kind's plural: the kinds of the table
+/// (commonest first), the bundle's CRDs and the kinds it holds. For "did you mean".
+pub(super) fn kind_names(snap: &Snapshot) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (kind, plural, short) in KINDS {
+        let names = [kind.to_ascii_lowercase(), plural.to_string()];
+        let shorts = short.iter().map(|s| s.to_string());
+        out.extend(
+            names
+                .into_iter()
+                .chain(shorts)
+                .map(|n| (n, plural.to_string())),
+        );
+    }
+    for n in custom_kinds(snap) {
+        let names = [n.plural, n.singular]
+            .into_iter()
+            .chain(n.short.iter().copied());
+        out.extend(names.map(|s| (s.to_string(), n.plural.to_string())));
+    }
+    for (_, k) in snap.group_kinds() {
+        let forms = plural_forms(k);
+        let plural = forms[1].clone();
+        out.extend(forms.into_iter().map(|f| (f, plural.clone())));
+    }
+    out
 }
 
 fn kind_of(group: &str, kind: &str) -> Kind {

@@ -16,7 +16,8 @@
 //! - `describe.rs`: `kdiag describe`: the common header, events and findings sections;
 //!   `describe_pod.rs`: the Pod section (containers, probes, conditions, tolerations).
 //! - `lookup.rs`: kinds by kubectl's names, cluster scope, one object by name;
-//!   `selector.rs`: label selectors (`-l`).
+//!   `selector.rs`: label selectors (`-l`); `field_selector.rs`: `--field-selector`;
+//!   `sort_by.rs`: `--sort-by`; `get_request.rs`: `get`'s KIND, NAME and PATH arguments.
 //! - `yaml.rs`: an object as YAML (its own text from the bundle, or emitted).
 //! - `fields.rs`: a string or integer at a JSON pointer; `age.rs`: kubectl's AGE and durations.
 
@@ -27,14 +28,17 @@ mod age;
 mod columns;
 mod describe;
 mod describe_pod;
+mod field_selector;
 mod fields;
 mod get;
+mod get_request;
 mod jsonpath;
 mod lookup;
 mod openshift_columns;
 mod pod_status;
 mod printer_columns;
 mod selector;
+mod sort_by;
 mod yaml;
 
 pub use describe::describe;
@@ -44,10 +48,18 @@ pub const GET_EXAMPLES: &str = "\
 Examples:
   kdiag get pods -n shop bundle/
   kdiag get po -A -o wide must-gather.tar.gz
+  kdiag get po web-1 web-2 -n shop bundle/      names after the kind, as kubectl
   kdiag get deploy/web -n shop -o yaml bundle/
+  kdiag get pods,svc -n shop bundle/          several kinds; `all` is kubectl's all
+  kdiag get po -A -l 'app in (web,api)' --field-selector status.phase!=Running bundle/
+  kdiag get po -A --sort-by .status.containerStatuses[0].restartCount bundle/
   kdiag get cq bundle/                        Kueue ClusterQueues (also kwl, lq, rf)
   kdiag get co must-gather/                   custom resources print their CRD's columns
-  kdiag get ev -n shop bundle/                events, oldest first";
+  kdiag get ev -n shop bundle/                events, oldest first
+
+Arguments: the first is the KIND (or KIND/NAME); after it, an argument that exists on
+disk (or is `-`) is a PATH and any other is a NAME. An object whose name is also a
+file or folder here is asked for as KIND/NAME.";
 
 pub const DESCRIBE_EXAMPLES: &str = "\
 Examples:
@@ -58,9 +70,11 @@ Examples:
 
 #[derive(clap::Args)]
 pub struct GetArgs {
-    /// What to list: KIND (pods, po, deploy, svc, cq, …) or KIND/NAME.
-    #[arg(value_name = "KIND[/NAME]")]
-    pub target: String,
+    /// What to list, then where: KIND (pods, po, deploy, svc, cq, …; `pods,svc`; `all`)
+    /// and NAMEs, or KIND/NAME…; then the PATHs (bundles and dumps to merge: folders,
+    /// archives, YAML/JSON files, `-` for stdin).
+    #[arg(required = true, value_name = "KIND [NAME]... PATH")]
+    pub args: Vec<String>,
     /// Namespace (default: `default`, as kubectl).
     #[arg(long = "namespace", short = 'n', value_name = "NS")]
     pub namespace: Option<String>,
@@ -70,15 +84,22 @@ pub struct GetArgs {
     /// Output format: a table (default), wide, yaml, json or name.
     #[arg(long = "output", short = 'o', value_enum)]
     pub output: Option<GetFormat>,
-    /// Only objects whose labels match, e.g. `app=web,tier!=cache`.
+    /// Only objects whose labels match, e.g. `app=web,tier!=cache`, `app in (a,b)`,
+    /// `tier notin (db)`, `app`, `!canary`.
     #[arg(long = "selector", short = 'l', value_name = "SELECTOR")]
     pub selector: Option<String>,
+    /// Only objects whose fields match, e.g. `status.phase!=Running,spec.nodeName=node-a`
+    /// (metadata.name, metadata.namespace; for pods spec.nodeName, status.phase …; for
+    /// events involvedObject.name, reason, type …).
+    #[arg(long = "field-selector", value_name = "SELECTOR")]
+    pub field_selector: Option<String>,
+    /// Sort the rows by a JSONPath, e.g. `.metadata.creationTimestamp` or
+    /// `{.status.containerStatuses[0].restartCount}`.
+    #[arg(long = "sort-by", value_name = "JSONPATH")]
+    pub sort_by: Option<String>,
     /// Mask IP addresses, hostnames, registry hosts and label values.
     #[arg(long)]
     pub redact: bool,
-    /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

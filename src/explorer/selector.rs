@@ -1,38 +1,101 @@
-//! Label selectors (`kdiag get -l`): `k=v`, `k!=v`, `k` and `!k`, comma-separated, and
-//! whether an object's labels match them.
+//! Label selectors (`kdiag get -l`), as kubectl reads them: `k=v`, `k==v`, `k!=v`,
+//! `k in (a,b)`, `k notin (a,b)`, `k` and `!k`, comma-separated (commas inside the
+//! parentheses of a set belong to it), and whether an object's labels match them.
+//! As in Kubernetes, `!=` and `notin` also match objects without the label.
 
 use serde_json::Value;
 
 pub(super) enum Req {
     Eq(String, String),
     Ne(String, String),
+    In(String, Vec<String>),
+    NotIn(String, Vec<String>),
     Exists(String),
     NotExists(String),
 }
 
 pub(super) fn parse_selector(s: &str) -> Result<Vec<Req>, String> {
-    s.split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            if let Some((k, v)) = p.split_once("!=") {
-                Ok(Req::Ne(k.trim().into(), v.trim().into()))
-            } else if let Some((k, v)) = p.split_once("==").or_else(|| p.split_once('=')) {
-                Ok(Req::Eq(k.trim().into(), v.trim().into()))
-            } else if let Some(k) = p.strip_prefix('!') {
-                Ok(Req::NotExists(k.trim().into()))
-            } else if p
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
-            {
-                Ok(Req::Exists(p.into()))
-            } else {
-                Err(format!(
-                    "cannot read label selector {p:?} (use k=v, k!=v, k or !k, comma-separated)"
-                ))
-            }
-        })
+    split_requirements(s)?
+        .into_iter()
+        .map(|p| parse_requirement(&p))
         .collect()
+}
+
+/// The requirements of a selector: split at commas outside parentheses.
+fn split_requirements(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| format!("label selector {s:?}: `)` without `(`"))?
+            }
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if depth > 0 {
+        return Err(format!("label selector {s:?}: `(` without `)`"));
+    }
+    out.push(current);
+    Ok(out
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect())
+}
+
+fn parse_requirement(p: &str) -> Result<Req, String> {
+    let unreadable = || {
+        format!(
+            "cannot read label selector requirement {p:?} (use k=v, k!=v, k in (a,b), k notin (a,b), k or !k, comma-separated)"
+        )
+    };
+    if let Some((k, v)) = p.split_once("!=") {
+        return Ok(Req::Ne(key(k).ok_or_else(unreadable)?, v.trim().into()));
+    }
+    if let Some((k, v)) = p.split_once("==").or_else(|| p.split_once('=')) {
+        return Ok(Req::Eq(key(k).ok_or_else(unreadable)?, v.trim().into()));
+    }
+    if let Some(k) = p.strip_prefix('!') {
+        return Ok(Req::NotExists(key(k).ok_or_else(unreadable)?));
+    }
+    if let Some(open) = p.find('(') {
+        let (head, set) = (&p[..open], &p[open..]);
+        let mut words = head.split_whitespace();
+        let (Some(k), Some(op), None) = (words.next(), words.next(), words.next()) else {
+            return Err(unreadable());
+        };
+        let k = key(k).ok_or_else(unreadable)?;
+        let inner = set
+            .strip_prefix('(')
+            .and_then(|s| s.strip_suffix(')'))
+            .ok_or_else(unreadable)?;
+        let values: Vec<String> = inner.split(',').map(|v| v.trim().to_string()).collect();
+        return match op {
+            "in" => Ok(Req::In(k, values)),
+            "notin" => Ok(Req::NotIn(k, values)),
+            _ => Err(unreadable()),
+        };
+    }
+    key(p).map(Req::Exists).ok_or_else(unreadable)
+}
+
+/// A label key: `app`, `app.kubernetes.io/name` (letters, digits, `-_./`).
+fn key(k: &str) -> Option<String> {
+    let k = k.trim();
+    (!k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)))
+    .then(|| k.to_string())
 }
 
 pub(super) fn matches_selector(reqs: &[Req], v: &Value) -> bool {
@@ -41,6 +104,8 @@ pub(super) fn matches_selector(reqs: &[Req], v: &Value) -> bool {
     reqs.iter().all(|r| match r {
         Req::Eq(k, val) => get(k) == Some(val.as_str()),
         Req::Ne(k, val) => get(k) != Some(val.as_str()),
+        Req::In(k, set) => get(k).is_some_and(|v| set.iter().any(|s| s == v)),
+        Req::NotIn(k, set) => get(k).is_none_or(|v| !set.iter().any(|s| s == v)),
         Req::Exists(k) => get(k).is_some(),
         Req::NotExists(k) => get(k).is_none(),
     })
@@ -51,17 +116,45 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn matches(selector: &str, v: &Value) -> bool {
+        matches_selector(&parse_selector(selector).unwrap(), v)
+    }
+
     #[test]
-    fn selectors() {
+    fn equality_and_existence() {
         let v = json!({"metadata": {"labels": {"app": "web", "tier": "fe"}}});
-        assert!(matches_selector(
-            &parse_selector("app=web,tier!=db").unwrap(),
-            &v
-        ));
-        assert!(!matches_selector(
-            &parse_selector("app=web,!tier").unwrap(),
-            &v
-        ));
-        assert!(parse_selector("app in (a)").is_err());
+        assert!(matches("app=web,tier!=db", &v));
+        assert!(matches("app==web", &v));
+        assert!(!matches("app=web,!tier", &v));
+        assert!(matches("app,!missing", &v));
+        assert!(matches("missing!=x", &v), "!= matches a missing label");
+    }
+
+    #[test]
+    fn sets() {
+        let v = json!({"metadata": {"labels": {"app": "web", "tier": "fe"}}});
+        assert!(matches("app in (api, web)", &v));
+        assert!(matches("app in (web),tier notin (db,cache)", &v));
+        assert!(!matches("app notin (web,api)", &v));
+        assert!(!matches("app in (api)", &v));
+        assert!(
+            matches("zone notin (a)", &v),
+            "notin matches a missing label"
+        );
+        assert!(!matches("zone in (a)", &v));
+    }
+
+    #[test]
+    fn unreadable_selectors() {
+        for bad in [
+            "app in (a",
+            "app) in",
+            "app between (a)",
+            "a b c",
+            "=x",
+            "app in a",
+        ] {
+            assert!(parse_selector(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -223,7 +223,7 @@ fn open_file(
     let mut head = [0u8; 512];
     let n = read_head(&mut file, &mut head)?;
     let Some(format) = formats::sniff(&head[..n]) else {
-        return Ok(false);
+        return Ok(misnamed(name, &head[..n], out));
     };
     let reading = Reading {
         parse,
@@ -367,6 +367,23 @@ fn merge(into: &mut Collected, from: Collected) {
     into.hardlinks += from.hardlinks;
 }
 
+/// Whether a file named like an archive or compressed file (`case.zip`) holds no format
+/// kdiag knows; then a problem names it (else it would be skipped silently, as a file
+/// that holds no objects). Rotated logs (`kubelet.log.gz`) are left to the logs.
+fn misnamed(path: &str, head: &[u8], out: &mut Collected) -> bool {
+    let Some(claimed) = formats::claimed_format(path) else {
+        return false;
+    };
+    if formats::is_compressed_log(path) {
+        return false;
+    }
+    out.problems.push(SourceProblem {
+        path: path.to_string(),
+        message: formats::not_what_its_name_says(claimed, head),
+    });
+    true
+}
+
 /// Whether a member's bytes are an archive or compressed file to open rather than a file.
 fn opens(path: &str, bytes: &[u8]) -> bool {
     formats::sniff(bytes).is_some() && !formats::is_compressed_log(path)
@@ -374,6 +391,12 @@ fn opens(path: &str, bytes: &[u8]) -> bool {
 
 /// Adds an entry, opening it first when it is itself an archive.
 fn push_entry(path: String, data: EntryData, depth: usize, reading: &Reading, out: &mut Collected) {
+    if let EntryData::Bytes(bytes) = &data
+        && formats::sniff(bytes).is_none()
+        && misnamed(&path, &bytes[..bytes.len().min(512)], out)
+    {
+        return;
+    }
     if let EntryData::Bytes(bytes) = &data
         && opens(&path, bytes)
     {

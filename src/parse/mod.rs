@@ -10,6 +10,7 @@ pub mod redaction;
 pub mod spans;
 pub mod terminal;
 pub mod tree;
+pub mod typo;
 pub mod yaml;
 
 /// A file's text as kept for views and quoting, shared by the bodies of its objects: an

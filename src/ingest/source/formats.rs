@@ -416,11 +416,58 @@ pub fn inner_name(path: &str) -> String {
 /// A name that says archive or compressed file; in folders only these are looked into
 /// (sniffing every file would open each twice).
 pub fn has_archive_name(path: &str) -> bool {
+    claimed_format(path).is_some()
+}
+
+/// The format a file's name claims (`.zip` zip, `.tar.gz` gzip, `.7z` 7z …), for the
+/// problem that names a file whose bytes are not what its name says.
+pub fn claimed_format(path: &str) -> Option<&'static str> {
     let lower = path.to_ascii_lowercase();
-    [".zip", ".tar", ".7z", ".rar", ".lz4", ".lz", ".lzo", ".z"]
+    const ENDINGS: &[(&str, &str)] = &[
+        (".zip", "zip"),
+        (".tar", "tar"),
+        (".tgz", "gzip"),
+        (".gz", "gzip"),
+        (".tbz2", "bzip2"),
+        (".tbz", "bzip2"),
+        (".bz2", "bzip2"),
+        (".txz", "xz"),
+        (".xz", "xz"),
+        (".tzst", "zstd"),
+        (".zst", "zstd"),
+        (".zstd", "zstd"),
+        (".7z", "7z"),
+        (".rar", "RAR"),
+        (".lz4", "LZ4"),
+        (".lz", "lzip"),
+        (".lzo", "lzop"),
+        (".z", "Unix compress (.Z)"),
+    ];
+    ENDINGS
         .iter()
-        .any(|s| lower.ends_with(s))
-        || inner_name(&lower) != lower
+        .find(|(ending, _)| lower.ends_with(ending) && lower.len() > ending.len())
+        .map(|(_, format)| *format)
+}
+
+/// The problem for a file named like an archive or compressed file (`claimed`, see
+/// [`claimed_format`]) whose first bytes (`head`) are no format kdiag knows.
+pub fn not_what_its_name_says(claimed: &str, head: &[u8]) -> String {
+    let start = if head.is_empty() {
+        "it is empty".to_string()
+    } else {
+        match std::str::from_utf8(&head[..head.len().min(24)]) {
+            Ok(text) if !text.chars().any(|c| c.is_control() && !c.is_whitespace()) => {
+                format!("it starts with text: {:?}", text.trim_end())
+            }
+            _ => {
+                let hex: Vec<String> = head.iter().take(8).map(|b| format!("{b:02x}")).collect();
+                format!("its first bytes are {}", hex.join(" "))
+            }
+        }
+    };
+    format!(
+        "named like a {claimed} file, but its content is no {claimed} (nor any format kdiag reads: zip, tar, gzip, bzip2, xz, zstd); {start}; not read"
+    )
 }
 
 /// A rotated log (`kubelet.log.gz`): left as it is, like the other logs kdiag does not
@@ -469,6 +516,12 @@ mod tests {
         assert!(is_compressed_log("x/kubelet.log.gz"));
         assert!(!is_compressed_log("x/kubelet.log"));
         assert!(has_archive_name("m.tar.zst") && !has_archive_name("pods.yaml"));
+        assert_eq!(claimed_format("case.TAR.XZ"), Some("xz"));
+        assert_eq!(claimed_format("b.tar.lz4"), Some("LZ4"));
+        assert_eq!(claimed_format(".zip"), None);
+        assert!(not_what_its_name_says("zip", b"hello\n").contains("\"hello\""));
+        assert!(not_what_its_name_says("zip", b"\x00\x01").contains("00 01"));
+        assert!(not_what_its_name_says("zip", b"").contains("empty"));
     }
 
     #[test]

@@ -6,22 +6,6 @@ use super::model::Model;
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;
 
-/// Levenshtein distance (label values and keys are short).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 /// Two label keys or values that look like a typo of each other.
 pub fn similar(a: &str, b: &str) -> bool {
     if a == b {
@@ -30,8 +14,7 @@ pub fn similar(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
     }
-    let shortest = a.chars().count().min(b.chars().count());
-    distance(a, b) <= (shortest / 3).max(1)
+    crate::parse::typo::close(a, b)
 }
 
 /// A pod that the selector misses by one label.
@@ -87,6 +70,5 @@ mod tests {
         assert!(!similar("web", "api"));
         assert!(!similar("frontend", "backend"));
         assert!(!similar("web", "web"));
-        assert_eq!(distance("kitten", "sitting"), 3);
     }
 }
