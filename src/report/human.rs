@@ -227,7 +227,7 @@ impl Handlers {
 }
 
 fn finding(a: &Analysis, f: &Finding, style: &Style, handlers: &Handlers, out: &mut String) {
-    let drawn = FindingDiagnostic::new(a, f, style.width);
+    let drawn = Drawn::of(a, f, style.width);
     draw(&handlers.finding, &drawn.finding, out);
     for hop in &drawn.hops {
         out.push('\n');
@@ -430,8 +430,8 @@ struct Group<'e> {
     items: Vec<&'e Evidence>,
 }
 
-impl FindingDiagnostic {
-    fn new<'f>(a: &Analysis, f: &'f Finding, width: usize) -> Drawn<'f> {
+impl<'f> Drawn<'f> {
+    fn of(a: &Analysis, f: &'f Finding, width: usize) -> Self {
         // Masked before miette wraps it.
         let title = format!(
             "[{}] {}: {}",
