@@ -43,13 +43,7 @@ pub fn render(a: &Analysis, style: &Style) -> String {
         out.push_str("no stuck objects found\n");
     } else {
         let all = report_order(a.findings.iter());
-        out.push_str(&wrap(
-            &format!("findings by stage: {}", by_stage(&all)),
-            "",
-            "  ",
-            style.width,
-        ));
-        listed(a, &all, style, &mut out);
+        listed(a, "findings", &all, style, &mut out);
     }
     problems(a, style, &mut out);
     out
@@ -65,13 +59,7 @@ pub fn render_against(a: &Analysis, style: &Style, c: &Comparison) -> String {
     if new.is_empty() {
         out.push_str("no new findings since the baseline\n");
     } else {
-        out.push_str(&wrap(
-            &format!("new findings by stage: {}", by_stage(&new)),
-            "",
-            "  ",
-            style.width,
-        ));
-        listed(a, &new, style, &mut out);
+        listed(a, "new findings", &new, style, &mut out);
     }
     if !c.resolved.is_empty() {
         out.push_str(&format!(
@@ -107,9 +95,15 @@ fn report_order<'f>(findings: impl Iterator<Item = &'f Finding>) -> Vec<&'f Find
     list
 }
 
-/// The one-line list of `list` (cut to `--top`), then, unless `--summary`, the same
-/// findings in detail.
-fn listed(a: &Analysis, list: &[&Finding], style: &Style, out: &mut String) {
+/// `{what} by stage: …`, the one-line list of `list` (cut to `--top`), then, unless
+/// `--summary`, the same findings in detail.
+fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut String) {
+    out.push_str(&wrap(
+        &format!("{what} by stage: {}", by_stage(list)),
+        "",
+        "  ",
+        style.width,
+    ));
     let shown = style.top.map_or(list.len(), |n| n.min(list.len()));
     let left_out = list.len() - shown;
     let left_out_note = || {
