@@ -79,6 +79,12 @@ fn a_one_line_list_opens_the_report_errors_first() {
         "errors, then warnings, then info:\n{out}"
     );
     assert!(lines[0].starts_with("  × scheduling  Deployment demo/api-a: "));
+    // A message naming its object first is not prefixed with the name again.
+    let platform = human(&["sample-bundles/platform/drain-blocked"]);
+    assert!(
+        platform.contains("  × platform    Node worker-1 is degraded (machine-config"),
+        "{platform}"
+    );
     // The details follow in the same order, under a heading per severity.
     let errors = out.find("── errors (4) ──").expect("errors heading");
     let warnings = out.find("── warnings (1) ──").expect("warnings heading");

@@ -136,13 +136,16 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
 
 /// `  × scheduling  Deployment demo/api-a: pod api-a-7c9d8-x2kqp of this Deployment…`,
 /// cut to the width.
+/// A message that opens with the object's name ("ClusterOperator etcd is degraded") is
+/// not prefixed with it again.
 fn list_line(a: &Analysis, f: &Finding, style: &Style) -> String {
-    let text = format!(
-        "{:<10}  {}: {}",
-        f.stage.as_str(),
-        one_line(&a.mask(&f.object.display())),
-        one_line(&a.mask(&f.message))
-    );
+    let object = f.object.display();
+    let said = if f.message.starts_with(&object) {
+        f.message.clone()
+    } else {
+        format!("{object}: {}", f.message)
+    };
+    let text = format!("{:<10}  {}", f.stage.as_str(), one_line(&a.mask(&said)));
     let text = cut_to(&text, style.width.saturating_sub(4));
     format!("  {} {text}\n", mark(f.severity, style.color))
 }
