@@ -122,6 +122,67 @@ struct AnalyzeArgs {
     /// Mask IP addresses, hostnames, registry hosts and label values in the output.
     #[arg(long)]
     redact: bool,
+    /// Columns the human report fits in [default: $COLUMNS, else the terminal's width,
+    /// else 80].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(report::human::MIN_WIDTH as i64..))]
+    width: Option<u16>,
+    /// Colour the human report: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    color: ColorWhen,
+    /// Human report: only the first N findings (errors first), saying how many were left out.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    top: Option<u64>,
+    /// Human report: only the one-line list of findings, without the details.
+    #[arg(long)]
+    summary: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl AnalyzeArgs {
+    /// The human report's layout; `to_terminal` when stdout is a terminal.
+    fn human_style(&self, to_terminal: bool) -> report::human::Style {
+        let color = match self.color {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        };
+        report::human::Style {
+            color,
+            width: report_width(self.width, to_terminal),
+            top: self.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+            summary_only: self.summary,
+        }
+    }
+}
+
+/// `--width`, else `COLUMNS` (as `ls` reads it: set on purpose, since shells do not
+/// export it), else the terminal's width, else 80; never below the narrowest layout.
+fn report_width(flag: Option<u16>, to_terminal: bool) -> usize {
+    let columns = || {
+        std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|&c| c > 0)
+    };
+    let terminal = || {
+        to_terminal
+            .then(|| terminal_size::terminal_size_of(std::io::stdout()))
+            .flatten()
+            .map(|(w, _)| usize::from(w.0))
+    };
+    flag.map(usize::from)
+        .or_else(columns)
+        .or_else(terminal)
+        .unwrap_or(80)
+        .max(report::human::MIN_WIDTH)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
@@ -402,6 +463,12 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if format != Format::Human && (args.top.is_some() || args.summary) {
+        eprintln!(
+            "kdiag: --top and --summary shape the human report; the other formats list every finding"
+        );
+        return ExitCode::from(2);
+    }
     let several = several_bundles(&args.paths);
     let Some((snapshot, mut findings)) = load(&args.paths) else {
         return ExitCode::from(2);
@@ -464,9 +531,7 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         Format::Sarif => report::sarif::render(&analysis, comparison.as_ref()),
         Format::Html => report::html::render(&analysis, comparison.as_ref()),
         Format::Human => {
-            let color = to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            let width = if to_terminal { 120 } else { 100 };
-            let style = report::human::Style { color, width };
+            let style = args.human_style(to_terminal);
             match &comparison {
                 Some(c) => report::human::render_against(&analysis, &style, c),
                 None => report::human::render(&analysis, &style),

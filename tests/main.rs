@@ -21,6 +21,7 @@ mod report;
 mod samples;
 mod scheduling;
 mod shapes;
+mod terminal;
 mod traffic;
 mod wording;
 
@@ -51,6 +52,8 @@ pub fn kdiag_env(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, String)]) ->
     cmd.args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
+        // The human report's width is COLUMNS when set: tests fix it with --width.
+        .env_remove("COLUMNS")
         .env_remove("KDIAG_STATS")
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(if stdin.is_some() {

@@ -535,7 +535,7 @@ fn runtime_rules_read_terminations_and_logs() {
     );
     assert!(
         message(find(&out, "runtime/init-container", "orders"))
-            .contains("has been running for 2h4m")
+            .contains("has been running for 124m")
     );
 
     let out = analyze("runtime-job-failed");

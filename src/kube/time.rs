@@ -76,28 +76,51 @@ pub fn format_rfc3339(t: i64) -> String {
     )
 }
 
-/// A short human duration: `45s`, `12m`, `3h12m`, `2d4h`.
+/// A duration as kubectl prints it (apimachinery's `duration.HumanDuration`), in findings,
+/// notes and the explorer's AGE alike: `45s`, `3m20s`, `12m`, `3h12m`, `20h`, `5d6h`,
+/// `14d`, `4y324d`. Precision drops as the duration grows; a clock up to a second behind is
+/// `0s`, anything further behind `<invalid>`.
 pub fn format_duration(secs: i64) -> String {
-    let s = secs.max(0);
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m", s / 60),
-        3600..86400 => {
-            let m = s % 3600 / 60;
-            if m == 0 {
-                format!("{}h", s / 3600)
-            } else {
-                format!("{}h{}m", s / 3600, m)
-            }
-        }
-        _ => {
-            let h = s % 86400 / 3600;
-            if h == 0 {
-                format!("{}d", s / 86400)
-            } else {
-                format!("{}d{}h", s / 86400, h)
-            }
-        }
+    if secs < -1 {
+        return "<invalid>".into();
+    }
+    let secs = secs.max(0);
+    if secs < 120 {
+        return format!("{secs}s");
+    }
+    let minutes = secs / 60;
+    if minutes < 10 {
+        return with_rest(minutes, "m", secs % 60, "s");
+    }
+    if minutes < 180 {
+        return format!("{minutes}m");
+    }
+    let hours = secs / 3600;
+    if hours < 8 {
+        return with_rest(hours, "h", minutes % 60, "m");
+    }
+    if hours < 48 {
+        return format!("{hours}h");
+    }
+    let days = hours / 24;
+    if hours < 24 * 8 {
+        return with_rest(days, "d", hours % 24, "h");
+    }
+    if hours < 24 * 365 * 2 {
+        return format!("{days}d");
+    }
+    if hours < 24 * 365 * 8 {
+        return with_rest(days / 365, "y", days % 365, "d");
+    }
+    format!("{}y", days / 365)
+}
+
+/// `3m20s`, or `3m` when the smaller unit is zero.
+fn with_rest(n: i64, unit: &str, rest: i64, rest_unit: &str) -> String {
+    if rest == 0 {
+        format!("{n}{unit}")
+    } else {
+        format!("{n}{unit}{rest}{rest_unit}")
     }
 }
 
@@ -124,9 +147,28 @@ mod tests {
     }
 
     #[test]
-    fn durations() {
-        assert_eq!(format_duration(59), "59s");
-        assert_eq!(format_duration(3600 * 3 + 720), "3h12m");
-        assert_eq!(format_duration(86400 * 2 + 3600 * 4), "2d4h");
+    fn durations_as_kubectl_prints_them() {
+        let cases = [
+            (-5, "<invalid>"),
+            (-1, "0s"),
+            (45, "45s"),
+            (119, "119s"),
+            (200, "3m20s"),
+            (540, "9m"),
+            (720, "12m"),
+            (179 * 60 + 59, "179m"),
+            (3 * 3600 + 720, "3h12m"),
+            (20 * 3600, "20h"),
+            (2 * 86400 + 4 * 3600, "2d4h"),
+            (5 * 86400, "5d"),
+            (14 * 86400 + 3600, "14d"),
+            (800 * 86400, "2y70d"),
+            // The platform finding that printed "1784d18h".
+            (1784 * 86400 + 18 * 3600, "4y324d"),
+            (9 * 365 * 86400, "9y"),
+        ];
+        for (secs, want) in cases {
+            assert_eq!(format_duration(secs), want, "{secs}s");
+        }
     }
 }

@@ -155,37 +155,6 @@ impl Comparison {
         s.push('\n');
         s
     }
-
-    /// The human tail: resolved findings and unchanged ones, one line each.
-    pub fn render_human_tail(&self, a: &Analysis) -> String {
-        let mut out = String::new();
-        if !self.resolved.is_empty() {
-            out.push_str(&format!(
-                "\n── resolved since the baseline ({}) ──\n\n",
-                self.resolved.len()
-            ));
-            for f in &self.resolved {
-                out.push_str(&format!("  ✓ {}\n", one_line(a, f)));
-            }
-        }
-        let unchanged: Vec<&Finding> = a.findings.iter().filter(|f| !self.is_new(f)).collect();
-        if !unchanged.is_empty() {
-            out.push_str(&format!(
-                "\n── unchanged since the baseline ({}) ──\n\n",
-                unchanged.len()
-            ));
-            for f in unchanged {
-                out.push_str(&format!(
-                    "  · [{}] {} {}: {}\n",
-                    f.stage.as_str(),
-                    f.severity.as_str(),
-                    f.object.display(),
-                    first_sentence(&a.mask(&f.message))
-                ));
-            }
-        }
-        out
-    }
 }
 
 /// `[stage] severity Kind ns/name: message` of a finding as the baseline wrote it (the

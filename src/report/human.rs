@@ -1,11 +1,13 @@
-//! Human output: a summary, then each finding as a miette diagnostic whose snippet is
-//! the bundle's own text with a label on every cited line, the chain's other hops (each
-//! other object the evidence cites) as related diagnostics with their own snippets, the
-//! full evidence list, then the problems. Fixed width and no colour unless stdout is a
-//! terminal, so snapshots are stable.
+//! Human output, for a terminal and for a support engineer reading a large bundle: the
+//! inputs, then one line per finding (errors first, then warnings, then info), then each
+//! finding in the same order as a miette diagnostic whose snippet is the bundle's own text
+//! with a label on every cited line, each other object the evidence cites (the chain's
+//! other hops) as a snippet of its own, and the evidence no snippet shows; then the
+//! problems. Everything fits the width it is given (only a token longer than a line, such
+//! as a file path, overflows), so the snapshots, taken at a fixed width, are stable.
 
 use super::Analysis;
-use super::baseline::Comparison;
+use super::baseline::{self, Comparison};
 use super::quote;
 use crate::parse::terminal::one_line;
 use crate::rules::{Evidence, Finding, Severity, Stage};
@@ -14,115 +16,280 @@ use miette::{
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 use std::fmt;
+use textwrap::core::display_width;
 
-/// Output settings: colour only on a terminal without `NO_COLOR`.
+/// How the report is laid out; the command line decides (`--width`, `--color`, `--top`,
+/// `--summary`).
 pub struct Style {
+    /// ANSI colours (miette's theme, and the severity marks of the list).
     pub color: bool,
+    /// Columns every line fits in (except a single token longer than that).
     pub width: usize,
+    /// Only the first N findings of the report's order, list and details.
+    pub top: Option<usize>,
+    /// The one-line list only, without the details.
+    pub summary_only: bool,
 }
+
+/// The narrowest layout kept: below it, labels and snippets have no room left.
+pub const MIN_WIDTH: usize = 40;
 
 pub fn render(a: &Analysis, style: &Style) -> String {
     let mut out = String::new();
-    summary(a, &mut out);
-    let all: Vec<&Finding> = a.findings.iter().collect();
-    findings(a, &all, style, &mut out);
-    problems(a, &mut out);
+    inputs(a, style, &mut out);
+    if a.inputs.iter().all(|i| i.objects == 0) {
+        out.push_str("the bundle holds no Kubernetes objects\n");
+    } else if a.findings.is_empty() {
+        out.push_str("no stuck objects found\n");
+    } else {
+        let all = report_order(a.findings.iter());
+        listed(a, "findings", &all, style, &mut out);
+    }
+    problems(a, style, &mut out);
     out
 }
 
-/// With `--baseline`: the new findings in full, then the resolved and unchanged ones
-/// one line each.
+/// With `--baseline`: the new findings as [`render`] shows findings, then the resolved
+/// and unchanged ones one line each.
 pub fn render_against(a: &Analysis, style: &Style, c: &Comparison) -> String {
     let mut out = String::new();
-    inputs(a, &mut out);
-    out.push_str(&c.summary());
-    out.push('\n');
-    let new: Vec<&Finding> = a.findings.iter().filter(|f| c.is_new(f)).collect();
+    inputs(a, style, &mut out);
+    out.push_str(&wrap(&c.summary(), "", "  ", style.width));
+    let new = report_order(a.findings.iter().filter(|f| c.is_new(f)));
     if new.is_empty() {
         out.push_str("no new findings since the baseline\n");
     } else {
-        out.push_str(&format!("new findings by stage: {}\n", by_stage(&new)));
+        listed(a, "new findings", &new, style, &mut out);
     }
-    findings(a, &new, style, &mut out);
-    out.push_str(&crate::parse::terminal::lines(&c.render_human_tail(a)));
-    problems(a, &mut out);
+    if !c.resolved.is_empty() {
+        out.push_str(&format!(
+            "\n── resolved since the baseline ({}) ──\n\n",
+            c.resolved.len()
+        ));
+        for f in &c.resolved {
+            let line = format!("  ✓ {}", baseline::one_line(a, f));
+            out.push_str(&cut_to(&one_line(&line), style.width));
+            out.push('\n');
+        }
+    }
+    let unchanged = report_order(a.findings.iter().filter(|f| !c.is_new(f)));
+    if !unchanged.is_empty() {
+        out.push_str(&format!(
+            "\n── unchanged since the baseline ({}) ──\n\n",
+            unchanged.len()
+        ));
+        for f in unchanged {
+            out.push_str(&list_line(a, f, style));
+        }
+    }
+    problems(a, style, &mut out);
     out
 }
 
-fn findings(a: &Analysis, list: &[&Finding], style: &Style, out: &mut String) {
-    let theme = if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
+/// Errors, then warnings, then info; within a severity the findings keep their order
+/// (stage in pipeline order, namespace, kind, name): the first error is the first line
+/// of the list, however many warnings a large bundle has.
+fn report_order<'f>(findings: impl Iterator<Item = &'f Finding>) -> Vec<&'f Finding> {
+    let mut list: Vec<&Finding> = findings.collect();
+    list.sort_by_key(|f| f.severity);
+    list
+}
+
+/// `{what} by stage: …`, the one-line list of `list` (cut to `--top`), then, unless
+/// `--summary`, the same findings in detail.
+fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut String) {
+    out.push_str(&wrap(
+        &format!("{what} by stage: {}", by_stage(list)),
+        "",
+        "  ",
+        style.width,
+    ));
+    let shown = style.top.map_or(list.len(), |n| n.min(list.len()));
+    let left_out = list.len() - shown;
+    let left_out_note = || {
+        wrap(
+            &format!(
+                "… and {left_out} more finding(s) not shown (--top {shown} of {})",
+                list.len()
+            ),
+            "  ",
+            "    ",
+            style.width,
+        )
     };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(style.width)
-        .with_context_lines(1)
-        .with_show_related_as_nested(false);
-    for stage in Stage::ALL {
-        let in_stage: Vec<&Finding> = list.iter().copied().filter(|f| f.stage == stage).collect();
-        if in_stage.is_empty() {
+    out.push('\n');
+    for f in &list[..shown] {
+        out.push_str(&list_line(a, f, style));
+    }
+    if left_out > 0 {
+        out.push_str(&left_out_note());
+    }
+    if style.summary_only {
+        return;
+    }
+    details(a, &list[..shown], style, out);
+    if left_out > 0 {
+        out.push('\n');
+        out.push_str(&left_out_note());
+    }
+}
+
+/// `  × scheduling  Deployment demo/api-a: pod api-a-7c9d8-x2kqp of this Deployment…`,
+/// cut to the width.
+/// A message that opens with the object's name ("ClusterOperator etcd is degraded") is
+/// not prefixed with it again.
+fn list_line(a: &Analysis, f: &Finding, style: &Style) -> String {
+    let object = f.object.display();
+    let said = if f.message.starts_with(&object) {
+        f.message.clone()
+    } else {
+        format!("{object}: {}", f.message)
+    };
+    let text = format!("{:<10}  {}", f.stage.as_str(), one_line(&a.mask(&said)));
+    let text = cut_to(&text, style.width.saturating_sub(4));
+    format!("  {} {text}\n", mark(f.severity, style.color))
+}
+
+/// miette's sign of a severity (`×`, `⚠`, `☞`), coloured as miette colours it.
+fn mark(severity: Severity, color: bool) -> String {
+    let (sign, sgr) = match severity {
+        Severity::Error => ("×", "31"),
+        Severity::Warning => ("⚠", "33"),
+        Severity::Info => ("☞", "36"),
+    };
+    if color {
+        format!("\x1b[{sgr};1m{sign}\x1b[0m")
+    } else {
+        sign.to_string()
+    }
+}
+
+/// Each finding in full, under a heading per severity.
+fn details(a: &Analysis, list: &[&Finding], style: &Style, out: &mut String) {
+    let handlers = Handlers::new(style);
+    for severity in [Severity::Error, Severity::Warning, Severity::Info] {
+        let of: Vec<&Finding> = list
+            .iter()
+            .copied()
+            .filter(|f| f.severity == severity)
+            .collect();
+        if of.is_empty() {
             continue;
         }
-        out.push_str(&format!(
-            "\n── {} ({}) ──\n",
-            stage.as_str(),
-            in_stage.len()
-        ));
-        for f in in_stage {
-            let diag = FindingDiagnostic::new(a, f);
-            let mut rendered = String::new();
-            if handler.render_report(&mut rendered, &diag).is_err() {
-                rendered = format!("{diag}\n");
-            }
+        let heading = match severity {
+            Severity::Error => "errors",
+            Severity::Warning => "warnings",
+            Severity::Info => "info",
+        };
+        out.push_str(&format!("\n── {heading} ({}) ──\n", of.len()));
+        for f in of {
             out.push('\n');
-            // miette leaves a space after "Advice:"; no line ends in blanks.
-            for line in rendered.lines() {
-                out.push_str(line.trim_end());
-                out.push('\n');
-            }
-            if !f.evidence.is_empty() {
-                out.push_str("  evidence:\n");
-                for e in &f.evidence {
-                    out.push_str(&format!(
-                        "    - {}{}\n",
-                        one_line(&location(a, e)),
-                        one_line(&e.note)
-                    ));
-                }
-            }
+            finding(a, f, style, &handlers, out);
         }
     }
 }
 
-fn problems(a: &Analysis, out: &mut String) {
-    if !a.problems.is_empty() {
-        out.push_str(&format!("\n── problems ({}) ──\n", a.problems.len()));
-        for p in &a.problems {
-            let input = a
-                .inputs
-                .get(p.input)
-                .map(|i| i.path.as_str())
-                .unwrap_or("?");
-            let file = p.file.as_deref().unwrap_or("");
-            let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
-            out.push_str(&format!(
-                "  {}: {}{line}: {}\n",
-                one_line(input),
-                one_line(file),
-                one_line(&p.message)
-            ));
+/// The handlers a finding is drawn with: one for the finding, one for its other hops
+/// (marked `↳` instead of a severity).
+struct Handlers {
+    finding: GraphicalReportHandler,
+    hop: GraphicalReportHandler,
+}
+
+impl Handlers {
+    fn new(style: &Style) -> Self {
+        let theme = || {
+            if style.color {
+                GraphicalTheme::unicode()
+            } else {
+                GraphicalTheme::unicode_nocolor()
+            }
+        };
+        // Words are never broken: an image name or a path cut in two cannot be copied.
+        let handler = |theme: GraphicalTheme| {
+            GraphicalReportHandler::new_themed(theme)
+                .with_width(style.width)
+                .with_context_lines(1)
+                .with_break_words(false)
+                .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+                .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
+        };
+        let mut hop_theme = theme();
+        hop_theme.characters.advice = "↳".into();
+        Handlers {
+            finding: handler(theme()),
+            hop: handler(hop_theme),
         }
     }
 }
 
-fn inputs(a: &Analysis, out: &mut String) {
+fn finding(a: &Analysis, f: &Finding, style: &Style, handlers: &Handlers, out: &mut String) {
+    let drawn = Drawn::of(a, f, style.width);
+    draw(&handlers.finding, &drawn.finding, out);
+    for hop in &drawn.hops {
+        out.push('\n');
+        draw(&handlers.hop, hop, out);
+    }
+    if !drawn.unshown.is_empty() {
+        out.push_str("  evidence:\n");
+        for e in drawn.unshown {
+            let text = format!("{}{}", location(a, e), a.mask(&e.note));
+            out.push_str(&wrap(&one_line(&text), "    - ", "      ", style.width));
+        }
+    }
+}
+
+fn draw(handler: &GraphicalReportHandler, diag: &FindingDiagnostic, out: &mut String) {
+    let mut rendered = String::new();
+    if handler.render_report(&mut rendered, diag).is_err() {
+        rendered = format!("{diag}\n");
+    }
+    // No line ends in blanks.
+    for line in rendered.lines() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+fn problems(a: &Analysis, style: &Style, out: &mut String) {
+    if a.problems.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n── problems ({}) ──\n", a.problems.len()));
+    if style.summary_only {
+        out.push_str("  (listed without --summary)\n");
+        return;
+    }
+    for p in &a.problems {
+        let input = a
+            .inputs
+            .get(p.input)
+            .map(|i| i.path.as_str())
+            .unwrap_or("?");
+        let file = p.file.as_deref().unwrap_or("");
+        let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let text = format!(
+            "{}: {}{line}: {}",
+            one_line(input),
+            one_line(file),
+            one_line(&p.message)
+        );
+        out.push_str(&wrap(&text, "  ", "      ", style.width));
+    }
+}
+
+fn inputs(a: &Analysis, style: &Style, out: &mut String) {
     for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
-        out.push_str(&format!("platform: {}\n", one_line(line)));
+        out.push_str(&wrap(
+            &format!("platform: {}", one_line(line)),
+            "",
+            "  ",
+            style.width,
+        ));
     }
     for i in &a.inputs {
-        out.push_str(&format!(
-            "input {} ({}): {} objects from {} files, {} skipped, {} logs, {} problems{}{}\n",
+        let text = format!(
+            "input {} ({}): {} objects from {} files, {} skipped, {} logs, {} problems{}{}",
             one_line(&i.path),
             i.layout,
             i.objects,
@@ -138,25 +305,17 @@ fn inputs(a: &Analysis, out: &mut String) {
                 .as_deref()
                 .map(|v| format!(", cluster {v}"))
                 .unwrap_or_default(),
-        ));
+        );
+        out.push_str(&wrap(&text, "", "  ", style.width));
         for n in &i.notes {
-            out.push_str(&format!("  note: {n}\n"));
+            out.push_str(&wrap(
+                &format!("note: {}", one_line(n)),
+                "  ",
+                "    ",
+                style.width,
+            ));
         }
     }
-}
-
-fn summary(a: &Analysis, out: &mut String) {
-    inputs(a, out);
-    if a.inputs.iter().all(|i| i.objects == 0) {
-        out.push_str("the bundle holds no Kubernetes objects\n");
-        return;
-    }
-    if a.findings.is_empty() {
-        out.push_str("no stuck objects found\n");
-        return;
-    }
-    let all: Vec<&Finding> = a.findings.iter().collect();
-    out.push_str(&format!("findings by stage: {}\n", by_stage(&all)));
 }
 
 /// `scheduling 1 · node 1 (1 error, 1 warning, 0 info)`.
@@ -194,10 +353,52 @@ fn input_prefix(a: &Analysis, e: &Evidence) -> String {
     }
 }
 
-/// A finding as a miette diagnostic. Its evidence is grouped into windows of nearby
-/// lines of one file; the window of the first cited line is the finding's snippet, every
-/// other window (the chain's other hops: the ClusterQueue's quota lines, the Service,
-/// the event) is a related diagnostic named after the object it cites.
+/// `text` (one line, already escaped) filled to `width` columns: `first` before its first
+/// line, `rest` before the others; words are never broken, so a token longer than a line
+/// (a path, a URL) stands alone on its line and overflows it.
+fn wrap(text: &str, first: &str, rest: &str, width: usize) -> String {
+    let opts = textwrap::Options::new(width)
+        .initial_indent(first)
+        .subsequent_indent(rest)
+        .break_words(false)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    let mut filled = textwrap::fill(text, opts);
+    filled.push('\n');
+    filled
+}
+
+/// `text` cut to `cols` columns, with `…` where it was cut.
+fn cut_to(text: &str, cols: usize) -> String {
+    if display_width(text) <= cols {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    let mut buf = [0u8; 4];
+    for c in text.chars() {
+        let w = display_width(c.encode_utf8(&mut buf));
+        if used + w + 1 > cols {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push_str(quote::ELLIPSIS);
+    out
+}
+
+/// A finding drawn: the finding itself with the snippet of its first cited object, one
+/// diagnostic per other object cited (the chain's other hops), and the evidence no
+/// snippet shows (no line, a file not kept, or more hops than are drawn).
+struct Drawn<'f> {
+    finding: FindingDiagnostic,
+    hops: Vec<FindingDiagnostic>,
+    unshown: Vec<&'f Evidence>,
+}
+
+/// A finding (or a hop of its chain) as a miette diagnostic: its title and one window of
+/// a bundle file, with a label on each cited line.
 struct FindingDiagnostic {
     title: String,
     rule: Option<&'static str>,
@@ -205,7 +406,6 @@ struct FindingDiagnostic {
     help: Option<String>,
     window: Option<Window>,
     labels: Vec<LabeledSpan>,
-    related: Vec<FindingDiagnostic>,
 }
 
 /// Lines of one bundle file, keeping their real line numbers for the gutter.
@@ -215,10 +415,10 @@ struct Window {
     first_line: usize,
 }
 
-/// Related diagnostics drawn per finding; the evidence list below names every one.
-const MAX_RELATED: usize = 6;
+/// Hops drawn per finding; the evidence list names the rest.
+const MAX_HOPS: usize = 6;
 
-/// Evidence of one file close together.
+/// Evidence of one object in one file.
 struct Group<'e> {
     input: usize,
     file: &'e str,
@@ -227,8 +427,8 @@ struct Group<'e> {
     items: Vec<&'e Evidence>,
 }
 
-impl FindingDiagnostic {
-    fn new(a: &Analysis, f: &Finding) -> Self {
+impl<'f> Drawn<'f> {
+    fn of(a: &Analysis, f: &'f Finding, width: usize) -> Self {
         // Masked before miette wraps it.
         let title = format!(
             "[{}] {}: {}",
@@ -237,8 +437,10 @@ impl FindingDiagnostic {
             one_line(&a.mask(&f.message))
         );
         let mut groups: Vec<Group> = Vec::new();
+        let mut unshown: Vec<&Evidence> = Vec::new();
         for e in &f.evidence {
             let (Some(file), Some(input), Some(line)) = (&e.file, e.input, e.line) else {
+                unshown.push(e);
                 continue;
             };
             // One group per object and file: the object's lines read together.
@@ -259,8 +461,7 @@ impl FindingDiagnostic {
                 }),
             }
         }
-        let mut groups = groups.into_iter();
-        let mut d = FindingDiagnostic {
+        let mut finding = FindingDiagnostic {
             title,
             rule: Some(f.rule),
             severity: match f.severity {
@@ -272,41 +473,49 @@ impl FindingDiagnostic {
                 .then(|| crate::parse::terminal::lines(&a.mask(&f.help)).into_owned()),
             window: None,
             labels: Vec::new(),
-            related: Vec::new(),
         };
-        if let Some(g) = groups.next()
-            && let Some((w, labels)) = window(a, &g)
-        {
-            d.window = Some(w);
-            d.labels = labels;
-        }
-        for g in groups.take(MAX_RELATED) {
-            let Some((w, labels)) = window(a, &g) else {
+        let mut hops = Vec::new();
+        for g in &groups {
+            let drawn = (hops.len() < MAX_HOPS)
+                .then(|| window(a, g, width))
+                .flatten();
+            let Some((w, labels)) = drawn else {
+                unshown.extend(&g.items);
                 continue;
             };
-            let title = one_line(&a.mask(&match &g.items[0].object {
+            if finding.window.is_none() {
+                finding.window = Some(w);
+                finding.labels = labels;
+                continue;
+            }
+            let object = match &g.items[0].object {
                 Some(o) if o.kind == "Event" => format!("Event {}", o.name),
                 Some(o) => o.display(),
                 None => g.file.to_string(),
-            }))
-            .into_owned();
-            d.related.push(FindingDiagnostic {
-                title,
+            };
+            hops.push(FindingDiagnostic {
+                title: one_line(&a.mask(&format!("evidence: {object}"))).into_owned(),
                 rule: None,
                 severity: miette::Severity::Advice,
                 help: None,
                 window: Some(w),
                 labels,
-                related: Vec::new(),
             });
         }
-        d
+        // In the finding's own order, as the JSON lists them.
+        unshown.sort_by_key(|e| f.evidence.iter().position(|x| std::ptr::eq(x, *e)));
+        Drawn {
+            finding,
+            hops,
+            unshown,
+        }
     }
 }
 
-/// The lines of a group's file around its evidence, with a label on each cited line
-/// (from its first non-blank character to its end).
-fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
+/// The lines of a group's file around its evidence, each cut to the width, with a label
+/// on each cited line: under the line's key (`message:`, `type: Ready`), the note wrapped
+/// to the room left of the width.
+fn window(a: &Analysis, g: &Group, width: usize) -> Option<(Window, Vec<LabeledSpan>)> {
     let src = a
         .snapshot
         .files
@@ -321,9 +530,11 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
             .find(|e| e.line == Some(no))
             .map_or(0, |e| quote::cited_column(a, src, e))
     };
+    // miette's gutter: ` 123 │ `, as wide as the largest line number shown plus four.
+    let gutter = (g.last + 1).to_string().len() + 4;
     let lines: Vec<String> = quote::lines(a, src, start, g.last + 1, anchor)
         .iter()
-        .map(|l| one_line(l).into_owned())
+        .map(|l| cut_to(&one_line(l), width.saturating_sub(gutter)))
         .collect();
     let text = lines.join("\n");
     let mut offsets = Vec::with_capacity(lines.len());
@@ -332,33 +543,38 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
         offsets.push(pos);
         pos += l.len() + 1;
     }
-    let mut labels: Vec<LabeledSpan> = Vec::new();
-    let mut labelled = Vec::new();
+    // (line index, byte offset in the line, byte length, note) per labelled line.
+    let mut marks: Vec<(usize, usize, usize, String)> = Vec::new();
     for e in &g.items {
         let Some(line) = e.line else { continue };
         let idx = (line - start) as usize;
         let Some(content) = lines.get(idx) else {
             continue;
         };
-        let mut note = one_line(&a.mask(&e.note)).into_owned();
-        if note.chars().count() > 90 {
-            note = note.chars().take(87).collect::<String>() + "...";
-        }
+        let note = one_line(&a.mask(&e.note)).into_owned();
         // Two notes on one line: one label saying both.
-        if let Some(k) = labelled.iter().position(|&l| l == idx) {
-            let prev = &labels[k];
-            let joined = format!("{}; {}", prev.label().unwrap_or(""), note);
-            labels[k] = LabeledSpan::new(Some(joined), prev.offset(), prev.len());
+        if let Some(m) = marks.iter_mut().find(|m| m.0 == idx) {
+            m.3 = format!("{}; {note}", m.3);
             continue;
         }
-        let indent = content.len() - content.trim_start().len();
-        let len = content.trim().len().max(1);
-        labels.push(LabeledSpan::new(Some(note), offsets[idx] + indent, len));
-        labelled.push(idx);
+        let (at, len) = key_span(content);
+        marks.push((idx, at, len, note));
     }
-    if labels.is_empty() {
+    if marks.is_empty() {
         return None;
     }
+    let labels = marks
+        .into_iter()
+        .map(|(idx, at, len, note)| {
+            let line = &lines[idx];
+            // miette draws the label's `╰── ` under the middle of the span.
+            let before = display_width(&line[..at]);
+            let middle = (2 * before + display_width(&line[at..at + len])) / 2;
+            let room = width.saturating_sub(gutter + middle + 4).max(MIN_WIDTH / 2);
+            let label = wrap(&note, "", "", room);
+            LabeledSpan::new(Some(label.trim_end().to_string()), offsets[idx] + at, len)
+        })
+        .collect();
     Some((
         Window {
             name: display_name(a, g.input, g.file),
@@ -367,6 +583,33 @@ fn window(a: &Analysis, g: &Group) -> Option<(Window, Vec<LabeledSpan>)> {
         },
         labels,
     ))
+}
+
+/// Longest span underlined: a longer line is marked under its key only, so that its label
+/// starts near the left and has the width to itself.
+const MAX_SPAN_COLS: usize = 32;
+
+/// Where a cited line is underlined: from its first non-blank character, the whole line
+/// when short, else its key (`message:`, `- name:`), else its first columns.
+fn key_span(content: &str) -> (usize, usize) {
+    let trimmed = content.trim();
+    let at = content.len() - content.trim_start().len();
+    if trimmed.is_empty() {
+        return (at.min(content.len()), 0);
+    }
+    if display_width(trimmed) <= MAX_SPAN_COLS {
+        return (at, trimmed.len());
+    }
+    if let Some(colon) = trimmed.find(':')
+        && display_width(&trimmed[..colon]) < MAX_SPAN_COLS
+    {
+        return (at, colon + 1);
+    }
+    let len = trimmed
+        .char_indices()
+        .nth(MAX_SPAN_COLS)
+        .map_or(trimmed.len(), |(i, _)| i);
+    (at, len)
 }
 
 fn display_name(a: &Analysis, input: usize, file: &str) -> String {
@@ -412,12 +655,6 @@ impl Diagnostic for FindingDiagnostic {
         }
         Some(Box::new(self.labels.iter().cloned()))
     }
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        if self.related.is_empty() {
-            return None;
-        }
-        Some(Box::new(self.related.iter().map(|d| d as &dyn Diagnostic)))
-    }
 }
 
 impl SourceCode for Window {
@@ -438,5 +675,36 @@ impl SourceCode for Window {
             inner.column(),
             inner.line_count(),
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_marked_under_its_key() {
+        assert_eq!(key_span("    type: Ready"), (4, 11));
+        let long = format!("  message: '{}'", "x".repeat(80));
+        assert_eq!(key_span(&long), (2, "message:".len()));
+        let no_key = "y".repeat(80);
+        assert_eq!(key_span(&no_key), (0, MAX_SPAN_COLS));
+    }
+
+    #[test]
+    fn cuts_and_wraps_fit_the_width() {
+        assert_eq!(cut_to("abcdef", 6), "abcdef");
+        assert_eq!(cut_to("abcdef", 4), "abc…");
+        assert_eq!(cut_to("ééééé", 3), "éé…");
+        let filled = wrap(
+            "pull registry.example.com/demo/api-b:1.4.2 now",
+            "  ",
+            "    ",
+            20,
+        );
+        assert_eq!(
+            filled,
+            "  pull\n    registry.example.com/demo/api-b:1.4.2\n    now\n"
+        );
     }
 }

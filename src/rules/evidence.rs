@@ -23,9 +23,15 @@ pub fn field(snap: &Snapshot, id: ObjectId, path: &[&str], note: impl Into<Strin
     }
 }
 
-/// An event, with its count and how long before the snapshot it was last seen.
+/// An event, with its count and how long before the snapshot it was last seen, cited at
+/// the line carrying its message (`message`, or `note` in `events.k8s.io/v1`): the
+/// event's first line is the list item's `- apiVersion: v1`, which says nothing.
 pub fn event(snap: &Snapshot, id: ObjectId, e: &Event) -> Evidence {
-    object(snap, id, describe_event(snap, e))
+    let mut ev = field(snap, id, &["message"], describe_event(snap, e));
+    if ev.line == Some(snap.locate(id, &[])) {
+        ev.line = Some(snap.locate(id, &["note"]));
+    }
+    ev
 }
 
 /// `Warning FailedScheduling ×3 over 2h, last 5m before the snapshot: <message>`.
