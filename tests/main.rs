@@ -5,12 +5,14 @@
 mod archives;
 mod cli;
 mod corpus;
+mod describe;
 mod history;
 mod hostile;
 mod identity;
 mod kueue;
 mod layouts;
 mod leaks;
+mod logs;
 mod numa;
 mod platform;
 mod printer_columns;

@@ -5,7 +5,7 @@ use super::columns::columns;
 use super::lookup::{Kind, cluster_scoped, resolve_kind, resolve_object};
 use super::printer_columns::{custom_table, printer_columns};
 use super::selector::{matches_selector, parse_selector};
-use super::yaml::object_yaml;
+use super::yaml::{object_json, object_yaml};
 use super::{GetArgs, GetFormat, emit};
 use crate::load_snapshot;
 use kdiag::report::redact::Redactor;
@@ -92,9 +92,9 @@ pub fn get(args: GetArgs) -> ExitCode {
     let text = match args.output {
         Some(GetFormat::Json) => {
             let v = if single {
-                snap.object(ids[0]).value().clone()
+                object_json(&snap, ids[0])
             } else {
-                json!({"apiVersion": "v1", "items": ids.iter().map(|&id| snap.object(id).value().clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+                json!({"apiVersion": "v1", "items": ids.iter().map(|&id| object_json(&snap, id)).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
             };
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');
