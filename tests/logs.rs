@@ -184,3 +184,34 @@ fn a_kept_tail_is_announced() {
         run.stderr
     );
 }
+
+/// must-gather writes `previous.log` and `previous.insecure.log` (one of them often
+/// empty) and empty logs for containers that wrote nothing: the copy that holds text is
+/// shown, and an empty log is said to be empty.
+#[test]
+fn must_gather_empty_and_insecure_copies() {
+    let b = Scratch::new("logs-mg-copies");
+    let logs = format!("mg/namespaces/demo/pods/{WORKER}/worker/worker/logs");
+    b.write(
+        "mg/timestamp",
+        "2026-11-20 09:14:02.016988581 +0000 UTC m=+0.380233555\n",
+    );
+    b.write(&format!("{logs}/current.log"), "");
+    b.write(&format!("{logs}/previous.insecure.log"), "");
+    b.write(
+        &format!("{logs}/previous.log"),
+        seed_log("worker-previous.log"),
+    );
+    let previous = kdiag(&["logs", WORKER, "-p", b.path()]);
+    assert_eq!(previous.code, 0, "{}", previous.stderr);
+    assert_eq!(previous.stdout, seed_log("worker-previous.log"));
+    let current = kdiag(&["logs", WORKER, b.path()]);
+    assert_eq!((current.code, current.stdout.as_str()), (0, ""));
+    assert!(
+        current
+            .stderr
+            .contains("kdiag: the bundle holds this log empty: mg/namespaces/demo/pods/"),
+        "{}",
+        current.stderr
+    );
+}

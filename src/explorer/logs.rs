@@ -125,12 +125,25 @@ fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
             }
         }
     };
-    let log = held
+    // must-gather writes `previous.log` and `previous.insecure.log`, often one empty:
+    // the first that holds text, else the first.
+    let mut chosen: Option<(&LogSource, String, usize)> = None;
+    for log in held
         .iter()
-        .find(|l| l.key.previous == args.previous && names_container(l, &container));
-    let Some(log) = log else {
+        .filter(|l| l.key.previous == args.previous && names_container(l, &container))
+    {
+        let (text, first_line) = read_log(log).map_err(|e| format!("{}: {e}", log.path))?;
+        let holds_text = !text.trim().is_empty();
+        if chosen.is_none() || holds_text {
+            chosen = Some((log, text, first_line));
+        }
+        if holds_text {
+            break;
+        }
+    }
+    let Some((log, mut text, first_line)) = chosen else {
         let which = if args.previous { "previous" } else { "current" };
-        let kept: Vec<String> = held
+        let mut kept: Vec<String> = held
             .iter()
             .map(|l| {
                 let c = if l.key.container.is_empty() {
@@ -138,16 +151,15 @@ fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
                 } else {
                     &l.key.container
                 };
-                format!(
-                    "{c} ({})",
-                    if l.key.previous {
-                        "previous"
-                    } else {
-                        "current"
-                    }
-                )
+                let when = if l.key.previous {
+                    "previous"
+                } else {
+                    "current"
+                };
+                format!("{c} ({when})")
             })
             .collect();
+        kept.dedup();
         let kept = if kept.is_empty() {
             "it holds no log of this pod".to_string()
         } else {
@@ -157,7 +169,12 @@ fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
             "the bundle holds no {which} log of container {container} of pod {namespace}/{name} ({kept})"
         ));
     };
-    let (mut text, first_line) = read_log(log).map_err(|e| format!("{}: {e}", log.path))?;
+    if text.trim().is_empty() {
+        notes.push(format!(
+            "kdiag: the bundle holds this log empty: {}",
+            log.path
+        ));
+    }
     if first_line > 1 {
         notes.push(format!(
             "kdiag: {} is longer than the {} bytes kdiag keeps of a log (KDIAG_LOG_TAIL_BYTES): its first {} lines are not shown",
