@@ -25,6 +25,7 @@ Examples:
   kdiag why job/train -n ml bundle/                 one object's Kueue admission chain
   kdiag get po -A -o wide bundle/                   like kubectl, offline
   kdiag describe deploy/web -n shop bundle/         with the object's events and findings
+  kdiag logs web-7d4b9-x2kqp -p -n shop bundle/     the previous container's log
   kdiag scan 'cases/*/' > fleet.jsonl               many bundles, one JSON line each
   kdiag merge shard-*.jsonl                         the fleet table of sharded scans
 
@@ -66,6 +67,9 @@ enum Command {
     /// Show one object in detail with its events and kdiag's findings, like `kubectl describe`.
     #[command(after_help = explorer::DESCRIBE_EXAMPLES)]
     Describe(explorer::DescribeArgs),
+    /// Print a container's log as the bundle holds it, like `kubectl logs` (-p: the previous container's).
+    #[command(after_help = explorer::LOGS_EXAMPLES)]
+    Logs(explorer::LogsArgs),
     /// Analyze many bundles (folders of bundles, globs) a few at a time: one JSON line per bundle, then a fleet table on stderr.
     #[command(after_help = scan::SCAN_EXAMPLES)]
     Scan(scan::ScanArgs),
@@ -229,6 +233,7 @@ fn main() -> ExitCode {
         Command::Why(args) => kdiag::explain::main(args),
         Command::Get(args) => explorer::get(args),
         Command::Describe(args) => explorer::describe(args),
+        Command::Logs(args) => explorer::logs(args),
         Command::Scan(args) => scan::scan(args),
         Command::Merge(args) => scan::merge(args),
         Command::Completions { shell } => {

@@ -5,6 +5,7 @@
 mod archives;
 mod cli;
 mod corpus;
+mod describe;
 mod get_forms;
 mod guard;
 mod history;
@@ -13,6 +14,7 @@ mod identity;
 mod kueue;
 mod layouts;
 mod leaks;
+mod logs;
 mod numa;
 mod platform;
 mod printer_columns;

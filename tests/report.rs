@@ -1071,7 +1071,9 @@ fn describe_shows_the_object_its_events_and_findings() {
     );
     let node = kdiag(&["describe", "no/node-b", SEED]);
     assert!(
-        node.stdout.contains("Kind:            Node (v1)"),
+        node.stdout
+            .starts_with("Name:               node-b\nRoles:              <none>\n")
+            && node.stdout.contains("\nNon-terminated Pods:"),
         "{}",
         node.stdout
     );
@@ -1079,7 +1081,7 @@ fn describe_shows_the_object_its_events_and_findings() {
     assert_eq!(
         kdiag(&["describe", "pods", SEED]).code,
         2,
-        "KIND/NAME is required"
+        "KIND/NAME or KIND NAME is required"
     );
 }
 

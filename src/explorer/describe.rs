@@ -1,159 +1,137 @@
-//! `kdiag describe`: one object's metadata, sources, spec and status, then its events
-//! and kdiag's findings about it. A Pod's own section is in `describe_pod.rs`.
+//! `kdiag describe`: one object as `kubectl describe` prints it (Pods, Deployments,
+//! Services and Nodes in kubectl's own sections; other kinds as metadata, then spec and
+//! status), then its events, and kdiag's additions: where the object is in the bundle,
+//! the snapshot's time and kdiag's findings about it.
+//!
+//! The Pod section is in `describe_pod.rs` (its containers and volumes in
+//! `describe_containers.rs`), the Deployment and Service sections in
+//! `describe_apps.rs`, the Node section in `describe_node.rs`; `describe_writer.rs`
+//! aligns the text as kubectl's tabwriter does.
 
-use super::age::{age, human_duration};
+use super::age::human_duration;
+use super::describe_apps::{describe_deployment, describe_service};
+use super::describe_node::describe_node;
 use super::describe_pod::describe_pod;
+use super::describe_writer::{Tabbed, annotations, labels, rfc1123z};
 use super::fields::str_at;
-use super::lookup::{resolve_kind, resolve_object};
+use super::lookup::{resolve_kind, resolve_object, resolve_prefix};
 use super::yaml::yaml_value;
 use super::{DescribeArgs, emit};
 use crate::load;
 use kdiag::kube::time::format_rfc3339;
-use kdiag::report::quote;
 use kdiag::report::redact::Redactor;
 use kdiag::rules::Finding;
+use kdiag::snapshot::kinds::default_group;
 use kdiag::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
 pub fn describe(args: DescribeArgs) -> ExitCode {
-    let Some((snap, findings)) = load(&args.paths) else {
+    let Some((typed, name, paths)) = split_target(&args.target, &args.paths) else {
+        eprintln!(
+            "kdiag: expected KIND/NAME or KIND NAME before the bundle's PATH, got {:?}",
+            args.target
+        );
         return ExitCode::from(2);
     };
-    let Some((typed, name)) = args.target.split_once('/') else {
-        eprintln!("kdiag: expected KIND/NAME, got {:?}", args.target);
+    let Some((snap, findings)) = load(paths) else {
         return ExitCode::from(2);
     };
     let Some(kind) = resolve_kind(&snap, typed) else {
         eprintln!("kdiag: the bundle holds no objects of kind {typed:?}");
         return ExitCode::from(2);
     };
-    let id = match resolve_object(&snap, &kind, name, args.namespace.as_deref()) {
-        Ok(id) => id,
+    let ns = args.namespace.as_deref();
+    // kubectl matches names by prefix only in its `KIND NAME` form.
+    let found = if args.target.contains('/') {
+        resolve_object(&snap, &kind, name, ns).map(|id| vec![id])
+    } else {
+        resolve_prefix(&snap, &kind, name, ns)
+    };
+    let ids = match found {
+        Ok(ids) => ids,
         Err(e) => {
             eprintln!("kdiag: {e}");
             return ExitCode::from(2);
         }
     };
-    let text = describe_object(&snap, &findings, id);
+    // kubectl separates the objects it describes by two empty lines.
+    let text = ids
+        .iter()
+        .map(|&id| describe_object(&snap, &findings, id))
+        .collect::<Vec<_>>()
+        .join("\n\n");
     let redactor = args.redact.then(|| Redactor::from_snapshot(&snap));
     emit(text, redactor.as_ref())
 }
 
-pub(super) fn field(out: &mut String, key: &str, value: &str) {
-    let _ = writeln!(out, "{:<17}{}", format!("{key}:"), value);
-}
-
-pub(super) fn map_field(out: &mut String, key: &str, v: Option<&Value>, skip: &[&str]) {
-    let items: Vec<String> = v
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .filter(|(k, _)| !skip.contains(&k.as_str()))
-                .map(|(k, x)| {
-                    format!(
-                        "{k}={}",
-                        x.as_str()
-                            .map(str::to_string)
-                            .unwrap_or_else(|| x.to_string())
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    if items.is_empty() {
-        field(out, key, "<none>");
-        return;
+/// The kind, the name and the bundle's paths from `KIND/NAME PATH...` or from kubectl's
+/// `KIND NAME PATH...` (the name then is the first argument that is no path on disk).
+fn split_target<'a>(
+    target: &'a str,
+    paths: &'a [String],
+) -> Option<(&'a str, &'a str, &'a [String])> {
+    if let Some((kind, name)) = target.split_once('/') {
+        return Some((kind, name, paths));
     }
-    for (i, it) in items.iter().enumerate() {
-        // Cut before a name, not inside it: `--redact` masks whole names only.
-        let it = match quote::cut(it, 120) {
-            Some(_) => quote::cut(it, 117).unwrap_or(it).to_string() + "...",
-            None => it.clone(),
-        };
-        if i == 0 {
-            field(out, key, &it);
-        } else {
-            let _ = writeln!(out, "{:<17}{it}", "");
+    match paths {
+        [name, rest @ ..]
+            if !rest.is_empty() && name != "-" && !std::path::Path::new(name).exists() =>
+        {
+            Some((target, name, rest))
         }
+        _ => None,
     }
 }
 
 pub(super) fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectId) -> String {
     let o = snap.object(id);
     let v = o.value();
-    let mut out = String::new();
-    field(&mut out, "Name", &o.name);
-    if let Some(ns) = &o.namespace {
-        field(&mut out, "Namespace", ns);
+    let mut w = Tabbed::default();
+    let kubectl_kind = default_group(&o.kind) == Some(o.group());
+    match o.kind.as_str() {
+        "Pod" if kubectl_kind => describe_pod(snap, v, &mut w),
+        "Deployment" if kubectl_kind => describe_deployment(snap, id, v, &mut w),
+        "Service" if kubectl_kind => describe_service(snap, v, &mut w),
+        "Node" if kubectl_kind => describe_node(snap, v, &mut w),
+        _ => describe_generic(snap, id, &mut w),
     }
-    field(&mut out, "Kind", &format!("{} ({})", o.kind, o.api_version));
-    map_field(&mut out, "Labels", v.pointer("/metadata/labels"), &[]);
-    map_field(
-        &mut out,
-        "Annotations",
-        v.pointer("/metadata/annotations"),
-        &["kubectl.kubernetes.io/last-applied-configuration"],
-    );
+    w.flush();
+    events_section(snap, id, &mut w);
+    w.flush();
+    kdiag_section(snap, findings, id, &mut w);
+    w.finish()
+}
+
+/// Kinds without a section of their own: metadata as kubectl prints it, then the spec
+/// and status (or a Secret's keys, an Event's fields, a ConfigMap's data) as YAML.
+fn describe_generic(snap: &Snapshot, id: ObjectId, w: &mut Tabbed) {
+    let o = snap.object(id);
+    let v = o.value();
+    w.line(0, &format!("Name:\t{}", o.name));
+    if let Some(ns) = &o.namespace {
+        w.line(0, &format!("Namespace:\t{ns}"));
+    }
+    w.line(0, &format!("Kind:\t{} ({})", o.kind, o.api_version));
+    labels(w, "", "Labels", v.pointer("/metadata/labels"));
+    annotations(w, "", "Annotations", v.pointer("/metadata/annotations"));
     let created = str_at(v, "/metadata/creationTimestamp");
     if !created.is_empty() {
-        field(
-            &mut out,
-            "Created",
-            &format!("{created} ({} before the snapshot)", age(snap, created)),
-        );
+        w.line(0, &format!("CreationTimestamp:\t{}", rfc1123z(created)));
     }
     if let Some(t) = v
         .pointer("/metadata/deletionTimestamp")
         .and_then(Value::as_str)
     {
-        field(
-            &mut out,
-            "Deleting",
-            &format!("since {t} ({})", age(snap, t)),
-        );
+        w.line(0, &format!("Deleting:\tsince {}", rfc1123z(t)));
     }
-    if let Some(owners) = v
-        .pointer("/metadata/ownerReferences")
-        .and_then(Value::as_array)
-    {
-        for ow in owners {
-            field(
-                &mut out,
-                "Controlled By",
-                &format!("{}/{}", str_at(ow, "/kind"), str_at(ow, "/name")),
-            );
-        }
-    }
-    let sources: Vec<String> = o
-        .sources
-        .iter()
-        .map(|s| {
-            let f = &snap.files[s.file];
-            let input = if snap.inputs.len() > 1 {
-                format!("[{}] ", snap.inputs[f.input].path)
-            } else {
-                String::new()
-            };
-            format!("{input}{}:{}-{}", f.path, s.span.start, s.span.end)
-        })
-        .collect();
-    for (i, s) in sources.iter().enumerate() {
-        if i == 0 {
-            field(&mut out, "Source", s);
-        } else {
-            let _ = writeln!(out, "{:<17}{s}", "");
-        }
-    }
-    if let Some(t) = snap.as_of {
-        field(&mut out, "Snapshot", &format_rfc3339(t));
-    }
+    controlled_by(v, w);
+    let mut yaml = String::new();
     match o.kind.as_str() {
-        "Pod" => describe_pod(snap, v, &mut out),
         "Secret" => {
-            field(&mut out, "Type", str_at(v, "/type"));
-            secret_data(v, &mut out);
+            w.line(0, &format!("Type:\t{}", str_at(v, "/type")));
+            secret_data(v, &mut yaml);
         }
         "Event" => {
             let mut rest = v.clone();
@@ -162,8 +140,8 @@ pub(super) fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectI
                     m.remove(k);
                 }
             }
-            out.push('\n');
-            yaml_value(&rest, 0, &mut out);
+            yaml.push('\n');
+            yaml_value(&rest, 0, &mut yaml);
         }
         _ => {
             for (key, title) in [("spec", "Spec"), ("status", "Status")] {
@@ -171,8 +149,8 @@ pub(super) fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectI
                     .get(key)
                     .filter(|x| x.as_object().is_some_and(|m| !m.is_empty()))
                 {
-                    let _ = writeln!(out, "{title}:");
-                    yaml_value(x, 2, &mut out);
+                    let _ = writeln!(yaml, "{title}:");
+                    yaml_value(x, 2, &mut yaml);
                 }
             }
             // Kinds with top-level data (ConfigMap, StorageClass, EndpointSlice …).
@@ -188,17 +166,40 @@ pub(super) fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectI
                     .map(|(k, x)| (k.clone(), x.clone()))
                     .collect();
                 if !rest.is_empty() {
-                    yaml_value(&Value::Object(rest), 0, &mut out);
+                    yaml_value(&Value::Object(rest), 0, &mut yaml);
                 }
             }
         }
     }
-    events_section(snap, id, &mut out);
-    findings_section(snap, findings, id, &mut out);
-    out
+    // YAML is no table: aligned apart from the lines above.
+    w.flush();
+    w.write(0, &yaml);
 }
 
-fn events_section(snap: &Snapshot, id: ObjectId, out: &mut String) {
+/// kubectl's `Controlled By:\tKind/name` (the controller owner, else the first owner).
+pub(super) fn controlled_by(v: &Value, w: &mut Tabbed) {
+    let owners = v
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array);
+    let owner = owners.and_then(|o| {
+        o.iter()
+            .find(|x| x.get("controller").and_then(Value::as_bool) == Some(true))
+    });
+    if let Some(ow) = owner {
+        w.line(
+            0,
+            &format!(
+                "Controlled By:\t{}/{}",
+                str_at(ow, "/kind"),
+                str_at(ow, "/name")
+            ),
+        );
+    }
+}
+
+/// kubectl's `DescribeEvents`: oldest last-seen first; the age of an event seen more
+/// than once is `LAST (xCOUNT over FIRST)`, both measured back from the snapshot.
+fn events_section(snap: &Snapshot, id: ObjectId, w: &mut Tabbed) {
     let events = snap.events_for(id);
     if events.is_empty() {
         let why = if snap.has_kind("Event") {
@@ -206,66 +207,59 @@ fn events_section(snap: &Snapshot, id: ObjectId, out: &mut String) {
         } else {
             "<none> (the bundle holds no events at all)"
         };
-        let _ = writeln!(out, "Events:          {why}");
+        w.line(0, &format!("Events:\t{why}"));
         return;
     }
-    out.push_str("Events:\n");
-    let rows: Vec<[String; 5]> = events
-        .iter()
-        .map(|(_, e)| {
-            let ago = |t: Option<i64>| match (t, snap.as_of) {
-                (Some(t), Some(now)) => human_duration(now - t),
-                _ => "<unknown>".into(),
-            };
-            let age = if e.count > 1 {
-                format!(
-                    "{} (x{} over {})",
-                    ago(e.last),
-                    e.count,
-                    match (e.first, e.last) {
-                        (Some(f), Some(l)) => human_duration(l - f),
-                        _ => "?".into(),
-                    }
-                )
-            } else {
-                ago(e.last)
-            };
-            [
-                e.type_.clone(),
-                e.reason.clone(),
-                age,
-                e.component.clone(),
-                e.message.replace('\n', " "),
-            ]
-        })
-        .collect();
-    let head = ["Type", "Reason", "Age", "From", "Message"];
-    let mut w = head.map(str::len);
-    for r in &rows {
-        for i in 0..4 {
-            w[i] = w[i].max(r[i].chars().count());
-        }
-    }
-    let line = |cells: [&str; 5], out: &mut String| {
-        let _ = writeln!(
-            out,
-            "  {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
-            cells[0],
-            cells[1],
-            cells[2],
-            cells[3],
-            cells[4],
-            w0 = w[0],
-            w1 = w[1],
-            w2 = w[2],
-            w3 = w[3]
-        );
+    w.line(0, "Events:");
+    w.line(1, "Type\tReason\tAge\tFrom\tMessage");
+    w.line(1, "----\t------\t----\t----\t-------");
+    let since = |t: Option<i64>| match (t, snap.as_of) {
+        (Some(t), Some(now)) => human_duration(now - t),
+        _ => "<unknown>".into(),
     };
-    line(head, out);
-    line(["----", "------", "----", "----", "-------"], out);
-    for r in &rows {
-        line([&r[0], &r[1], &r[2], &r[3], &r[4]], out);
+    for (_, e) in events {
+        let first = since(e.first.or(e.last));
+        let age = if e.count > 1 {
+            format!("{} (x{} over {first})", since(e.last), e.count)
+        } else {
+            first
+        };
+        let message = e.message.trim().replace('\n', " ");
+        let message = match e.regarding.field_path.as_deref().filter(|p| !p.is_empty()) {
+            Some(path) => format!("{path}: {message}"),
+            None => message,
+        };
+        w.line(
+            1,
+            &format!(
+                "{}\t{}\t{age}\t{}\t{message}",
+                e.type_, e.reason, e.component
+            ),
+        );
     }
+}
+
+/// What kdiag adds after kubectl's text: where the object is in the bundle, the
+/// snapshot's time (ages are measured back from it) and kdiag's findings.
+fn kdiag_section(snap: &Snapshot, findings: &[Finding], id: ObjectId, w: &mut Tabbed) {
+    let o = snap.object(id);
+    for (i, s) in o.sources.iter().enumerate() {
+        let f = &snap.files[s.file];
+        let input = if snap.inputs.len() > 1 {
+            format!("[{}] ", snap.inputs[f.input].path)
+        } else {
+            String::new()
+        };
+        let title = if i == 0 { "Source:" } else { "" };
+        w.line(
+            0,
+            &format!("{title}\t{input}{}:{}-{}", f.path, s.span.start, s.span.end),
+        );
+    }
+    if let Some(t) = snap.as_of {
+        w.line(0, &format!("Snapshot:\t{}", format_rfc3339(t)));
+    }
+    findings_section(snap, findings, id, w);
 }
 
 /// A Secret's keys as kubectl's describe lists them, each with its size where ingest
@@ -295,7 +289,7 @@ fn secret_data(v: &Value, out: &mut String) {
 }
 
 /// kdiag's findings about this object: on it, explaining it, or citing it.
-fn findings_section(snap: &Snapshot, findings: &[Finding], id: ObjectId, out: &mut String) {
+fn findings_section(snap: &Snapshot, findings: &[Finding], id: ObjectId, w: &mut Tabbed) {
     let o = snap.object(id);
     let me = o.reference();
     let same = |r: &kdiag::kube::meta::ObjectRef| {
@@ -312,23 +306,25 @@ fn findings_section(snap: &Snapshot, findings: &[Finding], id: ObjectId, out: &m
         })
         .collect();
     if mine.is_empty() {
-        out.push_str("Findings:        <none>\n");
+        w.line(0, "Findings:\t<none>");
         return;
     }
-    out.push_str("Findings:\n");
+    w.line(0, "Findings:");
     for f in mine {
-        let _ = writeln!(
-            out,
-            "  [{}] {} {}{}: {}",
-            f.stage.as_str(),
-            f.severity.as_str(),
-            f.rule,
-            if same(&f.object) {
-                String::new()
-            } else {
-                format!(" (on {})", f.object.display())
-            },
-            f.message
+        w.line(
+            1,
+            &format!(
+                "[{}] {} {}{}: {}",
+                f.stage.as_str(),
+                f.severity.as_str(),
+                f.rule,
+                if same(&f.object) {
+                    String::new()
+                } else {
+                    format!(" (on {})", f.object.display())
+                },
+                f.message
+            ),
         );
     }
 }

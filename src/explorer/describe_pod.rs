@@ -1,292 +1,253 @@
-//! The Pod part of `kdiag describe`: node, status, containers (state, resources,
-//! probes), conditions, node selectors and tolerations.
+//! The Pod part of `kdiag describe`, in the order and words of kubectl's `describePod`:
+//! node and start time, phase, IPs, containers, conditions, volumes, QoS class, node
+//! selectors and tolerations.
 
-use super::describe::{field, map_field};
-use super::fields::{int_at, str_at};
-use super::pod_status::pod_status;
+use super::age::age;
+use super::describe::controlled_by;
+use super::describe_containers::{describe_containers, describe_volumes, resources};
+use super::describe_writer::{Tabbed, annotations, labels, plain, rfc1123z};
+use super::fields::str_at;
+use kdiag::kube::quantity::Quantity;
 use kdiag::snapshot::Snapshot;
 use serde_json::Value;
-use std::fmt::Write as _;
 
-pub(super) fn describe_pod(snap: &Snapshot, v: &Value, out: &mut String) {
-    let node = str_at(v, "/spec/nodeName");
-    let host_ip = str_at(v, "/status/hostIP");
-    field(
-        out,
-        "Node",
-        &match (node, host_ip) {
-            ("", _) => "<none>".into(),
-            (n, "") => n.into(),
-            (n, ip) => format!("{n}/{ip}"),
-        },
+pub(super) fn describe_pod(snap: &Snapshot, v: &Value, w: &mut Tabbed) {
+    w.line(0, &format!("Name:\t{}", str_at(v, "/metadata/name")));
+    w.line(
+        0,
+        &format!("Namespace:\t{}", str_at(v, "/metadata/namespace")),
     );
-    if let Some(p) = v.pointer("/spec/priority").and_then(Value::as_i64) {
-        field(out, "Priority", &p.to_string());
+    if let Some(p) = v.pointer("/spec/priority").filter(|p| !p.is_null()) {
+        w.line(0, &format!("Priority:\t{}", plain(p)));
     }
-    if let Some(sa) = v
-        .pointer("/spec/serviceAccountName")
-        .and_then(Value::as_str)
-    {
-        field(out, "Service Account", sa);
-    }
-    field(out, "Status", &pod_status(snap, v));
-    if let Some(m) = v.pointer("/status/message").and_then(Value::as_str) {
-        field(out, "Message", m);
-    }
-    field(out, "IP", str_at(v, "/status/podIP"));
     for (path, title) in [
-        ("/spec/initContainers", "Init Containers"),
-        ("/spec/containers", "Containers"),
+        ("/spec/priorityClassName", "Priority Class Name"),
+        ("/spec/runtimeClassName", "Runtime Class Name"),
+        ("/spec/serviceAccountName", "Service Account"),
     ] {
-        let Some(cs) = v.pointer(path).and_then(Value::as_array) else {
-            continue;
-        };
-        if cs.is_empty() {
-            continue;
-        }
-        let statuses_path = if title == "Containers" {
-            "/status/containerStatuses"
-        } else {
-            "/status/initContainerStatuses"
-        };
-        let statuses = v
-            .pointer(statuses_path)
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let _ = writeln!(out, "{title}:");
-        for c in cs {
-            let name = str_at(c, "/name");
-            let st = statuses.iter().find(|s| str_at(s, "/name") == name);
-            let _ = writeln!(out, "  {name}:");
-            let f = |out: &mut String, k: &str, val: &str| {
-                let _ = writeln!(out, "    {:<16}{val}", format!("{k}:"));
-            };
-            f(out, "Image", str_at(c, "/image"));
-            if let Some(ports) = c.get("ports").and_then(Value::as_array) {
-                let p: Vec<String> = ports
-                    .iter()
-                    .map(|p| {
-                        let n = p
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .map(|n| format!(" ({n})"))
-                            .unwrap_or_default();
-                        format!(
-                            "{}/{}{n}",
-                            int_at(p, "/containerPort"),
-                            p.get("protocol").and_then(Value::as_str).unwrap_or("TCP")
-                        )
-                    })
-                    .collect();
-                f(out, "Ports", &p.join(", "));
-            }
-            if let Some(st) = st {
-                for (label, key) in [("State", "/state"), ("Last State", "/lastState")] {
-                    let Some(state) = st
-                        .pointer(key)
-                        .and_then(Value::as_object)
-                        .filter(|m| !m.is_empty())
-                    else {
-                        continue;
-                    };
-                    for (which, detail) in state {
-                        let mut word = which.clone();
-                        if let Some(c) = word.get_mut(0..1) {
-                            c.make_ascii_uppercase();
-                        }
-                        f(out, label, &word);
-                        if let Some(m) = detail.as_object() {
-                            for (k, x) in m {
-                                if matches!(k.as_str(), "containerID") {
-                                    continue;
-                                }
-                                let val = x
-                                    .as_str()
-                                    .map(str::to_string)
-                                    .unwrap_or_else(|| x.to_string());
-                                let _ = writeln!(
-                                    out,
-                                    "      {:<14}{}",
-                                    format!("{k}:"),
-                                    val.replace('\n', " ")
-                                );
-                            }
-                        }
-                    }
-                }
-                f(
-                    out,
-                    "Ready",
-                    if st.get("ready").and_then(Value::as_bool) == Some(true) {
-                        "True"
-                    } else {
-                        "False"
-                    },
-                );
-                f(
-                    out,
-                    "Restart Count",
-                    &int_at(st, "/restartCount").to_string(),
-                );
-            }
-            for (k, title) in [("limits", "Limits"), ("requests", "Requests")] {
-                if let Some(m) = c
-                    .pointer(&format!("/resources/{k}"))
-                    .and_then(Value::as_object)
-                    .filter(|m| !m.is_empty())
-                {
-                    let _ = writeln!(out, "    {title}:");
-                    for (r, q) in m {
-                        let _ = writeln!(
-                            out,
-                            "      {r}:  {}",
-                            q.as_str()
-                                .map(str::to_string)
-                                .unwrap_or_else(|| q.to_string())
-                        );
-                    }
-                }
-            }
-            for (k, title) in [
-                ("livenessProbe", "Liveness"),
-                ("readinessProbe", "Readiness"),
-                ("startupProbe", "Startup"),
-            ] {
-                if let Some(p) = c.get(k) {
-                    f(out, title, &probe_text(p));
-                }
-            }
+        let value = str_at(v, path);
+        if !value.is_empty() {
+            w.line(0, &format!("{title}:\t{value}"));
         }
     }
-    if let Some(conds) = v.pointer("/status/conditions").and_then(Value::as_array) {
-        out.push_str("Conditions:\n");
-        let w = conds
-            .iter()
-            .map(|c| str_at(c, "/type").len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
-        let _ = writeln!(out, "  {:<w$}   Status", "Type");
-        for c in conds {
-            let reason = c
-                .get("reason")
-                .and_then(Value::as_str)
-                .map(|r| format!("   ({r})"))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "  {:<w$}   {}{reason}",
-                str_at(c, "/type"),
-                str_at(c, "/status")
+    match str_at(v, "/spec/nodeName") {
+        "" => w.line(0, "Node:\t<none>"),
+        node => w.line(0, &format!("Node:\t{node}/{}", str_at(v, "/status/hostIP"))),
+    }
+    let started = str_at(v, "/status/startTime");
+    if !started.is_empty() {
+        w.line(0, &format!("Start Time:\t{}", rfc1123z(started)));
+    }
+    labels(w, "", "Labels", v.pointer("/metadata/labels"));
+    annotations(w, "", "Annotations", v.pointer("/metadata/annotations"));
+    let phase = str_at(v, "/status/phase");
+    let deleting = str_at(v, "/metadata/deletionTimestamp");
+    if !deleting.is_empty() && phase != "Failed" && phase != "Succeeded" {
+        w.line(
+            0,
+            &format!("Status:\tTerminating (lasts {})", age(snap, deleting)),
+        );
+        let grace = v
+            .pointer("/metadata/deletionGracePeriodSeconds")
+            .map(plain)
+            .unwrap_or_default();
+        w.line(0, &format!("Termination Grace Period:\t{grace}s"));
+    } else {
+        w.line(0, &format!("Status:\t{phase}"));
+    }
+    for (path, title) in [("/status/reason", "Reason"), ("/status/message", "Message")] {
+        let value = str_at(v, path);
+        if !value.is_empty() {
+            w.line(0, &format!("{title}:\t{value}"));
+        }
+    }
+    if let Some(p) = v.pointer("/spec/securityContext/seccompProfile") {
+        w.line(0, &format!("SeccompProfile:\t{}", str_at(p, "/type")));
+        if str_at(p, "/type") == "Localhost" {
+            let profile = str_at(p, "/localhostProfile");
+            w.line(0, &format!("LocalhostProfile:\t{profile}"));
+        }
+    }
+    w.line(0, &format!("IP:\t{}", str_at(v, "/status/podIP")));
+    match v.pointer("/status/podIPs").and_then(Value::as_array) {
+        Some(ips) if !ips.is_empty() => {
+            w.line(0, "IPs:");
+            for ip in ips {
+                w.line(1, &format!("IP:\t{}", str_at(ip, "/ip")));
+            }
+        }
+        _ => w.line(0, "IPs:\t<none>"),
+    }
+    controlled_by(v, w);
+    let nominated = str_at(v, "/status/nominatedNodeName");
+    if !nominated.is_empty() {
+        w.line(0, &format!("NominatedNodeName:\t{nominated}"));
+    }
+    if let Some(r) = v.pointer("/spec/resources") {
+        w.line(0, "Resources:");
+        resources(r, w, 1);
+    }
+    let spec = v.get("spec").unwrap_or(&Value::Null);
+    let status = v.get("status").unwrap_or(&Value::Null);
+    for (key, statuses, title) in [
+        ("initContainers", "initContainerStatuses", "Init Containers"),
+        ("containers", "containerStatuses", "Containers"),
+        (
+            "ephemeralContainers",
+            "ephemeralContainerStatuses",
+            "Ephemeral Containers",
+        ),
+    ] {
+        let cs = spec.get(key).and_then(Value::as_array);
+        if cs.is_some_and(|c| !c.is_empty()) || key == "containers" {
+            let statuses = status.get(statuses).and_then(Value::as_array);
+            describe_containers(
+                v,
+                title,
+                cs,
+                Some(statuses.map_or(&[][..], Vec::as_slice)),
+                w,
+                "",
             );
         }
     }
-    if let Some(sel) = v
-        .pointer("/spec/nodeSelector")
-        .and_then(Value::as_object)
-        .filter(|m| !m.is_empty())
-    {
-        map_field(
-            out,
-            "Node-Selectors",
-            Some(&Value::Object(sel.clone())),
-            &[],
-        );
-    }
-    if let Some(tols) = v
-        .pointer("/spec/tolerations")
+    readiness_gates(v, w);
+    if let Some(conds) = v
+        .pointer("/status/conditions")
         .and_then(Value::as_array)
-        .filter(|t| !t.is_empty())
+        .filter(|c| !c.is_empty())
     {
-        let items: Vec<String> = tols
-            .iter()
-            .map(|t| {
-                let key = str_at(t, "/key");
-                let val = t
-                    .get("value")
-                    .and_then(Value::as_str)
-                    .map(|x| format!("={x}"))
-                    .unwrap_or_default();
-                let eff = t
-                    .get("effect")
-                    .and_then(Value::as_str)
-                    .map(|e| format!(":{e}"))
-                    .unwrap_or_default();
-                let op = if str_at(t, "/operator") == "Exists" && key.is_empty() {
-                    "op=Exists".to_string()
-                } else {
-                    String::new()
-                };
-                let secs = t
-                    .get("tolerationSeconds")
-                    .and_then(Value::as_i64)
-                    .map(|s| format!(" for {s}s"))
-                    .unwrap_or_default();
-                format!("{key}{val}{eff}{op}{secs}")
-            })
-            .collect();
-        for (i, t) in items.iter().enumerate() {
-            if i == 0 {
-                field(out, "Tolerations", t);
-            } else {
-                let _ = writeln!(out, "{:<17}{t}", "");
-            }
+        w.line(0, "Conditions:");
+        w.line(1, "Type\tStatus");
+        for c in conds {
+            w.line(
+                1,
+                &format!("{} \t{} ", str_at(c, "/type"), str_at(c, "/status")),
+            );
         }
+    }
+    describe_volumes(spec.get("volumes"), w, "");
+    let qos = match str_at(v, "/status/qosClass") {
+        "" => qos_class(spec),
+        given => given.to_string(),
+    };
+    w.line(0, &format!("QoS Class:\t{qos}"));
+    labels(w, "", "Node-Selectors", spec.get("nodeSelector"));
+    tolerations(w, "", spec.get("tolerations"));
+    topology_spread(w, "", spec.get("topologySpreadConstraints"));
+}
+
+fn readiness_gates(v: &Value, w: &mut Tabbed) {
+    let Some(gates) = v
+        .pointer("/spec/readinessGates")
+        .and_then(Value::as_array)
+        .filter(|g| !g.is_empty())
+    else {
+        return;
+    };
+    w.line(0, "Readiness Gates:");
+    w.line(1, "Type\tStatus");
+    let conds = v.pointer("/status/conditions").and_then(Value::as_array);
+    for g in gates {
+        let t = str_at(g, "/conditionType");
+        let status = conds
+            .and_then(|c| c.iter().find(|c| str_at(c, "/type") == t))
+            .map_or("<none>", |c| str_at(c, "/status"));
+        w.line(1, &format!("{t} \t{status} "));
     }
 }
 
-fn probe_text(p: &Value) -> String {
-    let what = if let Some(h) = p.get("httpGet") {
-        let port = h
-            .get("port")
-            .map(|x| {
-                x.as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| x.to_string())
-            })
-            .unwrap_or_default();
-        format!(
-            "http-get {}:{port}{}",
-            h.get("scheme")
-                .and_then(Value::as_str)
-                .map(|s| s.to_ascii_lowercase() + "://")
-                .unwrap_or_default(),
-            str_at(h, "/path")
-        )
-    } else if let Some(t) = p.get("tcpSocket") {
-        format!(
-            "tcp-socket :{}",
-            t.get("port")
-                .map(|x| x
-                    .as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| x.to_string()))
-                .unwrap_or_default()
-        )
-    } else if let Some(e) = p.pointer("/exec/command").and_then(Value::as_array) {
-        format!(
-            "exec [{}]",
-            e.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
-    } else if let Some(g) = p.get("grpc") {
-        format!("grpc :{}", int_at(g, "/port"))
-    } else {
-        "?".into()
+/// kubectl's `printTolerationsMultilineWithIndent`: sorted by key,
+/// `key=value:Effect op=Exists for 300s`.
+pub(super) fn tolerations(w: &mut Tabbed, indent: &str, v: Option<&Value>) {
+    w.write(0, &format!("{indent}Tolerations:\t"));
+    let mut tols: Vec<&Value> = v.and_then(Value::as_array).into_iter().flatten().collect();
+    if tols.is_empty() {
+        w.line(0, "<none>");
+        return;
+    }
+    tols.sort_by_key(|t| str_at(t, "/key"));
+    for (i, t) in tols.iter().enumerate() {
+        if i > 0 {
+            w.write(0, &format!("{indent}\t"));
+        }
+        let (key, value, effect) = (str_at(t, "/key"), str_at(t, "/value"), str_at(t, "/effect"));
+        let mut text = key.to_string();
+        if !value.is_empty() {
+            text += &format!("={value}");
+        }
+        if !effect.is_empty() {
+            text += &format!(":{effect}");
+        }
+        if str_at(t, "/operator") == "Exists" && value.is_empty() {
+            text += if key.is_empty() && effect.is_empty() {
+                "op=Exists"
+            } else {
+                " op=Exists"
+            };
+        }
+        if let Some(s) = t.get("tolerationSeconds").filter(|s| !s.is_null()) {
+            text += &format!(" for {}s", plain(s));
+        }
+        w.line(0, &text);
+    }
+}
+
+/// kubectl's `describeTopologySpreadConstraints`, sorted by topology key; the label
+/// selector as `k=v,k2=v2` (its `matchLabels`).
+pub(super) fn topology_spread(w: &mut Tabbed, indent: &str, v: Option<&Value>) {
+    let mut tscs: Vec<&Value> = v.and_then(Value::as_array).into_iter().flatten().collect();
+    if tscs.is_empty() {
+        return;
+    }
+    tscs.sort_by_key(|t| str_at(t, "/topologyKey"));
+    w.write(0, &format!("{indent}Topology Spread Constraints:\t"));
+    for (i, t) in tscs.iter().enumerate() {
+        if i > 0 {
+            w.write(0, &format!("{indent}\t"));
+        }
+        let mut text = format!(
+            "{}:{} when max skew {} is exceeded",
+            str_at(t, "/topologyKey"),
+            str_at(t, "/whenUnsatisfiable"),
+            t.get("maxSkew").map(plain).unwrap_or_default()
+        );
+        if let Some(sel) = t.get("labelSelector") {
+            let pairs = super::describe_writer::sorted_pairs(sel.get("matchLabels"));
+            let sel: Vec<String> = pairs.iter().map(|(k, x)| format!("{k}={x}")).collect();
+            text += &format!(" for selector {}", sel.join(","));
+        }
+        w.line(0, &text);
+    }
+}
+
+/// The QoS class the API server would set (`qos.ComputePodQOS`) for a pod whose status
+/// does not say: BestEffort without any cpu or memory request or limit, Guaranteed when
+/// every container limits both and requests what it limits, else Burstable.
+fn qos_class(spec: &Value) -> String {
+    let containers: Vec<&Value> = ["containers", "initContainers"]
+        .iter()
+        .filter_map(|k| spec.get(*k).and_then(Value::as_array))
+        .flatten()
+        .collect();
+    let amount = |c: &Value, which: &str, r: &str| {
+        c.pointer(&format!("/resources/{which}/{r}"))
+            .and_then(|q| Quantity::parse(&plain(q)).ok())
+            .filter(|q| !q.is_zero())
     };
-    format!(
-        "{what} delay={}s timeout={}s period={}s #success={} #failure={}",
-        int_at(p, "/initialDelaySeconds"),
-        p.get("timeoutSeconds").and_then(Value::as_i64).unwrap_or(1),
-        p.get("periodSeconds").and_then(Value::as_i64).unwrap_or(10),
-        p.get("successThreshold")
-            .and_then(Value::as_i64)
-            .unwrap_or(1),
-        p.get("failureThreshold")
-            .and_then(Value::as_i64)
-            .unwrap_or(3),
-    )
+    let mut any = false;
+    let mut guaranteed = true;
+    for c in &containers {
+        for r in ["cpu", "memory"] {
+            let (req, lim) = (amount(c, "requests", r), amount(c, "limits", r));
+            any |= req.is_some() || lim.is_some();
+            guaranteed &= lim.is_some() && req.is_none_or(|q| Some(q) == lim);
+        }
+    }
+    match (any, guaranteed) {
+        (false, _) => "BestEffort",
+        (true, true) => "Guaranteed",
+        (true, false) => "Burstable",
+    }
+    .to_string()
 }

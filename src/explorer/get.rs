@@ -9,7 +9,7 @@ use super::lookup::{Kind, cluster_scoped, kind_names, resolve_kind, resolve_obje
 use super::printer_columns::{custom_table, printer_columns};
 use super::selector::{Req, matches_selector, parse_selector};
 use super::sort_by::{compare, parse_sort_by, sort_key};
-use super::yaml::object_yaml;
+use super::yaml::{object_json, object_yaml};
 use super::{GetArgs, GetFormat, emit};
 use crate::load_snapshot;
 use kdiag::parse::typo::did_you_mean;
@@ -115,9 +115,9 @@ fn run(args: &GetArgs) -> Result<ExitCode, String> {
     let text = match args.output {
         Some(GetFormat::Json) => {
             let v = if single {
-                snap.object(all_ids[0]).value().clone()
+                object_json(&snap, all_ids[0])
             } else {
-                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| snap.object(id).value().clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| object_json(&snap, id)).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
             };
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');

@@ -247,20 +247,81 @@ pub(super) fn cluster_scoped(snap: &Snapshot, kind: &Kind) -> bool {
             .is_some_and(|&id| snap.object(id).namespace.is_none())
 }
 
-/// Finds one object: `-n` when given, else the only object of that name.
+/// Finds one object: `-n` when given, else the only object of that name. When `-n`
+/// names another namespace than the object's, says where it is.
 pub(super) fn resolve_object(
     snap: &Snapshot,
     kind: &Kind,
     name: &str,
     ns: Option<&str>,
 ) -> Result<ObjectId, String> {
-    snap.resolve_in(
-        &kind.group,
-        &kind.kind,
-        name,
-        ns,
-        cluster_scoped(snap, kind),
-    )
+    let scoped = cluster_scoped(snap, kind);
+    snap.resolve_in(&kind.group, &kind.kind, name, ns, scoped)
+        .map_err(|e| elsewhere(snap, kind, name, ns, scoped).unwrap_or(e))
+}
+
+/// The objects `kubectl describe KIND NAME` shows: the one named so, else every one
+/// whose name starts with NAME (in `-n`'s namespace, or in any without `-n`), sorted.
+pub(super) fn resolve_prefix(
+    snap: &Snapshot,
+    kind: &Kind,
+    name: &str,
+    ns: Option<&str>,
+) -> Result<Vec<ObjectId>, String> {
+    let not_found = match resolve_object(snap, kind, name, ns) {
+        Ok(id) => return Ok(vec![id]),
+        Err(e) => e,
+    };
+    let scoped = cluster_scoped(snap, kind);
+    let in_scope =
+        |id: ObjectId| scoped || ns.is_none() || snap.object(id).namespace.as_deref() == ns;
+    let ids = kind.ids(snap).iter().copied().filter(|&id| in_scope(id));
+    let mut ids: Vec<ObjectId> = ids
+        .filter(|&id| snap.object(id).name.starts_with(name))
+        .collect();
+    // The exact name in several namespaces: say so rather than describe every prefix.
+    if ids.is_empty() || ids.iter().any(|&id| snap.object(id).name == name) {
+        return Err(not_found);
+    }
+    ids.sort_by(|&a, &b| {
+        let (a, b) = (snap.object(a), snap.object(b));
+        (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name))
+    });
+    ids.dedup();
+    Ok(ids)
+}
+
+/// `pod web is in namespace shop; use -n shop` when `-n` names a namespace that does
+/// not hold the object but others do.
+fn elsewhere(
+    snap: &Snapshot,
+    kind: &Kind,
+    name: &str,
+    ns: Option<&str>,
+    scoped: bool,
+) -> Option<String> {
+    let asked = ns.filter(|_| !scoped)?;
+    let mut found: Vec<&str> = kind
+        .ids(snap)
+        .iter()
+        .map(|&id| snap.object(id))
+        .filter(|o| o.name == name)
+        .filter_map(|o| o.namespace.as_deref())
+        .filter(|n| *n != asked)
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    let what = format!("{} {name}", kind.display().to_ascii_lowercase());
+    match found[..] {
+        [] => None,
+        [one] => Some(format!(
+            "{what} is not in namespace {asked}: it is in namespace {one}; use -n {one}"
+        )),
+        _ => Some(format!(
+            "{what} is not in namespace {asked}: it is in namespaces {}; use -n NAMESPACE",
+            found.join(", ")
+        )),
+    }
 }
 
 #[cfg(test)]

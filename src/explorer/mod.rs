@@ -1,4 +1,4 @@
-//! `kdiag get` and `kdiag describe`: look around a bundle offline, like kubectl (or omc)
+//! `kdiag get`, `kdiag describe` and `kdiag logs`: look around a bundle offline, like kubectl (or omc)
 //! against a live cluster. Kinds are accepted as kubectl knows them: `Pod`, `pod`, `pods`,
 //! `po`, `deployments.apps`, Kueue's `kwl`, `cq`, `lq`, `rf`, a CRD's names and short
 //! names, and OpenShift's `co`, `clusterversion`, `mcp`, `mc`. Ages are measured from
@@ -13,9 +13,13 @@
 //!   `printer_columns.rs`: a custom resource's columns from its CRD, `jsonpath.rs` the
 //!   JSONPath they are written in, `openshift_columns.rs` the OpenShift platform kinds'
 //!   columns for bundles without their CRDs.
-//! - `describe.rs`: `kdiag describe`: the common header, events and findings sections;
-//!   `describe_pod.rs`: the Pod section (containers, probes, conditions, tolerations).
-//! - `lookup.rs`: kinds by kubectl's names, cluster scope, one object by name;
+//! - `describe.rs`: `kdiag describe`: which objects, the generic form, events and
+//!   kdiag's findings; `describe_pod.rs`, `describe_containers.rs`, `describe_apps.rs`,
+//!   `describe_node.rs`: kubectl's sections of a Pod, Deployment, Service and Node;
+//!   `describe_writer.rs`: kubectl's tab alignment and shared printers.
+//! - `logs.rs`: `kdiag logs`: a container's log as the bundle holds it.
+//! - `lookup.rs`: kinds by kubectl's names, cluster scope, one object by name (and
+//!   where it is when `-n` names another namespace), names by prefix;
 //!   `selector.rs`: label selectors (`-l`); `field_selector.rs`: `--field-selector`;
 //!   `sort_by.rs`: `--sort-by`; `get_request.rs`: `get`'s KIND, NAME and PATH arguments.
 //! - `yaml.rs`: an object as YAML (its own text from the bundle, or emitted).
@@ -27,12 +31,17 @@ use std::process::ExitCode;
 mod age;
 mod columns;
 mod describe;
+mod describe_apps;
+mod describe_containers;
+mod describe_node;
 mod describe_pod;
+mod describe_writer;
 mod field_selector;
 mod fields;
 mod get;
 mod get_request;
 mod jsonpath;
+mod logs;
 mod lookup;
 mod openshift_columns;
 mod pod_status;
@@ -43,6 +52,7 @@ mod yaml;
 
 pub use describe::describe;
 pub use get::get;
+pub use logs::{LOGS_EXAMPLES, LogsArgs, logs};
 
 pub const GET_EXAMPLES: &str = "\
 Examples:
@@ -64,6 +74,7 @@ file or folder here is asked for as KIND/NAME.";
 pub const DESCRIBE_EXAMPLES: &str = "\
 Examples:
   kdiag describe pod/web-7d4b9-x2kqp -n shop bundle/
+  kdiag describe pod web -n shop bundle/      every pod whose name starts with web
   kdiag describe deploy/web bundle/           -n may be left out when the name is unique
   kdiag describe no/node-b bundle/
   kdiag describe kwl/job-train-1a2b3 -n ml bundle/";
@@ -112,7 +123,9 @@ pub enum GetFormat {
 
 #[derive(clap::Args)]
 pub struct DescribeArgs {
-    /// The object: KIND/NAME (the same syntax as `kdiag why`), e.g. pod/web-1, deploy/web, cq/cq-ml.
+    /// The object: KIND/NAME (the same syntax as `kdiag why`), e.g. pod/web-1, deploy/web,
+    /// cq/cq-ml; or KIND NAME as kubectl takes it, where NAME also matches every name it
+    /// begins (when no object has that exact name).
     #[arg(value_name = "KIND/NAME")]
     pub target: String,
     /// Namespace of a namespaced object (optional when the name is unique).

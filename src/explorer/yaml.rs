@@ -1,6 +1,7 @@
 //! YAML output (`get -o yaml`, and the spec and status `describe` prints): an object's
 //! own text from the bundle, dedented and without `managedFields`, or a small emitter.
 
+use kdiag::kube::meta::LAST_APPLIED;
 use kdiag::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -22,6 +23,54 @@ pub(super) fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
     let mut out = String::new();
     yaml_value(o.value(), 0, &mut out);
     out
+}
+
+/// The object as `get -o json` prints it: the stored object with the last-applied
+/// configuration the bundle wrote put back, as `-o yaml` (the bundle's text) keeps it
+/// and kubectl prints it in both; ingest does not keep it in memory. Secrets stay as
+/// ingest scrubbed them.
+pub(super) fn object_json(snap: &Snapshot, id: ObjectId) -> Value {
+    let o = snap.object(id);
+    let mut v = o.value().clone();
+    if o.kind == "Secret" {
+        return v;
+    }
+    let written = written_last_applied(snap, id);
+    if let (Some(last), Some(meta)) = (written, v.get_mut("metadata")) {
+        let annotations = meta.as_object_mut().map(|m| {
+            m.entry("annotations")
+                .or_insert_with(|| Value::Object(Default::default()))
+        });
+        if let Some(Value::Object(a)) = annotations {
+            a.insert(LAST_APPLIED.to_string(), last);
+        }
+    }
+    v
+}
+
+/// The last-applied annotation in the object's own text: a JSON object read from where
+/// it starts, YAML from its lines.
+fn written_last_applied(snap: &Snapshot, id: ObjectId) -> Option<Value> {
+    let o = snap.object(id);
+    let (file, span) = snap.source_of(id);
+    let at = |v: &Value| {
+        v.pointer("/metadata/annotations")?
+            .get(LAST_APPLIED)
+            .cloned()
+    };
+    if let Some(start) = o.offset_in(file)
+        && file.text[start..].starts_with('{')
+    {
+        let mut values =
+            serde_json::Deserializer::from_str(&file.text[start..]).into_iter::<Value>();
+        return values.next()?.ok().as_ref().and_then(at);
+    }
+    let text = dedent_yaml(file.lines(span.start, span.end))?;
+    if !text.contains(LAST_APPLIED) {
+        return None;
+    }
+    let (docs, _) = kdiag::parse::yaml::parse(&text);
+    docs.first().and_then(|d| at(&d.value))
 }
 
 /// A List item or document as a top-level document; `None` when the text is JSON.

@@ -433,7 +433,29 @@ fn log_key(layout: Layout, rel: &str, comps: &[&str]) -> Option<LogKey> {
             previous,
         });
     }
-    // cluster-info dump: NS/POD/logs.txt (one container, unnamed)
+    // troubleshoot's `logs` collector, as it wrote before it kept logs under
+    // cluster-resources and linked them from there (links are not followed):
+    // NAME/POD/CONTAINER[-previous].log, NAME may hold slashes. The namespace is not in
+    // the path: the key's namespace is empty.
+    if layout == Layout::Troubleshoot
+        && rel.split('/').filter(|c| !c.is_empty()).count() >= 3
+        && !comps.contains(&"cluster-resources")
+        && !comps.iter().any(|c| SKIP_DIRS.contains(c))
+        && let Some(stem) = file.strip_suffix(".log")
+    {
+        let (container, previous) = match stem.strip_suffix("-previous") {
+            Some(c) => (c, true),
+            None => (stem, false),
+        };
+        return Some(LogKey {
+            namespace: String::new(),
+            pod: comps[n - 2].to_string(),
+            container: container.to_string(),
+            previous,
+        });
+    }
+    // cluster-info dump: NS/POD/logs.txt (every container, between kubectl's
+    // `==== START logs for container C of pod NS/POD ====` and END lines)
     if layout == Layout::ClusterInfoDump && n >= 3 && file == "logs.txt" {
         return Some(LogKey {
             namespace: comps[n - 3].to_string(),
@@ -797,6 +819,28 @@ mod tests {
         );
         assert_eq!(
             classify(Layout::Troubleshoot, "sb/", "sb/analysis.json"),
+            FileClass::Skip
+        );
+        // The logs collector's own folder: no namespace in the path.
+        assert_eq!(
+            classify(
+                Layout::Troubleshoot,
+                "sb/",
+                "sb/app/logs/web-1/api-previous.log"
+            ),
+            FileClass::Log(LogKey {
+                namespace: String::new(),
+                pod: "web-1".into(),
+                container: "api".into(),
+                previous: true
+            })
+        );
+        assert_eq!(
+            classify(
+                Layout::Troubleshoot,
+                "sb/",
+                "sb/run-example/run-example.log"
+            ),
             FileClass::Skip
         );
         assert_eq!(

@@ -50,6 +50,8 @@ struct Wire {
     last_timestamp: Option<Lenient>,
     deprecated_last_timestamp: Option<Lenient>,
     source: Option<Source>,
+    /// `events.k8s.io/v1`'s copy of a core Event's `source`.
+    deprecated_source: Option<Source>,
     reporting_component: Option<Lenient>,
     reporting_controller: Option<Lenient>,
 }
@@ -228,7 +230,7 @@ pub struct EventEntries {
 }
 
 /// The top-level keys [`Wire`] reads, in its field order.
-const FIELDS: [&str; 17] = [
+const FIELDS: [&str; 18] = [
     "involvedObject",
     "regarding",
     "reason",
@@ -246,6 +248,7 @@ const FIELDS: [&str; 17] = [
     "source",
     "reportingComponent",
     "reportingController",
+    "deprecatedSource",
 ];
 
 impl EventEntries {
@@ -274,6 +277,7 @@ impl EventEntries {
             "involvedObject" => self.failed |= !read_or_skip(map, &mut w.involved_object)?,
             "regarding" => self.failed |= !read_or_skip(map, &mut w.regarding)?,
             "source" => self.failed |= !read_or_skip(map, &mut w.source)?,
+            "deprecatedSource" => self.failed |= !read_or_skip(map, &mut w.deprecated_source)?,
             "series" => {
                 w.series = map.next_value()?;
                 let last = w.series.as_ref().map(|s| &s.last_observed_time);
@@ -360,12 +364,14 @@ impl Event {
             .or(series_last)
             .or(event_time)
             .or(first);
-        let component = w
-            .source
-            .as_ref()
-            .and_then(|src| s(&src.component))
-            .or_else(|| s(&w.reporting_component))
-            .or_else(|| s(&w.reporting_controller))
+        // kubectl's `From`: the source's component (`deprecatedSource` in
+        // `events.k8s.io/v1`), else the reporting controller.
+        let component = [w.source.as_ref(), w.deprecated_source.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|src| s(&src.component))
+            .chain([s(&w.reporting_component), s(&w.reporting_controller)])
+            .find_map(|c| c.filter(|c| !c.is_empty()))
             .unwrap_or_default();
         Some(Event {
             regarding,
@@ -402,6 +408,13 @@ mod tests {
             "eventTime": "2026-11-20T08:00:00.000000Z"});
         let e = Event::from_value(&v2).unwrap();
         assert_eq!((e.count, e.message.as_str()), (7, "m2"));
+        // kubectl's From: the deprecated source's component, else the reporting controller.
+        let mut v3 = v2.clone();
+        v3["deprecatedSource"] = json!({"component": "kubelet", "host": "node-a"});
+        v3["reportingController"] = json!("ctrl");
+        assert_eq!(Event::from_value(&v3).unwrap().component, "kubelet");
+        v3["deprecatedSource"] = json!({});
+        assert_eq!(Event::from_value(&v3).unwrap().component, "ctrl");
         assert!(e.last > e.first);
     }
 

@@ -30,6 +30,11 @@ impl LogIndex {
             .unwrap_or_default()
     }
 
+    /// Every log, by namespace, pod, container, current before previous.
+    pub fn iter(&self) -> impl Iterator<Item = &LogSource> {
+        self.by_pod.values().flatten()
+    }
+
     pub fn len(&self) -> usize {
         self.by_pod.values().map(Vec::len).sum()
     }

@@ -20,26 +20,7 @@ use std::collections::BTreeMap;
 
 /// Resource name → effective request of the pod (zero requests are left out).
 pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
-    let mut reqs: BTreeMap<String, Quantity> = BTreeMap::new();
-    for c in &spec.containers {
-        add(&mut reqs, &container_requests(c));
-    }
-    let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
-    let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
-    for c in &spec.init_containers {
-        let own = container_requests(c);
-        let need = if is_sidecar(c) {
-            add(&mut reqs, &own);
-            add(&mut sidecars, &own);
-            sidecars.clone()
-        } else {
-            let mut tmp = own;
-            add(&mut tmp, &sidecars);
-            tmp
-        };
-        max_into(&mut init_max, &need);
-    }
-    max_into(&mut reqs, &init_max);
+    let mut reqs = aggregate(spec, container_requests);
     if let Some(pod_level) = &spec.resources {
         for (name, q) in &pod_level.requests {
             if is_pod_level_resource(name)
@@ -61,6 +42,57 @@ pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
     add(&mut reqs, &quantities(&spec.overhead));
     reqs.retain(|_, q| !q.is_zero());
     reqs
+}
+
+/// Resource name → effective limit of the pod (`PodLimits`): containers aggregated as
+/// for requests (without requests standing in), pod-level limits replacing `cpu`,
+/// `memory` and `hugepages-*`, overhead added to the limits that are set.
+pub fn effective_limits(spec: &PodSpec) -> BTreeMap<String, Quantity> {
+    let mut limits = aggregate(spec, |c| quantities(&c.resources.limits));
+    if let Some(pod_level) = &spec.resources {
+        for (name, q) in &pod_level.limits {
+            if is_pod_level_resource(name)
+                && let Some(v) = q.value
+            {
+                limits.insert(name.clone(), v);
+            }
+        }
+    }
+    for (name, q) in quantities(&spec.overhead) {
+        if let Some(v) = limits.get_mut(&name) {
+            *v = v.saturating_add(q);
+        }
+    }
+    limits.retain(|_, q| !q.is_zero());
+    limits
+}
+
+/// Steps 1 and 2 of the module's rule for one amount of each container.
+fn aggregate(
+    spec: &PodSpec,
+    of: impl Fn(&Container) -> BTreeMap<String, Quantity>,
+) -> BTreeMap<String, Quantity> {
+    let mut total: BTreeMap<String, Quantity> = BTreeMap::new();
+    for c in &spec.containers {
+        add(&mut total, &of(c));
+    }
+    let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
+    let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
+    for c in &spec.init_containers {
+        let own = of(c);
+        let need = if is_sidecar(c) {
+            add(&mut total, &own);
+            add(&mut sidecars, &own);
+            sidecars.clone()
+        } else {
+            let mut tmp = own;
+            add(&mut tmp, &sidecars);
+            tmp
+        };
+        max_into(&mut init_max, &need);
+    }
+    max_into(&mut total, &init_max);
+    total
 }
 
 /// A quantity a pod's effective request rests on that does not read: the request is then

@@ -1,0 +1,375 @@
+//! `kdiag logs`: a container's log as the bundle holds it, as `kubectl logs` prints it
+//! (current, or `-p` the previous container's), found in every layout ingest indexes:
+//! must-gather `namespaces/NS/pods/POD/C/C/logs/{current,previous}.log`, troubleshoot
+//! `cluster-resources/pods/logs/NS/POD/C[-previous].log` and its logs collector's
+//! `NAME/POD/C[-previous].log`, support-bundle-kit `logs/NS/POD/C.log`, and a cluster-info
+//! dump's `NS/POD/logs.txt` (every container in one file, between kubectl's START and
+//! END lines).
+
+use super::lookup::{resolve_kind, resolve_object};
+use crate::load_snapshot;
+use kdiag::ingest::{LogSource, read_log, source::log_tail_bytes};
+use kdiag::snapshot::Snapshot;
+use serde_json::Value;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+pub const LOGS_EXAMPLES: &str = "\
+Examples:
+  kdiag logs web-7d4b9-x2kqp -n shop bundle/
+  kdiag logs web-7d4b9-x2kqp -c proxy --previous must-gather.tar.gz
+  kdiag logs pod/web-7d4b9-x2kqp --tail 50 bundle/";
+
+#[derive(clap::Args)]
+pub struct LogsArgs {
+    /// The pod: NAME or pod/NAME.
+    #[arg(value_name = "POD")]
+    pub pod: String,
+    /// The container (default: the pod's default container, else its first).
+    #[arg(long = "container", short = 'c', value_name = "C")]
+    pub container: Option<String>,
+    /// The log of the previous (terminated) container.
+    #[arg(long, short = 'p')]
+    pub previous: bool,
+    /// Namespace (optional when the pod's name is unique).
+    #[arg(long = "namespace", short = 'n', value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Only the last N lines.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub tail: Option<i64>,
+    /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+}
+
+pub fn logs(args: LogsArgs) -> ExitCode {
+    let Some(snap) = load_snapshot(&args.paths) else {
+        return ExitCode::from(2);
+    };
+    match container_log(&snap, &args) {
+        Ok(Held { text, notes }) => {
+            for n in notes {
+                eprintln!("{n}");
+            }
+            crate::write_stdout(&for_terminal(&text))
+        }
+        Err(e) => {
+            eprintln!("kdiag: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The log's text and what the user should know about it (said on stderr).
+struct Held {
+    text: String,
+    notes: Vec<String>,
+}
+
+/// The pod kubectl would pick, its container, and that container's log.
+fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
+    let name = match args.pod.split_once('/') {
+        Some(("pod" | "pods" | "po", name)) => name,
+        Some((kind, _)) => return Err(format!("logs reads pods only, not {kind:?}")),
+        None => args.pod.as_str(),
+    };
+    let ns = args.namespace.as_deref();
+    let pod = resolve_kind(snap, "pod")
+        .ok_or_else(|| "the bundle holds no pods".to_string())
+        .and_then(|kind| resolve_object(snap, &kind, name, ns))
+        .map(|id| snap.object(id));
+    let (namespace, spec) = match &pod {
+        Ok(o) => (
+            o.namespace.clone().unwrap_or_default(),
+            Some(o.value().clone()),
+        ),
+        // A log whose pod object the bundle lacks is still a log.
+        Err(e) => match namespace_of_logs(snap, name, ns) {
+            Some(found) => (found, None),
+            None => return Err(e.clone()),
+        },
+    };
+    let held = logs_of(snap, &namespace, name);
+    let mut notes = Vec::new();
+    let containers = match &spec {
+        Some(v) => Containers::of_pod(v),
+        None => Containers::of_logs(&held),
+    };
+    let container = match &args.container {
+        Some(c) if containers.all().any(|x| x == c) => c.clone(),
+        Some(c) => {
+            return Err(format!(
+                "container {c} is not valid for pod {name} out of: {}",
+                containers.listed()
+            ));
+        }
+        None => {
+            let default = spec
+                .as_ref()
+                .and_then(|v| {
+                    v.pointer("/metadata/annotations/kubectl.kubernetes.io~1default-container")
+                })
+                .and_then(Value::as_str)
+                .filter(|d| containers.all().any(|x| x == d));
+            match default.or(containers.main.first().map(String::as_str)) {
+                Some(d) => {
+                    if containers.count() > 1 && default.is_none() {
+                        notes.push(format!(
+                            "Defaulted container {d:?} out of: {}",
+                            containers.listed()
+                        ));
+                    }
+                    d.to_string()
+                }
+                None => return Err(format!("pod {name} has no containers")),
+            }
+        }
+    };
+    // must-gather writes `previous.log` and `previous.insecure.log`, often one empty:
+    // the first that holds text, else the first.
+    let mut chosen: Option<(&LogSource, String, usize)> = None;
+    for log in held
+        .iter()
+        .filter(|l| l.key.previous == args.previous && names_container(l, &container))
+    {
+        let (text, first_line) = read_log(log).map_err(|e| format!("{}: {e}", log.path))?;
+        let holds_text = !text.trim().is_empty();
+        if chosen.is_none() || holds_text {
+            chosen = Some((log, text, first_line));
+        }
+        if holds_text {
+            break;
+        }
+    }
+    let Some((log, mut text, first_line)) = chosen else {
+        let which = if args.previous { "previous" } else { "current" };
+        let mut kept: Vec<String> = held
+            .iter()
+            .map(|l| {
+                let c = if l.key.container.is_empty() {
+                    "all containers"
+                } else {
+                    &l.key.container
+                };
+                let when = if l.key.previous {
+                    "previous"
+                } else {
+                    "current"
+                };
+                format!("{c} ({when})")
+            })
+            .collect();
+        kept.dedup();
+        let kept = if kept.is_empty() {
+            "it holds no log of this pod".to_string()
+        } else {
+            format!("it holds: {}", kept.join(", "))
+        };
+        return Err(format!(
+            "the bundle holds no {which} log of container {container} of pod {namespace}/{name} ({kept})"
+        ));
+    };
+    if text.trim().is_empty() {
+        notes.push(format!(
+            "kdiag: the bundle holds this log empty: {}",
+            log.path
+        ));
+    }
+    if first_line > 1 {
+        notes.push(format!(
+            "kdiag: {} is longer than the {} bytes kdiag keeps of a log (KDIAG_LOG_TAIL_BYTES): its first {} lines are not shown",
+            log.path,
+            log_tail_bytes(),
+            first_line - 1
+        ));
+    }
+    if log.key.container.is_empty() {
+        text = dump_section(&text, &container);
+    }
+    if let Some(n) = args.tail.filter(|n| *n >= 0) {
+        text = last_lines(&text, n as usize);
+    }
+    Ok(Held { text, notes })
+}
+
+/// The logs held for a pod: under its namespace, and the troubleshoot logs collector's
+/// (no namespace in their path) where the namespaced copy is missing.
+fn logs_of<'a>(snap: &'a Snapshot, namespace: &str, pod: &str) -> Vec<&'a LogSource> {
+    let mut held = snap.logs_of(namespace, pod);
+    for l in snap.logs_of("", pod) {
+        if !held
+            .iter()
+            .any(|h| h.key.container == l.key.container && h.key.previous == l.key.previous)
+        {
+            held.push(l);
+        }
+    }
+    held
+}
+
+/// The namespace of a pod known only by its logs (`-n` when given): `None` when no log
+/// names it, or when several namespaces do.
+fn namespace_of_logs(snap: &Snapshot, pod: &str, ns: Option<&str>) -> Option<String> {
+    let mut found: Vec<&str> = snap
+        .logs
+        .iter()
+        .filter(|l| l.key.pod == pod)
+        .map(|l| l.key.namespace.as_str())
+        .filter(|n| ns.is_none_or(|want| *n == want || n.is_empty()))
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    // The logs collector's copy (no namespace) is the same pod as a namespaced one.
+    if found.len() > 1 {
+        found.retain(|n| !n.is_empty());
+    }
+    match found[..] {
+        [one] => Some(one.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether a log is the container's: by its key, or a cluster-info dump's `logs.txt`
+/// (every container of the pod).
+fn names_container(log: &LogSource, container: &str) -> bool {
+    log.key.container == container || log.key.container.is_empty()
+}
+
+/// A pod's containers by kind, as kubectl lists them.
+struct Containers {
+    main: Vec<String>,
+    ephemeral: Vec<String>,
+    init: Vec<String>,
+}
+
+impl Containers {
+    fn of_pod(v: &Value) -> Containers {
+        let names = |key: &str| -> Vec<String> {
+            v.pointer(&format!("/spec/{key}"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c.get("name").and_then(Value::as_str))
+                .map(str::to_string)
+                .collect()
+        };
+        Containers {
+            main: names("containers"),
+            ephemeral: names("ephemeralContainers"),
+            init: names("initContainers"),
+        }
+    }
+
+    /// Without the pod object: the containers its logs name.
+    fn of_logs(held: &[&LogSource]) -> Containers {
+        let mut main: Vec<String> = held
+            .iter()
+            .map(|l| l.key.container.clone())
+            .filter(|c| !c.is_empty())
+            .collect();
+        main.dedup();
+        Containers {
+            main,
+            ephemeral: Vec::new(),
+            init: Vec::new(),
+        }
+    }
+
+    fn all(&self) -> impl Iterator<Item = &String> {
+        self.main.iter().chain(&self.ephemeral).chain(&self.init)
+    }
+
+    fn count(&self) -> usize {
+        self.main.len() + self.ephemeral.len() + self.init.len()
+    }
+
+    /// kubectl's `AllContainerNames`: `a, b, dbg (ephem), setup (init)`.
+    fn listed(&self) -> String {
+        let tagged = |names: &[String], tag: &str| -> Vec<String> {
+            names.iter().map(|n| format!("{n}{tag}")).collect()
+        };
+        [
+            tagged(&self.main, ""),
+            tagged(&self.ephemeral, " (ephem)"),
+            tagged(&self.init, " (init)"),
+        ]
+        .concat()
+        .join(", ")
+    }
+}
+
+/// One container's part of a cluster-info dump's `logs.txt`: the lines between
+/// `==== START logs for container C of pod …` and its END line. A kept tail may begin
+/// inside a part: lines before the first START belong to the container of the END
+/// that closes them.
+fn dump_section(text: &str, container: &str) -> String {
+    let start = format!("==== START logs for container {container} of pod ");
+    let end = format!("==== END logs for container {container} of pod ");
+    let mut out = String::new();
+    let mut inside = false;
+    let mut leading = String::new();
+    let mut before_first_start = true;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("==== START logs for container ") {
+            before_first_start = false;
+            inside = line.starts_with(&start);
+            continue;
+        }
+        if line.starts_with("==== END logs for container ") {
+            if before_first_start && line.starts_with(&end) {
+                out.push_str(&leading);
+            }
+            before_first_start = false;
+            inside = false;
+            continue;
+        }
+        if inside {
+            out.push_str(line);
+        } else if before_first_start {
+            leading.push_str(line);
+        }
+    }
+    out
+}
+
+/// kubectl's `--tail N`: the last N lines.
+fn last_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    lines[lines.len().saturating_sub(n)..].concat()
+}
+
+/// Logs go out as written, except to a terminal: there control characters (escape
+/// sequences a hostile log could hold) are shown escaped; tabs stay tabs.
+fn for_terminal(text: &str) -> String {
+    if !std::io::stdout().is_terminal() {
+        return text.to_string();
+    }
+    text.split('\t')
+        .map(|part| kdiag::parse::terminal::lines(part).into_owned())
+        .collect::<Vec<_>>()
+        .join("\t")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_container_of_a_cluster_info_dump() {
+        let text = "==== START logs for container init of pod ns/p ====\ni1\n==== END logs for container init of pod ns/p ====\n==== START logs for container app of pod ns/p ====\na1\na2\n==== END logs for container app of pod ns/p ====\n";
+        assert_eq!(dump_section(text, "app"), "a1\na2\n");
+        assert_eq!(dump_section(text, "init"), "i1\n");
+        // A tail that starts inside the first container's part.
+        let cut = "i0\n==== END logs for container init of pod ns/p ====\n==== START logs for container app of pod ns/p ====\na1\n";
+        assert_eq!(dump_section(cut, "init"), "i0\n");
+        assert_eq!(dump_section(cut, "app"), "a1\n");
+    }
+
+    #[test]
+    fn tail_lines() {
+        assert_eq!(last_lines("a\nb\nc\n", 2), "b\nc\n");
+        assert_eq!(last_lines("a\nb\nc", 1), "c");
+        assert_eq!(last_lines("a\n", 5), "a\n");
+        assert_eq!(last_lines("a\nb\n", 0), "");
+    }
+}
