@@ -198,15 +198,17 @@ fn a_closed_pipe_ends_quietly_with_141() {
         vec!["get", "pods", "-A", SEED],
         vec!["rules"],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        // The read end is closed before the child starts: dropped after the spawn, a short
+        // output (`rules`) could fit in the pipe while another test's fork still held it.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_kdiag"))
             .args(&args)
             .current_dir(root())
-            .stdout(Stdio::piped())
+            .stdout(writer)
             .stderr(Stdio::piped())
-            .spawn()
+            .output()
             .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
