@@ -59,6 +59,14 @@ pub fn cpu_seconds() -> Option<f64> {
     Some((utime + stime) as f64 / 100.0)
 }
 
+/// CPU time of the calling thread so far, in seconds (Linux, from the scheduler's
+/// nanosecond count; `None` elsewhere): what one rule cost, whatever else the machine ran.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
 /// Peak resident memory of this process so far (Linux; `None` elsewhere).
 pub fn peak_rss_mib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -855,4 +855,45 @@ fn every_limit_is_checked_on_every_run() {
             "{knob}: {stderr}"
         );
     }
+
+/// A one-line JSON List (`kubectl get pods -o json | jq -c`) of many pods: each pod's
+/// free-form fields (env, probes, volumes) are kept as their place in the file's text,
+/// not as a copy each. Before, the copies made such a List cost about four times its
+/// size (106 MB of 150,000 small pods peaked at 720 MiB); this one (34 MiB, pods with
+/// 40 environment variables) peaked at 118 MiB, and now at about 88.
+#[test]
+fn a_json_list_of_pods_keeps_no_copy_of_their_fields() {
+    let env: Vec<serde_json::Value> = (0..40)
+        .map(|k| serde_json::json!({"name": format!("SETTING_{k}"), "value": format!("value-of-setting-{k}-for-the-web-tier")}))
+        .collect();
+    let pod = |i: usize| {
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("web-{i}"), "namespace": "default",
+                "uid": format!("6f1c2a4e-0000-4000-8000-{i:012}"), "labels": {"app": "web"}},
+            "spec": {"nodeName": "node-1", "containers": [{"name": "web", "image": "nginx:1.25",
+                "ports": [{"containerPort": 8080, "name": "http", "protocol": "TCP"}],
+                "env": env,
+                "readinessProbe": {"httpGet": {"path": "/healthz", "port": 8080}, "periodSeconds": 10},
+                "livenessProbe": {"tcpSocket": {"port": 8080}},
+                "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}}],
+                "volumes": [{"name": "kube-api-access", "projected": {"sources": [
+                    {"serviceAccountToken": {"path": "token", "expirationSeconds": 3607}}]}}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                "containerStatuses": [{"name": "web", "ready": true, "restartCount": 0,
+                    "image": "nginx:1.25", "state": {"running": {"startedAt": "2024-01-01T00:00:00Z"}}}]}
+        })
+    };
+    let items: Vec<serde_json::Value> = (0..10_000).map(pod).collect();
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let dir = Scratch::new("jsonpods");
+    let text = serde_json::to_string(&list).unwrap();
+    let mib = text.len() as u64 >> 20;
+    let path = dir.write("pods.json", text);
+    let (out, rss) = analyze_with(&path, None, &[]);
+    assert!(problem_lines(&out).is_empty(), "{out}");
+    assert!(
+        rss <= 3 * mib,
+        "peak RSS {rss} MiB for a {mib} MiB List: its pods' fields were copied"
+    );
 }

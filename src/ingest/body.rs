@@ -43,7 +43,7 @@ impl Body {
             Body::Json { text, start, end } => {
                 let piece = &text[*start..*end];
                 let mut de = serde_json::Deserializer::from_str(piece);
-                T::deserialize(&mut de).or_else(|e| {
+                fast_yaml::reading_kept(text, || T::deserialize(&mut de)).or_else(|e| {
                     // Only when it failed: integral floats (`2e+09`) read as integers.
                     match crate::parse::tree::json_tree(piece) {
                         Ok(tree) if e.is_data() => T::deserialize(&tree).map_err(|e| e.to_string()),

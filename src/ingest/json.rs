@@ -33,7 +33,8 @@ pub fn scan_with_views(
     text: &super::KeptText,
     hint: Option<&'static str>,
 ) -> (Vec<Doc>, Option<ParseError>) {
-    match early::with_early_views(hint, || scan_split(text)) {
+    let split = || crate::parse::fast_yaml::reading_kept(text, || scan_split(text));
+    match early::with_early_views(hint, split) {
         Some(docs) => (docs, None),
         None => scan_by_serde(text, &LineIndex::new(text)),
     }

@@ -9,7 +9,9 @@
 
 use crate::parse::fast_yaml::{LAZY, LaterText, Place, entry_value, place_of};
 use serde::Deserialize;
-use serde::de::{DeserializeOwned, Deserializer, Visitor};
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
+};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::fmt;
@@ -44,6 +46,12 @@ enum Text {
     /// The value as JSON text (from JSON, or written out from a tree): a tree of it is
     /// ten times its size.
     Json(Box<RawValue>),
+    /// JSON text in the kept text of its file (what ingest and views read from JSON).
+    JsonShared {
+        file: crate::parse::KeptText,
+        start: u32,
+        end: u32,
+    },
 }
 
 impl Text {
@@ -56,15 +64,30 @@ impl Text {
                 let (text, shifts) = file.get()?;
                 text.get(shifts.map(*start as usize)..shifts.map(*end as usize))
             }
-            Text::Json(_) => None,
+            Text::Json(_) | Text::JsonShared { .. } => None,
         }
     }
 
     fn value(&self) -> Option<Value> {
         match self {
             Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
+            Text::JsonShared { file, start, end } => {
+                serde_json::from_str(file.get(*start as usize..*end as usize)?).ok()
+            }
             text => text.get().and_then(entry_value),
         }
+    }
+
+    /// A JSON value's text: its place when it lies in the kept text being read, else a
+    /// copy (a copy of every free-form field made a List of small JSON pods cost about
+    /// four times its size).
+    fn of_json(raw: &str) -> Result<Text, serde_json::Error> {
+        if let Some(Place::Kept(file, range)) = place_of(raw)
+            && let (Ok(start), Ok(end)) = (u32::try_from(range.start), u32::try_from(range.end))
+        {
+            return Ok(Text::JsonShared { file, start, end });
+        }
+        RawValue::from_string(raw.to_string()).map(Text::Json)
     }
 
     fn of(entry: &str) -> Text {
@@ -144,14 +167,49 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
                     value: OnceLock::new(),
                 })
             }
-            /// serde_json, or a tree: keep the value's JSON text.
+            /// serde_json, or a tree: keep the value's JSON text (its place in the kept
+            /// text when serde_json reads from it).
             fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<T>, D::Error> {
                 Ok(Lazy {
-                    text: Text::Json(Box::<RawValue>::deserialize(d)?),
+                    text: d.deserialize_newtype_struct(RAW_VALUE, RawText)?,
                     value: OnceLock::new(),
                 })
             }
         }
         d.deserialize_newtype_struct(LAZY, V(PhantomData))
+    }
+}
+
+/// The newtype name serde_json's `RawValue` is read by: serde_json (and its `Value`)
+/// then hand over the value's text, as a map of one entry, borrowed when read from a
+/// `&str`. `&RawValue` would refuse a tree and `Box<RawValue>` always copies.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+/// Reads the one entry serde_json hands a [`RAW_VALUE`] as a [`Text`].
+struct RawText;
+
+impl<'de> Visitor<'de> for RawText {
+    type Value = Text;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value's text")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Text, A::Error> {
+        map.next_key::<IgnoredAny>()?;
+        map.next_value_seed(RawText)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, raw: &'de str) -> Result<Text, E> {
+        Text::of_json(raw).map_err(E::custom)
+    }
+    fn visit_str<E: de::Error>(self, raw: &str) -> Result<Text, E> {
+        RawValue::from_string(raw.to_string())
+            .map(Text::Json)
+            .map_err(E::custom)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for RawText {
+    type Value = Text;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Text, D::Error> {
+        d.deserialize_str(self)
     }
 }

@@ -140,6 +140,13 @@ pub const MAX_TREE_DEPTH: usize = 127;
 /// The offset of the bracket where the JSON value `bytes` starts with nests deeper than
 /// [`MAX_TREE_DEPTH`], if it does (brackets matched as [`value_end`] matches them).
 pub fn too_deep(bytes: &[u8]) -> Option<usize> {
+    // Nesting deeper than the limit takes more opening brackets than the limit, strings
+    // or not: counting them (a loop the compiler vectorizes) spares most objects the
+    // walk below, which matched their brackets a second time (+7.7% of the CPU of a
+    // List of small pods).
+    if opening_brackets(bytes) <= MAX_TREE_DEPTH {
+        return None;
+    }
     let mut depth = 0usize;
     let mut i = 0;
     loop {
@@ -164,6 +171,12 @@ pub fn too_deep(bytes: &[u8]) -> Option<usize> {
         }
         i += 1;
     }
+}
+
+/// How many `{` and `[` bytes `bytes` holds, anywhere.
+fn opening_brackets(bytes: &[u8]) -> usize {
+    // `[` and `{` differ only in bit 5, and no other byte becomes `{` with it set.
+    bytes.iter().filter(|&&b| b | 0x20 == b'{').count()
 }
 
 pub fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
@@ -330,5 +343,21 @@ mod tests {
                 assert_eq!(string_end(&bytes, i), naive, "string from {i}");
             }
         }
+    }
+
+    /// The count that lets `too_deep` skip its walk counts `{` and `[` and nothing else,
+    /// and a value with brackets in its strings is still walked exactly.
+    #[test]
+    fn bracket_count_bounds_the_walk() {
+        let bytes: Vec<u8> = (0..=255u8).collect();
+        assert_eq!(opening_brackets(&bytes), 2);
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(too_deep(deep(MAX_TREE_DEPTH).as_bytes()), None);
+        assert_eq!(
+            too_deep(deep(MAX_TREE_DEPTH + 1).as_bytes()),
+            Some(MAX_TREE_DEPTH)
+        );
+        let in_strings = format!("{{\"a\": \"{}\"}}", "{[".repeat(100));
+        assert_eq!(too_deep(in_strings.as_bytes()), None);
     }
 }

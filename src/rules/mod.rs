@@ -322,12 +322,17 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
             .par_iter()
             .flat_map_iter(|r| {
                 let t = std::time::Instant::now();
+                let cpu = || crate::thread_cpu_seconds().unwrap_or(0.0);
+                let c = if stats { cpu() } else { 0.0 };
                 let found = (r.run)(&ctx);
                 if stats {
+                    // Thread CPU: the rule's own work when it does not fan out (and
+                    // whatever work of other rules the thread picked up while it waited).
                     eprintln!(
-                        "kdiag stats: rule {} {:.3}s",
+                        "kdiag stats: rule {} {:.3}s (thread cpu {:.3}s)",
                         r.id,
-                        t.elapsed().as_secs_f64()
+                        t.elapsed().as_secs_f64(),
+                        cpu() - c
                     );
                 }
                 found

@@ -761,6 +761,15 @@ impl Snapshot {
     pub fn pod(&self, id: ObjectId) -> Option<&pod::Pod> {
         Self::view_of(self.pods(), id)
     }
+    /// The pods of one namespace (`None`: those without one): a range of [`Self::pods`],
+    /// which is sorted by namespace, so a rule asking per pod does not walk every pod.
+    pub fn pods_in_namespace(&self, namespace: Option<&str>) -> &[(ObjectId, pod::Pod)] {
+        let pods = self.pods();
+        let ns_of = |(id, _): &(ObjectId, pod::Pod)| self.object(*id).namespace.as_deref();
+        let start = pods.partition_point(|p| ns_of(p) < namespace);
+        let len = pods[start..].partition_point(|p| ns_of(p) == namespace);
+        &pods[start..start + len]
+    }
     pub fn node_named(&self, name: &str) -> Option<(ObjectId, &node::Node)> {
         let id = self.find("Node", None, name)?;
         Self::view_of(self.nodes(), id).map(|n| (id, n))

@@ -365,6 +365,12 @@ pub fn object_in<T: serde::de::DeserializeOwned>(
     reading(Source::Kept(text.clone()), || object_at(text, pos, item))
 }
 
+/// Runs `f`, which reads from `text`, so that [`LAZY`] fields handed a slice of `text`
+/// keep its place (see [`place_of`]) instead of a copy: for JSON, read by serde_json.
+pub fn reading_kept<R>(text: &super::KeptText, f: impl FnOnce() -> R) -> R {
+    reading(Source::Kept(text.clone()), f)
+}
+
 /// [`scan`], where [`LAZY`] fields read keep their place in `text` as it will be kept:
 /// the caller sets `later` once it has the kept text.
 pub fn scan_keeping<'a, T: Deserialize<'a>>(

@@ -40,8 +40,13 @@ pub struct Usage {
     nodes: HashMap<String, NodeUsage>,
     /// Returned for nodes with no pod bound.
     empty: NodeUsage,
-    /// Bound, non-terminated pods with required anti-affinity terms.
+    /// Bound, non-terminated pods with required anti-affinity terms, in id order.
     anti: Vec<(ObjectId, String, Vec<AffinityTerm>)>,
+    /// Indexes into `anti` of the pods whose terms all cover only their own namespace,
+    /// by that namespace, and of the others: a pending pod is checked against its
+    /// namespace's and the others only, not against every such pod of the cluster.
+    anti_local: HashMap<String, Vec<usize>>,
+    anti_cross: Vec<usize>,
 }
 
 #[derive(Default, Clone)]
@@ -122,10 +127,25 @@ impl Usage {
             nu.host_ports.extend(host_ports(&p.spec));
             let terms = affinity_terms(p.spec.affinity.get().as_ref(), "podAntiAffinity");
             if !terms.is_empty() {
+                let at = u.anti.len();
+                if terms.iter().all(AffinityTerm::own_namespace_only) {
+                    let ns = snap.object(*id).namespace.clone().unwrap_or_default();
+                    u.anti_local.entry(ns).or_default().push(at);
+                } else {
+                    u.anti_cross.push(at);
+                }
                 u.anti.push((*id, node.to_string(), terms));
             }
         }
         u
+    }
+
+    /// The bound pods whose anti-affinity may reject a pod of namespace `ns`, in id order.
+    fn anti_for(&self, ns: &str) -> impl Iterator<Item = &(ObjectId, String, Vec<AffinityTerm>)> {
+        let local = self.anti_local.get(ns).map_or(&[][..], Vec::as_slice);
+        let mut at: Vec<usize> = local.iter().chain(&self.anti_cross).copied().collect();
+        at.sort_unstable();
+        at.into_iter().map(|i| &self.anti[i])
     }
 
     pub fn of(&self, node: &str) -> &NodeUsage {
@@ -533,6 +553,12 @@ pub fn affinity_terms(affinity: Option<&Value>, which: &str) -> Vec<AffinityTerm
 }
 
 impl AffinityTerm {
+    /// A term with neither `namespaces` nor `namespaceSelector` covers its pod's own
+    /// namespace only.
+    fn own_namespace_only(&self) -> bool {
+        self.namespaces.is_empty() && self.namespace_selector.is_none()
+    }
+
     /// Whether a pod in namespace `other_ns` falls under the term of a pod in `own_ns`.
     fn covers_namespace(&self, snap: &Snapshot, own_ns: &str, other_ns: &str) -> bool {
         if self.namespaces.iter().any(|n| n == other_ns) {
@@ -571,7 +597,7 @@ impl InterPod {
             snap.node_named(node).map(|(_, n)| &n.metadata.labels)
         };
         let mut rejected_by = HashMap::new();
-        for (other, other_node, terms) in &usage.anti {
+        for (other, other_node, terms) in usage.anti_for(ns) {
             let other_ns = snap.object(*other).namespace.as_deref().unwrap_or("");
             for t in terms {
                 if t.covers_namespace(snap, other_ns, ns)
@@ -589,8 +615,17 @@ impl InterPod {
         let mut avoid = Vec::new();
         let mut need = Vec::new();
         if !own_anti.is_empty() || !own_aff.is_empty() {
-            let bound: Vec<(ObjectId, &Pod, &Labels)> = snap
-                .pods()
+            // Terms that cover only the pod's own namespace need only its pods.
+            let local = own_anti
+                .iter()
+                .chain(&own_aff)
+                .all(AffinityTerm::own_namespace_only);
+            let pods = if local {
+                snap.pods_in_namespace(snap.object(pod_id).namespace.as_deref())
+            } else {
+                snap.pods()
+            };
+            let bound: Vec<(ObjectId, &Pod, &Labels)> = pods
                 .iter()
                 .filter(|(id, p)| *id != pod_id && p.is_active())
                 .filter_map(|(id, p)| {

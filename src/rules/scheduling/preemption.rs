@@ -25,7 +25,10 @@ pub(super) fn preemption(
     }
     let prio = priority_of(snap, pod);
     let mut any_lower = false;
-    let mut helps: Vec<(String, Vec<String>)> = Vec::new();
+    // Nodes where evicting would make room, with how many pods it evicts there: the
+    // victims are named for the first only (listing them for every node cost a pending
+    // pod the whole cluster's pods once nodes fill up).
+    let mut helps: Vec<(&NodeFit, usize)> = Vec::new();
     for f in capacity {
         let by_priority = f.usage.by_priority(snap);
         let n = by_priority.below(prio);
@@ -42,17 +45,7 @@ pub(super) fn preemption(
             _ => true,
         });
         if enough {
-            // Named in the node's pod order, as the bundle lists them.
-            let mut victims: Vec<ObjectId> =
-                by_priority.pods[..n].iter().map(|(_, id)| *id).collect();
-            victims.sort();
-            helps.push((
-                f.name.to_string(),
-                victims
-                    .iter()
-                    .map(|id| snap.object(*id).name.clone())
-                    .collect(),
-            ));
+            helps.push((*f, n));
         }
     }
     let hopeless = msg.and_then(FitMessage::preemption_hopeless);
@@ -71,7 +64,7 @@ pub(super) fn preemption(
             })
             .map(|id| snap.object(*id).name.clone())
             .collect();
-        let agree = if helps.iter().any(|(n, _)| n == nominated) {
+        let agree = if helps.iter().any(|(f, _)| f.name == nominated) {
             "; by the bundle's numbers evicting lower-priority pods there frees enough"
         } else {
             "; by the bundle's numbers evicting every lower-priority pod there would not free enough"
@@ -85,7 +78,18 @@ pub(super) fn preemption(
             }
         );
     }
-    if let Some((node, victims)) = helps.first() {
+    if let Some(&(f, n)) = helps.first() {
+        // Named in the node's pod order, as the bundle lists them.
+        let mut victims: Vec<ObjectId> = f.usage.by_priority(snap).pods[..n]
+            .iter()
+            .map(|(_, id)| *id)
+            .collect();
+        victims.sort();
+        let victims: Vec<&str> = victims
+            .iter()
+            .map(|id| snap.object(*id).name.as_str())
+            .collect();
+        let node = f.name;
         let mut s = format!(
             " Preemption could help: evicting lower-priority pods on {node} ({}) would make room",
             victims.join(", ")

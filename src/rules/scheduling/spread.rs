@@ -101,7 +101,7 @@ impl Spread {
             }
             let mut counts: BTreeMap<String, i64> =
                 domain_of.values().map(|v| (v.to_string(), 0)).collect();
-            for (id, p) in snap.pods() {
+            for (id, p) in snap.pods_in_namespace(snap.object(pod_id).namespace.as_deref()) {
                 if *id == pod_id
                     || !p.is_active()
                     || p.metadata.deletion_timestamp.is_some()

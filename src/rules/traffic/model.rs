@@ -29,13 +29,21 @@ type NsPod<'a> = (&'a str, ObjectId, &'a Pod);
 pub struct Model<'a> {
     pub snap: &'a Snapshot,
     pods_by_ns: HashMap<&'a str, Vec<(ObjectId, &'a Pod)>>,
-    /// Live pods by (label key, label value), only for the keys Service selectors use.
+    /// Live pods by (label key, label value), only for the keys Service selectors use;
+    /// each list is grouped by namespace (in id order within one), so a Service's
+    /// candidates are one binary search away, not a walk over every namespace's pods
+    /// with a common label value (`app: web` in hundreds of namespaces).
     pods_by_label: HashMap<&'a str, HashMap<&'a str, Vec<NsPod<'a>>>>,
     indexed_keys: HashSet<&'a str>,
     slices: HashMap<(&'a str, &'a str), Vec<(ObjectId, &'a EndpointSlice)>>,
     endpoints: HashMap<(&'a str, &'a str), (ObjectId, &'a Endpoints)>,
+    /// Namespaces holding endpoint data of the kind read (slices, else Endpoints).
+    endpoint_namespaces: HashSet<&'a str>,
     services: HashMap<(&'a str, &'a str), (ObjectId, &'a Service)>,
+    service_namespaces: HashSet<&'a str>,
     backends: Vec<Backend<'a>>,
+    /// Indexes into `backends` by the (namespace, Service name) they route to.
+    backends_by_service: HashMap<(&'a str, &'a str), Vec<usize>>,
     /// The bundle holds EndpointSlice objects (else legacy Endpoints are read).
     pub has_slices: bool,
     pub has_endpoints: bool,
@@ -244,6 +252,12 @@ impl<'a> Model<'a> {
                 }
             }
         }
+        for values in pods_by_label.values_mut() {
+            for pods in values.values_mut() {
+                // Stable: ids stay in order within a namespace.
+                pods.sort_by_key(|(ns, _, _)| *ns);
+            }
+        }
         let mut slices: HashMap<(&str, &str), Vec<(ObjectId, &EndpointSlice)>> = HashMap::new();
         for (id, s) in snap.endpoint_slices() {
             if let (Some(ns), Some(svc)) = (s.metadata.namespace.as_deref(), s.service_name()) {
@@ -256,6 +270,23 @@ impl<'a> Model<'a> {
                 endpoints.insert((ns, e.metadata.name.as_str()), (*id, e));
             }
         }
+        let has_slices = snap.has_kind("EndpointSlice");
+        let endpoint_namespaces = if has_slices {
+            slices.keys().map(|(ns, _)| *ns).collect()
+        } else {
+            endpoints.keys().map(|(ns, _)| *ns).collect()
+        };
+        let service_namespaces = services.keys().map(|(ns, _)| *ns).collect();
+        let backends = collect_backends(snap);
+        let mut backends_by_service: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        for (i, b) in backends.iter().enumerate() {
+            if let Some(ns) = b.ing.metadata.namespace.as_deref() {
+                backends_by_service
+                    .entry((ns, b.service.name.as_str()))
+                    .or_default()
+                    .push(i);
+            }
+        }
         Model {
             snap,
             pods_by_ns,
@@ -263,9 +294,12 @@ impl<'a> Model<'a> {
             indexed_keys,
             slices,
             endpoints,
+            endpoint_namespaces,
             services,
-            backends: collect_backends(snap),
-            has_slices: snap.has_kind("EndpointSlice"),
+            service_namespaces,
+            backends,
+            backends_by_service,
+            has_slices,
             has_endpoints: snap.has_kind("Endpoints"),
             has_pods: snap.has_kind("Pod"),
         }
@@ -284,11 +318,7 @@ impl<'a> Model<'a> {
     /// Whether the bundle holds endpoint data (EndpointSlices, else Endpoints) for the
     /// namespace: without it, a missing slice may just not have been collected.
     pub fn has_endpoint_data_in(&self, ns: &str) -> bool {
-        if self.has_slices {
-            self.slices.keys().any(|(n, _)| *n == ns)
-        } else {
-            self.endpoints.keys().any(|(n, _)| *n == ns)
-        }
+        self.endpoint_namespaces.contains(ns)
     }
 
     pub fn service(&self, ns: &str, name: &str) -> Option<(ObjectId, &'a Service)> {
@@ -297,7 +327,7 @@ impl<'a> Model<'a> {
 
     /// Whether the bundle holds any Service of the namespace.
     pub fn has_services_in(&self, ns: &str) -> bool {
-        self.services.keys().any(|(n, _)| *n == ns)
+        self.service_namespaces.contains(ns)
     }
 
     /// Live pods of a namespace.
@@ -305,20 +335,29 @@ impl<'a> Model<'a> {
         self.pods_by_ns.get(ns).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    /// Live pods (any namespace) that carry the selector's rarest indexed label, or
-    /// `None` when no key of the selector is indexed.
-    fn candidates(&self, sel: &BTreeMap<String, String>) -> Option<&[NsPod<'a>]> {
+    /// Live pods that carry the selector's rarest indexed label, of namespace `ns` only
+    /// when it is given (else of every namespace, grouped by namespace), or `None` when
+    /// no key of the selector is indexed.
+    fn candidates(&self, sel: &BTreeMap<String, String>, ns: Option<&str>) -> Option<&[NsPod<'a>]> {
         let mut smallest: Option<&[NsPod<'a>]> = None;
         for (k, v) in sel {
             if !self.indexed_keys.contains(k.as_str()) {
                 continue;
             }
-            let c = self
+            let all = self
                 .pods_by_label
                 .get(k.as_str())
                 .and_then(|values| values.get(v.as_str()))
                 .map(Vec::as_slice)
                 .unwrap_or(&[]);
+            let c = match ns {
+                Some(ns) => {
+                    let start = all.partition_point(|(n, _, _)| *n < ns);
+                    let len = all[start..].partition_point(|(n, _, _)| *n == ns);
+                    &all[start..start + len]
+                }
+                None => all,
+            };
             if smallest.is_none_or(|s| c.len() < s.len()) {
                 smallest = Some(c);
             }
@@ -327,10 +366,10 @@ impl<'a> Model<'a> {
     }
 
     pub fn selected(&self, ns: &str, sel: &BTreeMap<String, String>) -> Vec<(ObjectId, &'a Pod)> {
-        match self.candidates(sel) {
+        match self.candidates(sel, Some(ns)) {
             Some(c) => c
                 .iter()
-                .filter(|(n, _, p)| *n == ns && matches(sel, &p.metadata.labels))
+                .filter(|(_, _, p)| matches(sel, &p.metadata.labels))
                 .map(|(_, id, p)| (*id, *p))
                 .collect(),
             None => self
@@ -354,7 +393,7 @@ impl<'a> Model<'a> {
                 *counts.entry(n).or_default() += 1;
             }
         };
-        match self.candidates(sel) {
+        match self.candidates(sel, None) {
             Some(c) => c.iter().for_each(|(n, _, p)| add(n, p)),
             None => self
                 .pods_by_ns
@@ -517,11 +556,16 @@ impl<'a> Model<'a> {
     /// Whether an Ingress routes to this Service port (any port when `port` is None)
     /// through a backend whose port resolves: then the Ingress finding carries the chain.
     pub fn routed_by_ingress(&self, svc: &Service, port: Option<usize>) -> bool {
-        let ns = svc.metadata.namespace.as_deref();
-        self.backends().iter().any(|b| {
-            b.ing.metadata.namespace.as_deref() == ns
-                && b.service.name == svc.metadata.name
-                && backend_port(svc, &b.service.port).is_ok_and(|i| port.is_none_or(|p| p == i))
+        let Some(ns) = svc.metadata.namespace.as_deref() else {
+            return false;
+        };
+        let routes = self
+            .backends_by_service
+            .get(&(ns, svc.metadata.name.as_str()))
+            .map_or(&[][..], Vec::as_slice);
+        routes.iter().any(|&i| {
+            backend_port(svc, &self.backends[i].service.port)
+                .is_ok_and(|i| port.is_none_or(|p| p == i))
         })
     }
 }
