@@ -855,6 +855,7 @@ fn every_limit_is_checked_on_every_run() {
             "{knob}: {stderr}"
         );
     }
+}
 
 /// A one-line JSON List (`kubectl get pods -o json | jq -c`) of many pods: each pod's
 /// free-form fields (env, probes, volumes) are kept as their place in the file's text,

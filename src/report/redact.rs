@@ -241,7 +241,9 @@ impl Redactor {
     fn learn_url_hosts(&self, text: &str, d: &mut Dynamic) {
         for host in url_hosts(text) {
             let host = host.to_ascii_lowercase();
-            if ends_in(&host, |h| self.hosts.contains_key(h) || d.hosts.contains_key(h)) {
+            if ends_in(&host, |h| {
+                self.hosts.contains_key(h) || d.hosts.contains_key(h)
+            }) {
                 continue;
             }
             d.next_host += 1;
