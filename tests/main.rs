@@ -7,6 +7,7 @@ mod cli;
 mod corpus;
 mod history;
 mod hostile;
+mod html;
 mod identity;
 mod kueue;
 mod layouts;
