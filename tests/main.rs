@@ -16,6 +16,7 @@ mod numa;
 mod platform;
 mod printer_columns;
 mod quantities;
+mod readme;
 mod report;
 mod samples;
 mod scheduling;
