@@ -11,7 +11,7 @@
 use crate::{kdiag, root};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// The seed, two Kueue scenarios (one with a long Workload condition, one waiting for
@@ -225,41 +225,40 @@ fn chromium(test: &str) -> Option<&'static str> {
     Some(found.expect("KDIAG_BROWSER_TESTS=1 but no chromium on PATH"))
 }
 
-/// A folder of its own for one test's pages and browser profiles.
-struct Pages(PathBuf);
-
-impl Pages {
-    fn new(name: &str) -> Pages {
-        let dir = std::env::temp_dir().join(format!("kdiag-html-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Pages(dir)
-    }
-
-    /// Writes the report with the geometry checker appended.
-    fn page(&self, html: &str) -> PathBuf {
-        let checker = std::fs::read_to_string(root().join("tests/data/html_geometry.js")).unwrap();
-        let page = self.0.join("report.html");
-        let at = html.rfind("</body>").expect("the page ends its body");
-        std::fs::write(
-            &page,
-            format!("{}<script>{checker}</script>\n{}", &html[..at], &html[at..]),
-        )
-        .unwrap();
-        page
-    }
+/// A report in a folder of its own, with the geometry checker appended, and the Chromium
+/// to load it.
+struct Browser {
+    chromium: &'static str,
+    html: String,
+    page: PathBuf,
+    _dir: crate::Scratch,
 }
 
-impl Drop for Pages {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The report of `inputs` ready to load, or None (said) without KDIAG_BROWSER_TESTS=1.
+fn browser(test: &str, inputs: &[&str]) -> Option<Browser> {
+    let chromium = chromium(test)?;
+    let dir = crate::Scratch::new("html");
+    let html = analyze(inputs, "html");
+    let checker = std::fs::read_to_string(root().join("tests/data/html_geometry.js")).unwrap();
+    let at = html.rfind("</body>").expect("the page ends its body");
+    let page = dir.write(
+        "report.html",
+        format!("{}<script>{checker}</script>\n{}", &html[..at], &html[at..]),
+    );
+    Some(Browser {
+        chromium,
+        html,
+        page: PathBuf::from(page),
+        _dir: dir,
+    })
 }
 
 /// Loads `page` + `hash` in a `width` × 1000 window; `extra` are more Chromium flags.
-fn browse(chromium: &str, page: &Path, width: u32, hash: &str, extra: &[&str]) -> String {
-    let profile = page.with_file_name(format!("profile-{width}-{}", hash.len()));
-    let out = Command::new(chromium)
+fn browse(b: &Browser, width: u32, hash: &str, extra: &[&str]) -> String {
+    let profile = b
+        .page
+        .with_file_name(format!("profile-{width}-{}", hash.len()));
+    let out = Command::new(b.chromium)
         .args([
             "--headless",
             "--no-sandbox",
@@ -275,7 +274,7 @@ fn browse(chromium: &str, page: &Path, width: u32, hash: &str, extra: &[&str]) -
         .arg(format!("--window-size={width},1000"))
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(extra)
-        .arg(format!("file://{}{hash}", page.display()))
+        .arg(format!("file://{}{hash}", b.page.display()))
         .output()
         .expect("chromium runs");
     let _ = std::fs::remove_dir_all(profile);
@@ -288,8 +287,8 @@ fn browse(chromium: &str, page: &Path, width: u32, hash: &str, extra: &[&str]) -
 }
 
 /// What the geometry checker measured, with the page at `width` px and `hash` followed.
-fn geometry(chromium: &str, page: &Path, width: u32, hash: &str) -> Value {
-    let dom = browse(chromium, page, width, hash, &["--dump-dom"]);
+fn geometry(b: &Browser, width: u32, hash: &str) -> Value {
+    let dom = browse(b, width, hash, &["--dump-dom"]);
     let start = dom
         .find("<pre id=\"geometry\">")
         .unwrap_or_else(|| panic!("the checker ran: {dom}"))
@@ -319,14 +318,11 @@ fn finding<'a>(g: &'a Value, id: &str) -> &'a Value {
 /// in an ellipsis, whole in the tooltip) and no graph is cut or scrolls.
 #[test]
 fn html_in_chromium_maps_are_shown_and_fit() {
-    let Some(chromium) = chromium("html_in_chromium_maps_are_shown_and_fit") else {
+    let Some(b) = browser("html_in_chromium_maps_are_shown_and_fit", INPUTS) else {
         return;
     };
-    let pages = Pages::new("fit");
-    let html = analyze(INPUTS, "html");
-    let page = pages.page(&html);
     for width in [1400, 800] {
-        let g = geometry(chromium, &page, width, "");
+        let g = geometry(&b, width, "");
         let findings = g["findings"].as_array().unwrap();
         let first = findings.iter().find(|f| f["severity"] == "error").unwrap();
         assert_eq!(first["open"], true, "{width}px: the first error is open");
@@ -357,8 +353,7 @@ fn html_in_chromium_maps_are_shown_and_fit() {
         let _ = std::fs::create_dir_all(shot.parent().unwrap());
         let _ = std::fs::remove_file(&shot);
         browse(
-            chromium,
-            &page,
+            &b,
             width,
             "",
             &[&format!("--screenshot={}", shot.display())],
@@ -372,21 +367,18 @@ fn html_in_chromium_maps_are_shown_and_fit() {
 /// `#f-N` and `#finding-N` open that finding, scrolled to, its graph shown.
 #[test]
 fn html_in_chromium_a_link_opens_its_finding() {
-    let Some(chromium) = chromium("html_in_chromium_a_link_opens_its_finding") else {
+    let Some(b) = browser("html_in_chromium_a_link_opens_its_finding", INPUTS) else {
         return;
     };
-    let pages = Pages::new("link");
-    let html = analyze(INPUTS, "html");
-    let page = pages.page(&html);
     // The traffic chain's finding: far down the page, closed on load.
-    let target = tags(&html, "details", "finding")
+    let target = tags(&b.html, "details", "finding")
         .into_iter()
         .find(|t| attr(t, "data-stage") == Some("traffic") && !t.ends_with(" open"))
         .and_then(|t| attr(t, "id"))
         .unwrap();
     let n = target.trim_start_matches("finding-");
     for hash in [format!("#f-{n}"), format!("#{target}")] {
-        let g = geometry(chromium, &page, 1400, &hash);
+        let g = geometry(&b, 1400, &hash);
         let f = finding(&g, target);
         assert_eq!(f["open"], true, "{hash}: {f}");
         assert_eq!(f["graph"]["shows"], true, "{hash}: its chain shows: {f}");
@@ -406,13 +398,10 @@ fn html_in_chromium_a_link_opens_its_finding() {
 /// shows nothing; a click on a stage filter hides that stage only.
 #[test]
 fn html_in_chromium_counts_follow_the_filters() {
-    let Some(chromium) = chromium("html_in_chromium_counts_follow_the_filters") else {
+    let Some(b) = browser("html_in_chromium_counts_follow_the_filters", INPUTS) else {
         return;
     };
-    let pages = Pages::new("filters");
-    let html = analyze(INPUTS, "html");
-    let page = pages.page(&html);
-    let total = tags(&html, "details", "finding").len();
+    let total = tags(&b.html, "details", "finding").len();
     // (stage → (shown, all)) from the findings' own state.
     let by_stage = |g: &Value| {
         let mut m = std::collections::BTreeMap::<String, (usize, usize)>::new();
@@ -457,22 +446,22 @@ fn html_in_chromium_counts_follow_the_filters() {
         counts.values().map(|c| c.0).sum::<usize>()
     };
     // As loaded: everything.
-    let g = geometry(chromium, &page, 1400, "");
+    let g = geometry(&b, 1400, "");
     assert_eq!(check(&g, "as loaded"), total);
     assert_eq!(g["shown"], format!("{total} of {total} findings shown"));
     // One namespace: only its findings, and the counts say so.
-    let g = geometry(chromium, &page, 1400, "#ns=shop");
+    let g = geometry(&b, 1400, "#ns=shop");
     let shown = check(&g, "#ns=shop");
     assert!(shown > 0 && shown < total, "{shown} of {total}");
     for f in g["findings"].as_array().unwrap() {
         assert_eq!(f["hidden"], f["ns"] != "shop", "{f}");
     }
     // A namespace no finding has: nothing (it showed everything).
-    let g = geometry(chromium, &page, 1400, "#ns=nosuch");
+    let g = geometry(&b, 1400, "#ns=nosuch");
     assert_eq!(check(&g, "#ns=nosuch"), 0);
     assert_eq!(g["shown"], format!("0 of {total} findings shown"));
     // A click on the queue stage's box hides the queue findings, and only them.
-    let g = geometry(chromium, &page, 1400, "#click=f-stage-queue");
+    let g = geometry(&b, 1400, "#click=f-stage-queue");
     let queue = by_stage(&g)["queue"];
     assert_eq!(queue.0, 0);
     assert_eq!(check(&g, "queue unticked"), total - queue.1);
@@ -481,13 +470,14 @@ fn html_in_chromium_counts_follow_the_filters() {
 /// With fifteen inputs the first error's map is still on the first screen.
 #[test]
 fn html_in_chromium_many_inputs_leave_the_findings_in_view() {
-    let Some(chromium) = chromium("html_in_chromium_many_inputs_leave_the_findings_in_view") else {
+    let Some(b) = browser(
+        "html_in_chromium_many_inputs_leave_the_findings_in_view",
+        &many_inputs(),
+    ) else {
         return;
     };
-    let pages = Pages::new("inputs");
-    let page = pages.page(&analyze(&many_inputs(), "html"));
     for width in [1400, 800] {
-        let g = geometry(chromium, &page, width, "");
+        let g = geometry(&b, width, "");
         let first = g["findings"]
             .as_array()
             .unwrap()
