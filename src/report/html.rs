@@ -64,9 +64,9 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
     // folds under one line of totals; each input's notes fold under their count.
     if a.inputs.len() > INPUTS_SHOWN {
         let sum = |f: fn(&super::InputSummary) -> usize| a.inputs.iter().map(f).sum::<usize>();
-        let _ = write!(
+        let _ = writeln!(
             h,
-            "<details class=\"inputs\"><summary>{} inputs: {} objects from {} files, {} problems</summary>\n",
+            "<details class=\"inputs\"><summary>{} inputs: {} objects from {} files, {} problems</summary>",
             a.inputs.len(),
             sum(|i| i.objects),
             sum(|i| i.files),
