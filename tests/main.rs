@@ -18,6 +18,7 @@ mod quantities;
 mod report;
 mod samples;
 mod scheduling;
+mod selective;
 mod shapes;
 mod traffic;
 mod wording;

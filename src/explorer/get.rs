@@ -14,7 +14,7 @@ use serde_json::json;
 use std::process::ExitCode;
 
 pub fn get(args: GetArgs) -> ExitCode {
-    let Some(snap) = load_snapshot(&args.paths) else {
+    let Some(snap) = load_snapshot(&args.paths, &super::needs::for_get(&args)) else {
         return ExitCode::from(2);
     };
     let (typed, name) = match args.target.split_once('/') {
@@ -73,7 +73,12 @@ pub fn get(args: GetArgs) -> ExitCode {
                 ids.sort_by_key(|&id| (event_last(&snap, id), id));
             }
             if ids.is_empty() {
-                let elsewhere = kind.ids(&snap).len();
+                let elsewhere = match super::needs::for_get_elsewhere(&args) {
+                    Some(want) => {
+                        load_snapshot(&args.paths, &want).map_or(0, |all| kind.ids(&all).len())
+                    }
+                    None => kind.ids(&snap).len(),
+                };
                 match ns {
                     Some(ns) if elsewhere > 0 => eprintln!(
                         "No resources found in {ns} namespace ({elsewhere} {} object(s) in other namespaces: use -A or -n NS).",

@@ -15,6 +15,7 @@
 //!   columns for bundles without their CRDs.
 //! - `describe.rs`: `kdiag describe`: the common header, events and findings sections;
 //!   `describe_pod.rs`: the Pod section (containers, probes, conditions, tolerations).
+//! - `needs.rs`: what `get` needs read of the bundle (a selective read).
 //! - `lookup.rs`: kinds by kubectl's names, cluster scope, one object by name;
 //!   `selector.rs`: label selectors (`-l`).
 //! - `yaml.rs`: an object as YAML (its own text from the bundle, or emitted).
@@ -31,6 +32,7 @@ mod fields;
 mod get;
 mod jsonpath;
 mod lookup;
+mod needs;
 mod openshift_columns;
 mod pod_status;
 mod printer_columns;
