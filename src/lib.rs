@@ -20,11 +20,19 @@ pub mod snapshot;
 pub fn analyze(
     inputs: &[ingest::InputArg],
 ) -> Result<(snapshot::Snapshot, Vec<rules::Finding>), ingest::InputError> {
+    analyze_wanted(inputs, &ingest::Want::all())
+}
+
+/// [`analyze`] of what `want` names: the rules run over the objects read.
+pub fn analyze_wanted(
+    inputs: &[ingest::InputArg],
+    want: &ingest::Want,
+) -> Result<(snapshot::Snapshot, Vec<rules::Finding>), ingest::InputError> {
     let stats = std::env::var_os("KDIAG_STATS").is_some();
     let t = std::time::Instant::now();
     let cpu = || if stats { cpu_seconds() } else { None }.unwrap_or(0.0);
     let c = cpu();
-    let loaded = ingest::load(inputs)?;
+    let loaded = ingest::load_wanted(inputs, want)?;
     let (t_load, c_load) = (t.elapsed(), cpu());
     let rss_after_load = if stats { peak_rss_mib() } else { None };
     let snapshot = snapshot::Snapshot::build(loaded);

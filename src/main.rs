@@ -425,13 +425,20 @@ pub fn input_args(paths: &[String]) -> Vec<InputArg> {
 }
 
 /// Loads the inputs into a snapshot without running the rules (for `get`).
-pub fn load_snapshot(paths: &[String]) -> Option<kdiag::snapshot::Snapshot> {
+pub fn load_snapshot(
+    paths: &[String],
+    want: &kdiag::ingest::Want,
+) -> Option<kdiag::snapshot::Snapshot> {
     for (_, note) in several_bundles(paths) {
         eprintln!("kdiag: warning: {note}");
     }
     let progress = progress::Progress::new(&format!("reading {} input(s)…", paths.len()), 0);
-    let result = kdiag::ingest::load(&input_args(paths));
+    let result = kdiag::ingest::load_wanted(&input_args(paths), want);
     progress.finish();
+    if std::env::var_os("KDIAG_STATS").is_some() {
+        let rss = kdiag::peak_rss_mib().unwrap_or(0);
+        eprintln!("kdiag stats: loaded, peak RSS {rss} MiB");
+    }
     match result {
         Ok(loaded) => Some(kdiag::snapshot::Snapshot::build(loaded)),
         Err(e) => {
@@ -444,11 +451,19 @@ pub fn load_snapshot(paths: &[String]) -> Option<kdiag::snapshot::Snapshot> {
 /// Loads and analyzes the inputs with a status line on a terminal; prints the error and
 /// returns `None` when no input could be read.
 pub fn load(paths: &[String]) -> Option<(kdiag::snapshot::Snapshot, Vec<Finding>)> {
+    load_wanted(paths, &kdiag::ingest::Want::all())
+}
+
+/// [`load`] of what `want` names (see `kdiag::ingest::want`).
+pub fn load_wanted(
+    paths: &[String],
+    want: &kdiag::ingest::Want,
+) -> Option<(kdiag::snapshot::Snapshot, Vec<Finding>)> {
     let progress = progress::Progress::new(
         &format!("reading and analyzing {} input(s)…", paths.len()),
         0,
     );
-    let result = kdiag::analyze(&input_args(paths));
+    let result = kdiag::analyze_wanted(&input_args(paths), want);
     progress.finish();
     match result {
         Ok(r) => Some(r),

@@ -24,6 +24,7 @@ mod readme;
 mod report;
 mod samples;
 mod scheduling;
+mod selective;
 mod shapes;
 mod terminal;
 mod traffic;

@@ -4,7 +4,7 @@
 
 use super::columns::columns;
 use super::field_selector::{FieldReq, check_fields, matches_fields, parse_field_selector};
-use super::get_request::split_args;
+use super::get_request::{Request, split_args};
 use super::lookup::{Kind, cluster_scoped, kind_names, resolve_kind, resolve_object};
 use super::printer_columns::{custom_table, printer_columns};
 use super::selector::{Req, matches_selector, parse_selector};
@@ -45,7 +45,8 @@ fn run(args: &GetArgs) -> Result<ExitCode, String> {
         .map(parse_field_selector)
         .transpose()?;
     let sort_by = args.sort_by.as_deref().map(parse_sort_by).transpose()?;
-    let Some(snap) = load_snapshot(&request.paths) else {
+    let want = super::needs::for_get(&request, args);
+    let Some(snap) = load_snapshot(&request.paths, &want) else {
         return Ok(ExitCode::from(2));
     };
     let mut kinds: Vec<(Kind, &Vec<String>)> = Vec::new();
@@ -105,7 +106,7 @@ fn run(args: &GetArgs) -> Result<ExitCode, String> {
     tables.retain(|t| !t.ids.is_empty() || request.targets.len() == 1);
     if tables.iter().all(|t| t.ids.is_empty()) {
         if not_found.is_empty() {
-            say_none_found(&snap, &tables, args);
+            say_none_found(&snap, &tables, args, &request);
         }
         return Ok(failed());
     }
@@ -221,13 +222,19 @@ fn list_namespace<'a>(snap: &Snapshot, kind: &Kind, args: &'a GetArgs) -> Option
 }
 
 /// kubectl's "No resources found", saying where a lone kind's objects are instead.
-fn say_none_found(snap: &Snapshot, tables: &[Table], args: &GetArgs) {
+fn say_none_found(snap: &Snapshot, tables: &[Table], args: &GetArgs, request: &Request) {
     let ns = match tables {
         [t] => list_namespace(snap, &t.kind, args),
         _ => (!args.all_namespaces).then(|| args.namespace.as_deref().unwrap_or("default")),
     };
+    // A selective read left the other namespaces unread: read the kind there to count.
     let elsewhere = match tables {
-        [t] => t.kind.ids(snap).len(),
+        [t] => match super::needs::for_get_elsewhere(request, args) {
+            Some(want) => {
+                load_snapshot(&request.paths, &want).map_or(0, |all| t.kind.ids(&all).len())
+            }
+            None => t.kind.ids(snap).len(),
+        },
         _ => 0,
     };
     match ns {

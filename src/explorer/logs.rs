@@ -43,7 +43,8 @@ pub struct LogsArgs {
 }
 
 pub fn logs(args: LogsArgs) -> ExitCode {
-    let Some(snap) = load_snapshot(&args.paths) else {
+    let Some(snap) = load_snapshot(&args.paths, &super::needs::for_logs(pod_name(&args.pod)))
+    else {
         return ExitCode::from(2);
     };
     match container_log(&snap, &args) {
@@ -58,6 +59,11 @@ pub fn logs(args: LogsArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The pod's name in `pod/NAME` or `NAME` (what kind `pod/` names is checked later).
+fn pod_name(typed: &str) -> &str {
+    typed.split_once('/').map_or(typed, |(_, name)| name)
 }
 
 /// The log's text and what the user should know about it (said on stderr).

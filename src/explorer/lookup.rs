@@ -192,6 +192,24 @@ pub(super) fn kind_names(snap: &Snapshot) -> Vec<(String, String)> {
     out
 }
 
+/// The kind `typed` names when it is one kdiag knows by name alone (`pods`, `po`,
+/// `deployments.apps`), as [`resolve_kind`] finds it without the bundle, and whether it
+/// has no namespace: what a selective read needs to know before reading.
+pub(super) fn known_kind(typed: &str) -> Option<(&'static str, bool)> {
+    let (t, group) = match typed.split_once('.') {
+        Some((t, rest)) => (t, Some(strip_version(rest))),
+        None => (typed, None),
+    };
+    let t = t.to_ascii_lowercase();
+    let (kind, ..) = KINDS.iter().find(|(kind, plural, short)| {
+        kind.to_ascii_lowercase() == t || *plural == t || short.contains(&t.as_str())
+    })?;
+    let default = default_group(kind).unwrap_or("");
+    let same_group = group
+        .is_none_or(|g| canonical_group(&format!("{}/v", g.to_ascii_lowercase()), kind) == default);
+    same_group.then_some((*kind, CLUSTER_SCOPED.contains(kind)))
+}
+
 fn kind_of(group: &str, kind: &str) -> Kind {
     Kind {
         group: group.to_string(),

@@ -17,6 +17,7 @@
 //!   kdiag's findings; `describe_pod.rs`, `describe_containers.rs`, `describe_apps.rs`,
 //!   `describe_node.rs`: kubectl's sections of a Pod, Deployment, Service and Node;
 //!   `describe_writer.rs`: kubectl's tab alignment and shared printers.
+//! - `needs.rs`: what `get` and `logs` need read of the bundle (a selective read).
 //! - `logs.rs`: `kdiag logs`: a container's log as the bundle holds it.
 //! - `lookup.rs`: kinds by kubectl's names, cluster scope, one object by name (and
 //!   where it is when `-n` names another namespace), names by prefix;
@@ -43,6 +44,7 @@ mod get_request;
 mod jsonpath;
 mod logs;
 mod lookup;
+mod needs;
 mod openshift_columns;
 mod pod_status;
 mod printer_columns;

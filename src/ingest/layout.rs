@@ -158,20 +158,55 @@ fn signals(path: &str) -> Vec<(Layout, &str, &'static str)> {
 /// folder above the top one count for it (must-gather's outer `timestamp`). Ties go to
 /// the order of [`Layout::ALL`], then to the shallower folder.
 pub fn detect<'a>(paths: impl Iterator<Item = &'a str>) -> Detected {
-    use std::collections::{BTreeMap, BTreeSet};
-    let mut found: BTreeMap<(Layout, String), BTreeSet<&'static str>> = BTreeMap::new();
+    let mut detector = Detector::default();
     for p in paths {
-        for (layout, root, signal) in signals(p) {
-            found
+        detector.add(p);
+    }
+    detector.decided().clone()
+}
+
+/// [`detect`] one path at a time: what the paths seen so far decide, for a tar read as
+/// it streams (its members are picked before its last path is known).
+#[derive(Default)]
+pub struct Detector {
+    found: std::collections::BTreeMap<(Layout, String), std::collections::BTreeSet<&'static str>>,
+    /// The decision for the paths so far; `None` when a new signal came since.
+    decided: Option<Detected>,
+}
+
+impl Detector {
+    pub fn add(&mut self, path: &str) {
+        for (layout, root, signal) in signals(path) {
+            let new = self
+                .found
                 .entry((layout, root.to_string()))
                 .or_default()
                 .insert(signal);
+            if new {
+                self.decided = None;
+            }
         }
     }
-    let mut best: Option<(usize, Layout, &String, BTreeSet<&'static str>)> = None;
-    for ((layout, root), own) in &found {
+
+    /// The layout the paths added so far decide.
+    pub fn decided(&mut self) -> &Detected {
+        let found = &self.found;
+        self.decided.get_or_insert_with(|| decide(found))
+    }
+}
+
+fn decide(
+    found: &std::collections::BTreeMap<(Layout, String), std::collections::BTreeSet<&'static str>>,
+) -> Detected {
+    let mut best: Option<(
+        usize,
+        Layout,
+        &String,
+        std::collections::BTreeSet<&'static str>,
+    )> = None;
+    for ((layout, root), own) in found {
         let mut all = own.clone();
-        for ((l, above), theirs) in &found {
+        for ((l, above), theirs) in found {
             if l == layout && above.len() < root.len() && root.starts_with(above.as_str()) {
                 all.extend(theirs.iter().copied());
             }
@@ -588,6 +623,17 @@ const RESOURCES: &[(&str, &str, &str)] = &[
         "PerformanceProfile",
     ),
 ];
+
+/// The kind a resource word of a path names (`pods`, `pvcs`, `resource-quota`), if
+/// kdiag knows it.
+pub fn kind_of_word(word: &str) -> Option<&'static str> {
+    RESOURCES.iter().find(|(w, _, _)| *w == word).map(|r| r.2)
+}
+
+/// Whether some resource word names `kind`.
+pub fn word_names_kind(kind: &str) -> bool {
+    RESOURCES.iter().any(|r| r.2 == kind)
+}
 
 /// The kind (and default apiVersion) a path implies for objects that do not say.
 /// Looks at the file's stem first, then at its parent folders, nearest first

@@ -15,6 +15,7 @@ pub mod json;
 pub mod layout;
 pub mod objects;
 pub mod source;
+pub mod want;
 #[cfg(test)]
 mod yaml_reads;
 
@@ -28,6 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use source::{Collected, Entry, EntryData};
 use std::path::PathBuf;
+pub use want::Want;
 
 /// One PATH argument.
 #[derive(Clone, Debug)]
@@ -252,30 +254,80 @@ pub struct InputError(pub String);
 /// Loads every input. Unreadable content becomes problems; only a missing or
 /// unopenable PATH is an error.
 pub fn load(args: &[InputArg]) -> Result<Loaded, InputError> {
+    load_wanted(args, &Want::all())
+}
+
+impl Loaded {
+    fn empty() -> Loaded {
+        Loaded {
+            inputs: Vec::new(),
+            files: Vec::new(),
+            objects: Vec::new(),
+            problems: Vec::new(),
+            logs: Vec::new(),
+        }
+    }
+
+    /// Appends what another load read (its objects' file indexes shift past ours).
+    fn append(&mut self, other: Loaded) {
+        let shift = self.files.len();
+        self.inputs.extend(other.inputs);
+        self.files.extend(other.files);
+        self.objects
+            .extend(other.objects.into_iter().map(|o| LoadedObject {
+                raw: o.raw,
+                file: o.file + shift,
+            }));
+        self.problems.extend(other.problems);
+        self.logs.extend(other.logs);
+    }
+}
+
+/// Loads of every input what `want` names (see [`want`]): the objects a full read gives
+/// of those kinds, namespaces and names, and the snapshot time a full read gives.
+/// `KDIAG_READ_ALL=1` makes it a full read; stdin, which cannot be read twice, always is.
+pub fn load_wanted(args: &[InputArg], want: &Want) -> Result<Loaded, InputError> {
     source::read_limits();
-    let mut loaded = Loaded {
-        inputs: Vec::new(),
-        files: Vec::new(),
-        objects: Vec::new(),
-        problems: Vec::new(),
-        logs: Vec::new(),
-    };
+    let read_all = std::env::var_os("KDIAG_READ_ALL").is_some_and(|v| v == "1");
+    let mut loaded = Loaded::empty();
     let stats = std::env::var_os("KDIAG_STATS").is_some();
     for (input, arg) in args.iter().enumerate() {
-        let t = std::time::Instant::now();
-        let collected = match arg {
-            InputArg::Stdin => source::collect_stdin(Some(&parse_member)),
-            InputArg::Path(p) => source::collect_path(p, Some(&parse_member)),
+        // The snapshot time is checked against the newest event of every namespace (or
+        // the newest object, without events): a selective read reads every event.
+        let mut want = want.clone().with_all_events();
+        if read_all || matches!(arg, InputArg::Stdin) {
+            want = Want::all();
         }
-        .map_err(|e| InputError(format!("{}: {e}", arg.display())))?;
-        let t_collect = t.elapsed();
-        load_input(input, arg, collected, &mut loaded);
-        if stats {
-            eprintln!(
-                "kdiag stats: input {input}: collect {:.3}s, parse {:.3}s",
-                t_collect.as_secs_f64(),
-                (t.elapsed() - t_collect).as_secs_f64()
-            );
+        loop {
+            let t = std::time::Instant::now();
+            let pick = (!want.is_all()).then_some(&want);
+            let collected = match arg {
+                InputArg::Stdin => source::collect_stdin(Some(&parse_member)),
+                InputArg::Path(p) => source::collect_picked(p, Some(&parse_member), pick),
+            }
+            .map_err(|e| InputError(format!("{}: {e}", arg.display())))?;
+            let t_collect = t.elapsed();
+            let mut part = Loaded::empty();
+            let wider = load_input(input, arg, collected, &mut part, &want);
+            if stats {
+                eprintln!(
+                    "kdiag stats: input {input}: collect {:.3}s, parse {:.3}s, {}",
+                    t_collect.as_secs_f64(),
+                    (t.elapsed() - t_collect).as_secs_f64(),
+                    if want.is_all() {
+                        "full read"
+                    } else {
+                        "selective read"
+                    },
+                );
+            }
+            match wider {
+                None => {
+                    loaded.append(part);
+                    break;
+                }
+                Some(wider) => want = wider,
+            }
         }
     }
     buffers::release();
@@ -308,9 +360,26 @@ enum Outcome {
     Problem(Option<u32>, String),
 }
 
-fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &mut Loaded) {
+/// Reads one input's entries into `loaded`, those `want` admits. Returns a wider want
+/// instead when this read cannot give the full read's answer: members left unread
+/// belong to the layout the whole input decides, or the snapshot time needs more.
+fn load_input(
+    input: usize,
+    arg: &InputArg,
+    mut collected: Collected,
+    loaded: &mut Loaded,
+    want: &Want,
+) -> Option<Want> {
     collected.entries.sort_by(|a, b| a.path.cmp(&b.path));
-    let detected = layout::detect(collected.entries.iter().map(|e| e.path.as_str()));
+    let paths = collected.entries.iter().map(|e| e.path.as_str());
+    let detected = layout::detect(paths.chain(collected.dropped.iter().map(String::as_str)));
+    if collected.dropped.iter().any(|p| want.admits(&detected, p)) {
+        return Some(Want::all());
+    }
+    // Files a selective read leaves: they are neither read nor counted.
+    collected
+        .entries
+        .retain(|e| want.admits(&detected, &e.path));
     let layout = detected.layout;
     let mut info = InputInfo {
         path: arg.display(),
@@ -467,12 +536,18 @@ fn load_input(input: usize, arg: &InputArg, mut collected: Collected, loaded: &m
             }
         }
     }
+    // Without events, the snapshot time is the newest object's, or the metadata's checked
+    // against it: every object counts.
+    if !want.is_all() && times.events.is_empty() {
+        return Some(Want::all());
+    }
     let (as_of, from_objects, notes) = clock::decide(times);
     info.as_of = as_of;
     info.as_of_from_objects = from_objects;
     info.notes.extend(notes);
     info.notes.extend(skipped.note());
     loaded.inputs.push(info);
+    None
 }
 
 /// Why a file holds no objects kdiag reads.

@@ -9,6 +9,8 @@ mod folder;
 mod formats;
 
 use super::content::FileRead;
+use super::layout::Detector;
+use super::want::Want;
 use budget::{Budget, Metered, Packed};
 use rayon::prelude::*;
 use std::io::{Cursor, Read, Seek, SeekFrom};
@@ -181,6 +183,9 @@ pub struct Collected {
     pub symlinks: usize,
     /// A tar's hard links name a member read already (or not in the archive): not read.
     pub hardlinks: usize,
+    /// Members of the input archive left unread by a selective read (see [`Want`]): their
+    /// paths, which decide the layout as the others' do.
+    pub dropped: Vec<String>,
 }
 
 pub use formats::Format;
@@ -188,6 +193,16 @@ pub use formats::Format;
 /// Collects the entries of one input path (folder, archive or plain file). Archive
 /// members are handed to `parse` as they are read, when given; else kept as bytes.
 pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result<Collected> {
+    collect_picked(path, parse, None)
+}
+
+/// [`collect_path`], reading of an archive given as `path` only the members `pick`
+/// admits (a folder's files are read later, and only when wanted, anyway).
+pub fn collect_picked(
+    path: &Path,
+    parse: Option<&ParseMember>,
+    pick: Option<&Want>,
+) -> std::io::Result<Collected> {
     let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
         return Ok(folder::collect_dir(path, parse));
@@ -200,7 +215,7 @@ pub fn collect_path(path: &Path, parse: Option<&ParseMember>) -> std::io::Result
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut out = Collected::default();
-    if !open_file(path, &name, true, parse, &mut out)? {
+    if !open_file(path, &name, true, parse, pick, &mut out)? {
         out.entries.push(Entry {
             path: name,
             data: EntryData::File(path.to_path_buf()),
@@ -217,6 +232,7 @@ fn open_file(
     name: &str,
     top: bool,
     parse: Option<&ParseMember>,
+    pick: Option<&Want>,
     out: &mut Collected,
 ) -> std::io::Result<bool> {
     let mut file = std::fs::File::open(path)?;
@@ -228,6 +244,7 @@ fn open_file(
     let reading = Reading {
         parse,
         budget: Budget::default(),
+        pick: pick.filter(|_| top),
     };
     if format == Format::Zip {
         let zip = formats::SharedFile::new(file)?;
@@ -249,10 +266,13 @@ fn open_file(
     Ok(true)
 }
 
-/// What reading one archive needs: the parser of its members, and its [`Budget`].
+/// What reading one archive needs: the parser of its members, its [`Budget`], and for a
+/// selective read the members wanted (of the input archive only: the members of archives
+/// inside it are all read).
 struct Reading<'p> {
     parse: Option<&'p ParseMember>,
     budget: Budget,
+    pick: Option<&'p Want>,
 }
 
 /// What a path is when it is neither a folder nor a regular file (a FIFO, a device, a
@@ -312,6 +332,7 @@ pub fn collect_stdin(parse: Option<&ParseMember>) -> std::io::Result<Collected> 
         let reading = Reading {
             parse,
             budget: Budget::default(),
+            pick: None,
         };
         let packed = Packed {
             inner: Cursor::new(head).chain(stdin),
@@ -345,6 +366,7 @@ pub fn collect_bytes(name: &str, bytes: Vec<u8>, parse: Option<&ParseMember>) ->
     let reading = Reading {
         parse,
         budget: Budget::new(bytes.len() as u64),
+        pick: None,
     };
     if formats::sniff(&bytes).is_some() {
         open(name, bytes, true, 1, &reading, &mut out);
@@ -365,6 +387,7 @@ fn merge(into: &mut Collected, from: Collected) {
     into.problems.extend(from.problems);
     into.symlinks += from.symlinks;
     into.hardlinks += from.hardlinks;
+    into.dropped.extend(from.dropped);
 }
 
 /// Whether a file named like an archive or compressed file (`case.zip`) holds no format
@@ -573,6 +596,8 @@ enum Member {
     File(Entry),
     Symlink,
     Skipped,
+    /// Not wanted by a selective read: not read.
+    Dropped(String),
 }
 
 /// Members that declare more than this and compress better than [`BOMB_RATIO`]:1 are
@@ -630,9 +655,30 @@ fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
                 .map_err(|e| format!("unreadable zip central directory: {e}"))?;
         members.extend(shadowed);
     }
+    // A selective read decides the layout from the member names, as ingest will.
+    let picked = reading.pick.filter(|_| prefix.is_empty()).map(|want| {
+        let names: Vec<String> = members
+            .iter()
+            .map(|m| String::from_utf8_lossy(&m.name).into_owned())
+            .collect();
+        (
+            want,
+            super::layout::detect(names.iter().map(|n| n.as_str())),
+        )
+    });
     let plans: Vec<ZipPlan> = members
         .into_iter()
-        .map(|m| plan_zip_member(m, prefix, reading, from_file))
+        .map(|m| {
+            let name = safe_name(&String::from_utf8_lossy(&m.name)).ok();
+            match (&picked, name) {
+                (Some((want, detected)), Some(name))
+                    if !m.dir && !m.symlink && !want.admits(detected, &name) =>
+                {
+                    ZipPlan::Done(Ok(Member::Dropped(name)))
+                }
+                _ => plan_zip_member(m, prefix, reading, from_file),
+            }
+        })
         .collect();
     let read: Vec<Result<Member, SourceProblem>> = plans
         .into_par_iter()
@@ -660,6 +706,7 @@ fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
             Ok(Member::File(e)) => push_entry(e.path, e.data, depth, reading, out),
             Ok(Member::Symlink) => out.symlinks += 1,
             Ok(Member::Skipped) => {}
+            Ok(Member::Dropped(path)) => out.dropped.push(path),
             Err(p) => out.problems.push(p),
         }
     }
@@ -770,6 +817,11 @@ fn expand_tar<R: Read>(
             .map_err(|e| format!("unreadable tar archive: {e}"))?;
         // The member being read, so that a budget spent while skipping one names it.
         let mut current = String::new();
+        // A selective read picks members by the layout the paths so far decide.
+        let mut detector = reading
+            .pick
+            .filter(|_| prefix.is_empty())
+            .map(|want| (want, Detector::default()));
         for entry in entries {
             let mut entry = match entry {
                 Ok(e) => e,
@@ -810,6 +862,14 @@ fn expand_tar<R: Read>(
                 }
             };
             let path = format!("{prefix}{name}");
+            if let Some((want, detector)) = &mut detector {
+                detector.add(&path);
+                if !want.admits(detector.decided(), &path) {
+                    // Its bytes are inflated on the way to the next member, never parsed.
+                    out.dropped.push(path);
+                    continue;
+                }
+            }
             // A tar member's size is exact: one over the limit is refused before it is read.
             let size = entry.header().size().unwrap_or(0);
             let data = if is_log_name(&path) {

@@ -125,7 +125,7 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
             let EntryData::File(file) = &e.data else {
                 return sub;
             };
-            match open_file(file, &e.path, false, parse, &mut sub) {
+            match open_file(file, &e.path, false, parse, None, &mut sub) {
                 Ok(true) => {}
                 Ok(false) => sub.entries.push(e),
                 Err(err) => sub.problems.push(SourceProblem {

@@ -1,0 +1,61 @@
+//! What `get` needs read of a bundle (see `kdiag::ingest::want`): the objects it shows
+//! (a table's columns need nothing else), so that ingest reads only the files that can
+//! hold them. What it cannot tell before reading (a kind named only by a CRD, `--redact`,
+//! which masks names found in the whole bundle) is a full read.
+//!
+//! `describe` reads the whole bundle: its findings section is the rules' findings, and
+//! they weigh objects of every namespace (a node's free cpu counts the pods of every
+//! namespace on it; a ClusterQueue's usage, the workloads of every namespace).
+
+use super::GetArgs;
+use super::get_request::Request;
+use super::lookup::known_kind;
+use kdiag::ingest::Want;
+
+/// `get KIND[,KIND] [NAME...]`: the objects of each kind in the namespace asked (every
+/// namespace with `-A`). Named objects are read in every namespace, so that a name in
+/// another namespace than `-n` is found and said. A table's columns need nothing else.
+pub(super) fn for_get(request: &Request, args: &GetArgs) -> Want {
+    if args.redact {
+        return Want::all();
+    }
+    let mut want = Want::nothing();
+    for (typed, names) in &request.targets {
+        let Some((kind, cluster_scoped)) = known_kind(typed) else {
+            return Want::all();
+        };
+        if !names.is_empty() {
+            for name in names {
+                want = want.objects(kind, None, Some(name));
+            }
+            continue;
+        }
+        let namespace = if cluster_scoped || args.all_namespaces {
+            None
+        } else {
+            Some(args.namespace.as_deref().unwrap_or("default"))
+        };
+        want = want.objects(kind, namespace, None);
+    }
+    want
+}
+
+/// What `get` reads of a lone kind's objects in other namespaces too, to count them when
+/// none is in the namespace asked; `None` when it read them already.
+pub(super) fn for_get_elsewhere(request: &Request, args: &GetArgs) -> Option<Want> {
+    let [(typed, _)] = request.targets.as_slice() else {
+        return None;
+    };
+    let narrowed = for_get(request, args);
+    let (kind, _) = known_kind(typed)?;
+    let everywhere = Want::nothing().objects(kind, None, None);
+    (!narrowed.is_all() && narrowed != everywhere).then_some(everywhere)
+}
+
+/// `logs POD`: the pod, in every namespace (a wrong `-n` is said with where it is), and
+/// the logs of pods of that name.
+pub(super) fn for_logs(pod: &str) -> Want {
+    Want::nothing()
+        .objects("Pod", None, Some(pod))
+        .logs_of_pod(pod)
+}

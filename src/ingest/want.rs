@@ -1,0 +1,454 @@
+//! A selective read: what a command needs from a bundle, and which files can hold it.
+//!
+//! `analyze` reads everything. `get`, `describe` (and `logs`) say which objects they show
+//! and what their columns and sections need; ingest then reads only the files whose place
+//! in the bundle's layout can hold one of them (must-gather `namespaces/NS/core/pods.yaml`,
+//! troubleshoot `cluster-resources/pods/NS.json` …), and every file whose place cannot
+//! tell (a single List file, a folder of unknown manifests, files a layout does not map).
+//! The answer is the one a full read gives: `KDIAG_READ_ALL=1` forces a full read, and
+//! the explorer's tests compare both.
+
+use super::layout::{Detected, FileClass, Layout, kind_of_word, word_names_kind};
+
+/// Objects a command needs: of `kind` (`None`: any), `within` a scope, named `name`
+/// (`None`: any).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Wanted {
+    kind: Option<String>,
+    /// The resource's plural when it is no kind kdiag knows (a CRD says it).
+    plural: Option<String>,
+    within: Within,
+    name: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Within {
+    /// Every namespace and the cluster scope.
+    Everywhere,
+    Namespace(String),
+    /// Objects without a namespace (nodes, CRDs, ClusterQueues …).
+    Cluster,
+}
+
+/// What to read of a bundle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Want {
+    /// `None`: every object (a full read).
+    objects: Option<Vec<Wanted>>,
+    /// `None`: every container log; else the logs of these pods, (namespace, pod), the
+    /// namespace `None` for a pod of that name in any (or no) namespace.
+    logs: Option<Vec<(Option<String>, String)>>,
+}
+
+impl Want {
+    /// Everything: what `analyze` reads.
+    pub fn all() -> Want {
+        Want {
+            objects: None,
+            logs: None,
+        }
+    }
+
+    /// Nothing yet (bundle metadata is always read); add what is needed.
+    pub fn nothing() -> Want {
+        Want {
+            objects: Some(Vec::new()),
+            logs: Some(Vec::new()),
+        }
+    }
+
+    /// Also the objects of `kind` in `namespace` (`None`: all), named `name` (`None`: any).
+    pub fn objects(self, kind: &str, namespace: Option<&str>, name: Option<&str>) -> Want {
+        self.custom(kind, None, namespace, name)
+    }
+
+    /// [`Want::objects`] of a custom resource, whose files are named by `plural`.
+    pub fn custom(
+        self,
+        kind: &str,
+        plural: Option<&str>,
+        namespace: Option<&str>,
+        name: Option<&str>,
+    ) -> Want {
+        let within = match namespace {
+            Some(ns) => Within::Namespace(ns.to_string()),
+            None => Within::Everywhere,
+        };
+        self.with(Wanted {
+            kind: Some(kind.to_string()),
+            plural: plural.map(str::to_ascii_lowercase),
+            within,
+            name: name.map(str::to_string),
+        })
+    }
+
+    /// Also every object of one namespace.
+    pub fn namespace(self, namespace: &str) -> Want {
+        self.with(Wanted {
+            kind: None,
+            plural: None,
+            within: Within::Namespace(namespace.to_string()),
+            name: None,
+        })
+    }
+
+    /// Also every object without a namespace.
+    pub fn cluster_scope(self) -> Want {
+        self.with(Wanted {
+            kind: None,
+            plural: None,
+            within: Within::Cluster,
+            name: None,
+        })
+    }
+
+    fn with(mut self, wanted: Wanted) -> Want {
+        if let Some(list) = &mut self.objects {
+            list.push(wanted);
+        }
+        self
+    }
+
+    /// Also the container logs of one pod.
+    pub fn logs_of(mut self, namespace: &str, pod: &str) -> Want {
+        if let Some(list) = &mut self.logs {
+            list.push((Some(namespace.to_string()), pod.to_string()));
+        }
+        self
+    }
+
+    /// Also the container logs of every pod named `pod`, whatever its namespace (a
+    /// troubleshoot logs collector's files name none).
+    pub fn logs_of_pod(mut self, pod: &str) -> Want {
+        if let Some(list) = &mut self.logs {
+            list.push((None, pod.to_string()));
+        }
+        self
+    }
+
+    /// Whether this is a full read.
+    pub fn is_all(&self) -> bool {
+        self.objects.is_none() && self.logs.is_none()
+    }
+
+    /// This want with the events of every namespace: the snapshot time is the bundle
+    /// metadata's checked against the newest of them, or the newest of them.
+    pub fn with_all_events(self) -> Want {
+        self.objects("Event", None, None)
+    }
+
+    /// Whether the file at `path` of an input laid out as `detected` is read: bundle
+    /// metadata and files the layout skips always are (they cost nothing), a log when its
+    /// pod's logs are wanted, a file of objects when its place can hold a wanted one.
+    pub fn admits(&self, detected: &Detected, path: &str) -> bool {
+        if self.is_all() {
+            return true;
+        }
+        match detected.classify(path) {
+            FileClass::Log(key) => self.logs.as_ref().is_none_or(|pods| {
+                pods.iter().any(|(ns, pod)| {
+                    ns.as_ref().is_none_or(|ns| *ns == key.namespace) && *pod == key.pod
+                })
+            }),
+            FileClass::Objects | FileClass::MaybeObjects => match &self.objects {
+                None => true,
+                Some(list) => {
+                    let place = place_of(detected, path);
+                    list.iter().any(|w| w.fits(&place))
+                }
+            },
+            _ => true,
+        }
+    }
+}
+
+impl Wanted {
+    fn fits(&self, place: &Place) -> bool {
+        let scope_fits = match (&self.within, &place.scope) {
+            (Within::Everywhere, _) | (_, Scope::Unknown) => true,
+            (Within::Namespace(want), Scope::Namespace(ns)) => want == ns,
+            (Within::Cluster, Scope::Cluster) => true,
+            (Within::Namespace(_), Scope::Cluster) | (Within::Cluster, Scope::Namespace(_)) => {
+                false
+            }
+        };
+        let name_fits = match (&self.name, place.name) {
+            (Some(want), Some(name)) => want == name,
+            _ => true,
+        };
+        let kind_fits = match (&self.kind, place.word) {
+            (None, _) | (_, None) => true,
+            (Some(kind), Some(word)) => self.named_by(kind, word, place.by_resource),
+        };
+        scope_fits && name_fits && kind_fits
+    }
+
+    /// Whether a file named by the resource word `word` can hold this kind. A word kdiag
+    /// knows names one kind; another word names a kind kdiag does not know (where the
+    /// layout names files by resource, `by_resource`), or anything.
+    fn named_by(&self, kind: &str, word: &str, by_resource: bool) -> bool {
+        let word = word.to_ascii_lowercase();
+        if let Some(named) = kind_of_word(&word) {
+            return named == kind;
+        }
+        if !by_resource {
+            return true;
+        }
+        if word_names_kind(kind) {
+            return false;
+        }
+        let k = kind.to_ascii_lowercase();
+        self.plural.as_deref() == Some(word.as_str())
+            || [format!("{k}s"), format!("{k}es"), k.clone()].contains(&word)
+            || k.strip_suffix('y')
+                .is_some_and(|s| word == format!("{s}ies"))
+    }
+}
+
+/// What a file's place in its layout says of the objects it holds.
+#[derive(Debug, PartialEq, Eq)]
+struct Place<'a> {
+    /// The resource word that names its kind (`pods`), if the place has one.
+    word: Option<&'a str>,
+    scope: Scope<'a>,
+    /// The one object's name, for a file of one object (`pods/NAME/NAME.yaml`).
+    name: Option<&'a str>,
+    /// The layout names files by resource: a word kdiag does not know names no kind it does.
+    by_resource: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Scope<'a> {
+    Namespace(&'a str),
+    Cluster,
+    Unknown,
+}
+
+/// A file name without its `.yaml`, `.yml` or `.json` (names hold dots: nodes do).
+fn stem(file: &str) -> &str {
+    [".yaml", ".yml", ".json"]
+        .iter()
+        .find_map(|ext| file.strip_suffix(ext))
+        .unwrap_or(file)
+}
+
+/// Where `path` sits in the layout `detected`: the files each layout writes by resource
+/// and namespace. Anything else (another top folder, a nested archive, a layout without
+/// such places) is [`Scope::Unknown`] and holds any kind.
+fn place_of<'a>(detected: &Detected, path: &'a str) -> Place<'a> {
+    let unknown = Place {
+        word: None,
+        scope: Scope::Unknown,
+        name: None,
+        by_resource: false,
+    };
+    if path.contains("!/") {
+        return unknown;
+    }
+    let Some(rel) = path.strip_prefix(detected.root.as_str()) else {
+        return unknown;
+    };
+    let comps: Vec<&str> = rel.split('/').collect();
+    let place = |word: Option<&'a str>, scope, name, by_resource| Place {
+        word,
+        scope,
+        name,
+        by_resource,
+    };
+    match detected.layout {
+        Layout::MustGather => match comps[..] {
+            ["namespaces", ns, "pods", pod, file] if stem(file) == pod => {
+                place(Some("pods"), Scope::Namespace(ns), Some(pod), true)
+            }
+            ["namespaces", ns, file] if stem(file) == ns => {
+                place(Some("namespaces"), Scope::Cluster, Some(ns), true)
+            }
+            ["namespaces", ns, _group, file] => {
+                place(Some(stem(file)), Scope::Namespace(ns), None, true)
+            }
+            ["namespaces", ns, ..] => place(None, Scope::Namespace(ns), None, false),
+            ["cluster-scoped-resources", _group, file] => {
+                place(Some(stem(file)), Scope::Cluster, None, true)
+            }
+            ["cluster-scoped-resources", _group, plural, file] => {
+                place(Some(plural), Scope::Cluster, Some(stem(file)), true)
+            }
+            ["cluster-scoped-resources", ..] => place(None, Scope::Cluster, None, false),
+            _ => unknown,
+        },
+        Layout::Troubleshoot => match comps[..] {
+            ["cluster-resources", "custom-resources", dir, file] => {
+                let word = dir.split('.').next();
+                place(word, Scope::Namespace(stem(file)), None, false)
+            }
+            ["cluster-resources", "custom-resources", file] => {
+                let word = stem(file).split('.').next();
+                place(word, Scope::Cluster, None, false)
+            }
+            ["cluster-resources", dir, file] => {
+                place(Some(dir), Scope::Namespace(stem(file)), None, false)
+            }
+            ["cluster-resources", file] => place(Some(stem(file)), Scope::Cluster, None, false),
+            _ => unknown,
+        },
+        Layout::SupportBundleKit => match comps[..] {
+            ["yamls", "namespaced", ns, _, .., file] => {
+                place(Some(stem(file)), Scope::Namespace(ns), None, true)
+            }
+            ["yamls", "cluster", _, .., file] => {
+                place(Some(stem(file)), Scope::Cluster, None, true)
+            }
+            _ => unknown,
+        },
+        Layout::ClusterInfoDump => match comps[..] {
+            [ns, file] if file.ends_with(".json") => {
+                place(Some(stem(file)), Scope::Namespace(ns), None, false)
+            }
+            [file] if file.ends_with(".json") => {
+                place(Some(stem(file)), Scope::Cluster, None, false)
+            }
+            _ => unknown,
+        },
+        Layout::Insights | Layout::KubectlDump => unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::layout::detect;
+
+    fn detected(paths: &[&str]) -> Detected {
+        detect(paths.iter().copied())
+    }
+
+    #[test]
+    fn must_gather_files_by_namespace_kind_and_name() {
+        let mg = "mg/img/";
+        let paths = [
+            "mg/img/timestamp",
+            "mg/img/namespaces/shop/core/pods.yaml",
+            "mg/img/namespaces/shop/core/events.yaml",
+            "mg/img/namespaces/shop/apps/replicasets.yaml",
+            "mg/img/namespaces/shop/pods/web-1/web-1.yaml",
+            "mg/img/namespaces/shop/pods/web-2/web-2.yaml",
+            "mg/img/namespaces/shop/pods/web-1/web/web/logs/current.log",
+            "mg/img/namespaces/shop/shop.yaml",
+            "mg/img/namespaces/other/core/pods.yaml",
+            "mg/img/namespaces/shop/monitoring.coreos.com/servicemonitors.yaml",
+            "mg/img/cluster-scoped-resources/core/nodes/ip-10-0-1-2.ec2.internal.yaml",
+            "mg/img/cluster-scoped-resources/core/namespaces/shop.yaml",
+            "mg/img/notes/extra.yaml",
+        ];
+        let d = detected(&paths);
+        assert_eq!(d.root, mg);
+        let read = |want: &Want| -> Vec<&str> {
+            paths
+                .iter()
+                .copied()
+                .filter(|p| want.admits(&d, p))
+                .map(|p| &p[mg.len()..])
+                .collect()
+        };
+        let pods = Want::nothing().objects("Pod", Some("shop"), None);
+        assert_eq!(
+            read(&pods),
+            [
+                "timestamp",
+                "namespaces/shop/core/pods.yaml",
+                "namespaces/shop/pods/web-1/web-1.yaml",
+                "namespaces/shop/pods/web-2/web-2.yaml",
+                "notes/extra.yaml",
+            ]
+        );
+        let one = Want::nothing()
+            .objects("Pod", Some("shop"), Some("web-1"))
+            .logs_of("shop", "web-1");
+        assert_eq!(
+            read(&one),
+            [
+                "timestamp",
+                "namespaces/shop/core/pods.yaml",
+                "namespaces/shop/pods/web-1/web-1.yaml",
+                "namespaces/shop/pods/web-1/web/web/logs/current.log",
+                "notes/extra.yaml",
+            ]
+        );
+        let nodes = Want::nothing().objects("Node", None, None);
+        assert_eq!(
+            read(&nodes),
+            [
+                "timestamp",
+                "cluster-scoped-resources/core/nodes/ip-10-0-1-2.ec2.internal.yaml",
+                "notes/extra.yaml",
+            ]
+        );
+        let monitors = Want::nothing().custom("ServiceMonitor", None, Some("shop"), None);
+        assert_eq!(
+            read(&monitors),
+            [
+                "timestamp",
+                "namespaces/shop/monitoring.coreos.com/servicemonitors.yaml",
+                "notes/extra.yaml",
+            ]
+        );
+        let namespace = Want::nothing().objects("Namespace", None, Some("shop"));
+        assert_eq!(
+            read(&namespace),
+            [
+                "timestamp",
+                "namespaces/shop/shop.yaml",
+                "cluster-scoped-resources/core/namespaces/shop.yaml",
+                "notes/extra.yaml",
+            ]
+        );
+        assert!(paths.iter().all(|p| Want::all().admits(&d, p)));
+        let around = Want::nothing().namespace("shop").cluster_scope();
+        let left: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| !around.admits(&d, p))
+            .map(|p| &p[mg.len()..])
+            .collect();
+        assert_eq!(
+            left,
+            [
+                "namespaces/shop/pods/web-1/web/web/logs/current.log",
+                "namespaces/other/core/pods.yaml"
+            ]
+        );
+    }
+
+    #[test]
+    fn other_layouts_by_namespace_and_kind() {
+        let ts = [
+            "sb/cluster-resources/pods/shop.json",
+            "sb/cluster-resources/pods/other.json",
+            "sb/cluster-resources/nodes.json",
+            "sb/cluster-resources/custom-resources/workloads.kueue.x-k8s.io/shop.yaml",
+            "sb/cluster-resources/pods/logs/shop/web-1/web.log",
+            "sb/version.yaml",
+        ];
+        let d = detected(&ts);
+        let pods = Want::nothing().objects("Pod", Some("shop"), None);
+        let read: Vec<&str> = ts.iter().copied().filter(|p| pods.admits(&d, p)).collect();
+        assert_eq!(
+            read,
+            ["sb/cluster-resources/pods/shop.json", "sb/version.yaml"]
+        );
+        let sbk = [
+            "b/yamls/namespaced/shop/v1/pods.yaml",
+            "b/yamls/namespaced/other/v1/pods.yaml",
+            "b/yamls/cluster/v1/nodes.yaml",
+            "b/metadata.yaml",
+        ];
+        let d = detected(&sbk);
+        let nodes = Want::nothing().objects("Node", None, None);
+        assert!(nodes.admits(&d, "b/yamls/cluster/v1/nodes.yaml"));
+        assert!(nodes.admits(&d, "b/metadata.yaml"));
+        assert!(!nodes.admits(&d, "b/yamls/namespaced/shop/v1/pods.yaml"));
+        // A folder of manifests says nothing by its paths: every file is read.
+        let d = detected(&["a.yaml", "b/pods.yaml"]);
+        assert!(nodes.admits(&d, "b/pods.yaml"));
+    }
+}

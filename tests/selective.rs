@@ -1,0 +1,390 @@
+//! `get` reads only the files that can hold what it shows (issue 25): every form of
+//! `get` and `describe`, on the sample bundles of every layout and container (folder,
+//! zip, tar.gz, List file, several PATHs holding the same objects), prints exactly what
+//! a full read (`KDIAG_READ_ALL=1`) prints.
+
+use crate::{Run, Scratch, kdiag_env, root};
+use std::collections::BTreeSet;
+
+/// Kinds asked for by kubectl's names: kinds kdiag knows (read selectively) and kinds it
+/// resolves from the bundle (read whole).
+const KINDS: &[&str] = &[
+    "po",
+    "nodes",
+    "events",
+    "deploy",
+    "rs",
+    "svc",
+    "ns",
+    "deployments.apps",
+    "kwl",
+    "cq",
+    "co",
+    "widgets",
+];
+
+fn run(paths: &[String], args: &[&str], full: bool) -> Run {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(paths.iter().map(String::as_str));
+    let env = [("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string())];
+    kdiag_env(&all, None, &env)
+}
+
+/// (kind, namespace, name) of some objects a full read lists: a few of each kind.
+fn objects(paths: &[String]) -> Vec<(String, Option<String>, String)> {
+    let mut out = Vec::new();
+    for kind in ["pods", "deploy", "kwl", "cm"] {
+        let r = run(paths, &["get", kind, "-A", "-o", "json"], true);
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&r.stdout) else {
+            continue;
+        };
+        let items = v["items"].as_array().into_iter().flatten();
+        for item in items.step_by(3).take(4) {
+            let meta = &item["metadata"];
+            out.push((
+                kind.to_string(),
+                meta["namespace"].as_str().map(str::to_string),
+                meta["name"].as_str().unwrap_or_default().to_string(),
+            ));
+        }
+    }
+    out
+}
+
+/// Every form of `get` and `describe` worth asking of the bundle at `paths`.
+fn forms(paths: &[String]) -> Vec<Vec<String>> {
+    let objects = objects(paths);
+    let mut namespaces: BTreeSet<String> = objects.iter().filter_map(|o| o.1.clone()).collect();
+    namespaces.insert("no-such-namespace".to_string());
+    let mut forms: Vec<Vec<&str>> = vec![
+        vec!["get", "pods", "-A", "--redact"],
+        vec!["get", "pods", "-A", "-o", "yaml"],
+        vec!["get", "events", "-A", "-o", "wide"],
+        vec!["get", "po", "-o", "name", "-l", "app"],
+        vec!["get", "no/worker-1", "-o", "yaml"],
+        vec!["describe", "node/worker-1"],
+    ];
+    for kind in KINDS {
+        forms.push(vec!["get", kind]);
+        forms.push(vec!["get", kind, "-A"]);
+        for ns in &namespaces {
+            forms.push(vec!["get", kind, "-n", ns]);
+        }
+    }
+    let mut named: Vec<Vec<String>> = Vec::new();
+    for (kind, ns, name) in &objects {
+        let target = format!("{kind}/{name}");
+        named.push(vec![
+            "get".into(),
+            target.clone(),
+            "-o".into(),
+            "json".into(),
+        ]);
+        named.push(vec!["describe".into(), target.clone()]);
+        if let Some(ns) = ns {
+            named.push(vec![
+                "get".into(),
+                target.clone(),
+                "-n".into(),
+                ns.clone(),
+                "-o".into(),
+                "yaml".into(),
+            ]);
+            named.push(vec![
+                "describe".into(),
+                target.clone(),
+                "-n".into(),
+                ns.clone(),
+            ]);
+            named.push(vec![
+                "describe".into(),
+                target.clone(),
+                "-n".into(),
+                "elsewhere".into(),
+            ]);
+        }
+    }
+    forms
+        .into_iter()
+        .map(|f| f.into_iter().map(String::from).collect())
+        .chain(named)
+        .collect()
+}
+
+/// Runs every form both ways, on two threads; returns the forms whose output differs.
+fn differences(paths: &[String]) -> (usize, Vec<String>) {
+    let forms = forms(paths);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let differ = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(form) = forms.get(i) else { break };
+                    let args: Vec<&str> = form.iter().map(String::as_str).collect();
+                    let (picked, full) = (run(paths, &args, false), run(paths, &args, true));
+                    if (&picked.stdout, &picked.stderr, picked.code)
+                        != (&full.stdout, &full.stderr, full.code)
+                    {
+                        differ.lock().unwrap().push(format!(
+                            "{} {}\n--- selective ({}):\n{}{}\n--- full ({}):\n{}{}",
+                            args.join(" "),
+                            paths.join(" "),
+                            picked.code,
+                            picked.stdout,
+                            picked.stderr,
+                            full.code,
+                            full.stdout,
+                            full.stderr
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    (forms.len(), differ.into_inner().unwrap())
+}
+
+fn sample(path: &str) -> String {
+    root()
+        .join("sample-bundles")
+        .join(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The must-gather sample unpacked into a folder, and packed again as a tar.gz.
+fn must_gather_folder_and_tgz(scratch: &Scratch) -> (String, String) {
+    let file = std::fs::File::open(sample("healthy.must-gather.zip")).unwrap();
+    let folder = scratch.file("mg");
+    zip::ZipArchive::new(file)
+        .unwrap()
+        .extract(&folder)
+        .unwrap();
+    let tgz = scratch.file("mg.tar.gz");
+    let gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&tgz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    tar.append_dir_all("must-gather.local.1", &folder).unwrap();
+    tar.into_inner().unwrap().finish().unwrap();
+    (folder, tgz)
+}
+
+#[test]
+fn every_get_and_describe_equals_a_full_read() {
+    let scratch = Scratch::new("selective");
+    let (folder, tgz) = must_gather_folder_and_tgz(&scratch);
+    let bundles: Vec<Vec<String>> = vec![
+        vec![folder.clone()],
+        vec![sample("healthy.must-gather.zip")],
+        vec![tgz],
+        vec![sample("healthy.troubleshoot.tar.gz")],
+        vec![sample("healthy.list.yaml")],
+        vec![sample("control-plane-seed.must-gather.zip")],
+        vec![sample("scheduling/node-condition")],
+        vec![sample("platform/drain-blocked")],
+        vec![sample("kueue/admitted-unschedulable.yaml")],
+        vec![sample("explorer/crd-columns.yaml")],
+        // The same objects from several PATHs: each object once, with every source.
+        vec![
+            sample("healthy.list.yaml"),
+            sample("healthy.must-gather.zip"),
+        ],
+        vec![folder, sample("healthy.must-gather.zip")],
+    ];
+    let mut failed = Vec::new();
+    for paths in &bundles {
+        let (asked, differ) = differences(paths);
+        assert!(asked > 40, "{paths:?}: only {asked} forms");
+        failed.extend(differ);
+    }
+    let forms: Vec<&str> = failed.iter().filter_map(|f| f.lines().next()).collect();
+    assert!(
+        failed.is_empty(),
+        "{} form(s) differ from a full read:\n{}\n\n{}",
+        failed.len(),
+        forms.join("\n"),
+        failed
+            .iter()
+            .take(4)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+/// One pod of a must-gather's `core/pods.yaml`, as `oc adm inspect` writes it.
+fn pod_item(ns: &str, name: &str) -> String {
+    format!(
+        r#"- apiVersion: v1
+  kind: Pod
+  metadata:
+    creationTimestamp: "2026-11-20T08:01:12Z"
+    generateName: {name}-
+    labels:
+      app: {name}
+      pod-template-hash: 7d4b9c5f8d
+    name: {name}
+    namespace: {ns}
+    ownerReferences:
+    - apiVersion: apps/v1
+      blockOwnerDeletion: true
+      controller: true
+      kind: ReplicaSet
+      name: {name}-7d4b9c5f8d
+      uid: 3f1c2b7e-9a51-4c1e-8d7a-2f6b1e0c9d41
+    resourceVersion: "4812093"
+    uid: 8c2e6f0a-1b3d-4e5f-9a7b-6c8d0e2f4a61
+  spec:
+    containers:
+    - image: quay.io/example/{name}:1.4.2
+      imagePullPolicy: IfNotPresent
+      name: app
+      ports:
+      - containerPort: 8080
+        name: http
+        protocol: TCP
+      resources:
+        limits:
+          memory: 512Mi
+        requests:
+          cpu: 100m
+          memory: 256Mi
+    nodeName: worker-1
+    restartPolicy: Always
+    schedulerName: default-scheduler
+  status:
+    conditions:
+    - lastProbeTime: null
+      lastTransitionTime: "2026-11-20T08:01:20Z"
+      status: "True"
+      type: Ready
+    containerStatuses:
+    - containerID: cri-o://5b9e2d7c1a3f4e6b8d0c2a4e6f8b0d2c4e6a8f0b2d4c6e8a0f2b4d6c8e0a2f4b
+      image: quay.io/example/{name}:1.4.2
+      imageID: quay.io/example/{name}@sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9
+      lastState: {{}}
+      name: app
+      ready: true
+      restartCount: 0
+      started: true
+      state:
+        running:
+          startedAt: "2026-11-20T08:01:18Z"
+    hostIP: 10.0.1.12
+    phase: Running
+    podIP: 10.128.2.17
+    qosClass: Burstable
+    startTime: "2026-11-20T08:01:12Z"
+"#
+    )
+}
+
+fn pod_list(ns: &str, n: usize) -> String {
+    let items: String = (0..n).map(|i| pod_item(ns, &format!("web-{i}"))).collect();
+    format!(
+        "apiVersion: v1\nitems:\n{items}kind: PodList\nmetadata:\n  resourceVersion: \"4812100\"\n"
+    )
+}
+
+/// A must-gather's `core/events.yaml`: the snapshot time is checked against its events.
+const EVENTS: &str = r#"apiVersion: v1
+items:
+- apiVersion: v1
+  count: 1
+  eventTime: null
+  firstTimestamp: "2026-11-20T08:01:12Z"
+  involvedObject:
+    apiVersion: v1
+    kind: Pod
+    name: web-0
+    namespace: shop
+    resourceVersion: "4812090"
+    uid: 8c2e6f0a-1b3d-4e5f-9a7b-6c8d0e2f4a61
+  kind: Event
+  lastTimestamp: "2026-11-20T08:01:12Z"
+  message: Successfully assigned shop/web-0 to worker-1
+  metadata:
+    creationTimestamp: "2026-11-20T08:01:12Z"
+    name: web-0.187a1b2c3d4e5f60
+    namespace: shop
+    resourceVersion: "4812091"
+    uid: 1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+  reason: Scheduled
+  reportingComponent: default-scheduler
+  source:
+    component: default-scheduler
+  type: Normal
+kind: EventList
+metadata:
+  resourceVersion: "4812100"
+"#;
+
+/// The peak RSS (MiB) `KDIAG_STATS` says a run reached once its inputs were loaded.
+fn peak_rss(run: &Run) -> u64 {
+    run.stderr
+        .lines()
+        .filter_map(|l| l.split("peak RSS ").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+        .max()
+        .unwrap_or_else(|| panic!("no peak RSS in {}", run.stderr))
+}
+
+/// A must-gather whose namespace `big` holds 28 MB of pods: `get pods -n shop` reads
+/// none of them (its peak RSS stays far below a full read's) from a folder, a zip or a
+/// tar.gz, and prints what the full read prints.
+#[test]
+fn get_leaves_other_namespaces_unread() {
+    let scratch = Scratch::new("selective-rss");
+    let files: Vec<(String, String)> = vec![
+        (
+            "timestamp".into(),
+            "2026-11-20 09:14:02.123456789 +0000 UTC m=+0.1\n".into(),
+        ),
+        (
+            "namespaces/big/core/pods.yaml".into(),
+            pod_list("big", 12_000),
+        ),
+        ("namespaces/shop/core/pods.yaml".into(), pod_list("shop", 2)),
+        ("namespaces/shop/core/events.yaml".into(), EVENTS.into()),
+    ];
+    let top = "must-gather.local.5/quay-io-openshift-must-gather-sha256-0a1b";
+    for (name, text) in &files {
+        scratch.write(&format!("mg/{top}/{name}"), text);
+    }
+    let members: Vec<(String, &[u8])> = files
+        .iter()
+        .map(|(n, t)| (format!("{top}/{n}"), t.as_bytes()))
+        .collect();
+    let refs: Vec<(&str, &[u8])> = members.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let zip = scratch.write("mg.zip", crate::zip_of(&refs));
+    let tgz = scratch.file("mg.tar.gz");
+    let gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&tgz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    tar.append_dir_all(".", scratch.file("mg")).unwrap();
+    tar.into_inner().unwrap().finish().unwrap();
+    for path in [scratch.file("mg"), zip, tgz] {
+        let paths = [path.clone()];
+        let stats = |full: bool| {
+            let env = [
+                ("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string()),
+                ("KDIAG_STATS", "1".to_string()),
+            ];
+            kdiag_env(&["get", "pods", "-n", "shop", &paths[0]], None, &env)
+        };
+        let (picked, full) = (stats(false), stats(true));
+        assert_eq!(picked.stdout, full.stdout, "{path}");
+        assert!(picked.stdout.contains("web-1 "), "{}", picked.stdout);
+        let (picked_mib, full_mib) = (peak_rss(&picked), peak_rss(&full));
+        assert!(
+            full_mib >= 28 && picked_mib * 2 < full_mib,
+            "{path}: peak RSS {picked_mib} MiB selective, {full_mib} MiB full"
+        );
+    }
+}
