@@ -51,7 +51,7 @@ fn objects(paths: &[String]) -> Vec<(String, Option<String>, String)> {
     out
 }
 
-/// Every form of `get` and `describe` worth asking of the bundle at `paths`.
+/// Every form of `get`, `describe` and `logs` worth asking of the bundle at `paths`.
 fn forms(paths: &[String]) -> Vec<Vec<String>> {
     let objects = objects(paths);
     let mut namespaces: BTreeSet<String> = objects.iter().filter_map(|o| o.1.clone()).collect();
@@ -102,6 +102,25 @@ fn forms(paths: &[String]) -> Vec<Vec<String>> {
                 "-n".into(),
                 "elsewhere".into(),
             ]);
+            // kubectl's `get KIND NAME` form, also with a namespace that does not hold it.
+            for within in [ns.as_str(), "elsewhere"] {
+                named.push(vec![
+                    "get".into(),
+                    kind.clone(),
+                    name.clone(),
+                    "-n".into(),
+                    within.into(),
+                ]);
+            }
+            if kind == "pods" {
+                for extra in [&[][..], &["-p"][..], &["--tail", "2"][..]] {
+                    let mut form: Vec<String> =
+                        vec!["logs".into(), name.clone(), "-n".into(), ns.clone()];
+                    form.extend(extra.iter().map(|s| s.to_string()));
+                    named.push(form);
+                }
+                named.push(vec!["logs".into(), name.clone()]);
+            }
         }
     }
     forms
