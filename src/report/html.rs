@@ -368,16 +368,8 @@ fn problems(a: &Analysis, h: &mut String) {
         a.problems.len()
     );
     for p in &a.problems {
-        let input = a
-            .inputs
-            .get(p.input)
-            .map(|i| i.path.as_str())
-            .unwrap_or("?");
-        let loc = format!(
-            "{input}: {}{}",
-            p.file.as_deref().unwrap_or(""),
-            p.line.map(|l| format!(":{l}")).unwrap_or_default()
-        );
+        let (input, file) = a.problem_place(p);
+        let loc = format!("{input}: {file}");
         let _ = writeln!(h, "<li><code>{}</code> {}</li>", esc(&loc), esc(&p.message));
     }
     h.push_str("</ul>\n</section>\n");

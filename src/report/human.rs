@@ -261,17 +261,11 @@ fn problems(a: &Analysis, style: &Style, out: &mut String) {
         return;
     }
     for p in &a.problems {
-        let input = a
-            .inputs
-            .get(p.input)
-            .map(|i| i.path.as_str())
-            .unwrap_or("?");
-        let file = p.file.as_deref().unwrap_or("");
-        let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let (input, file) = a.problem_place(p);
         let text = format!(
-            "{}: {}{line}: {}",
+            "{}: {}: {}",
             one_line(input),
-            one_line(file),
+            one_line(&file),
             one_line(&p.message)
         );
         out.push_str(&wrap(&text, "  ", "      ", style.width));

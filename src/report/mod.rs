@@ -57,6 +57,17 @@ pub struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
+    /// Where a problem is: its input's path, and its file with the line (`pods.yaml:12`).
+    pub fn problem_place(&self, p: &Problem) -> (&str, String) {
+        let input = self
+            .inputs
+            .get(p.input)
+            .map(|i| i.path.as_str())
+            .unwrap_or("?");
+        let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
+        (input, format!("{}{line}", p.file.as_deref().unwrap_or("")))
+    }
+
     pub fn new(snapshot: &'a Snapshot, findings: Vec<Finding>) -> Self {
         let problems = snapshot.problems();
         let objects = snapshot.objects_per_input();
