@@ -43,11 +43,23 @@ pub struct LogsArgs {
 }
 
 pub fn logs(args: LogsArgs) -> ExitCode {
-    let Some(snap) = load_snapshot(&args.paths, &super::needs::for_logs(pod_name(&args.pod)))
-    else {
-        return ExitCode::from(2);
-    };
-    match container_log(&snap, &args) {
+    // With `-n`, that namespace is read first; every namespace only when the pod is not
+    // there, to say where it is (a must-gather's pods of every namespace cost a second).
+    let name = pod_name(&args.pod);
+    let mut result = None;
+    for namespace in [args.namespace.as_deref(), None] {
+        let Some(snap) = load_snapshot(&args.paths, &super::needs::for_logs(name, namespace))
+        else {
+            return ExitCode::from(2);
+        };
+        let held = container_log(&snap, &args);
+        let found = held.is_ok() || namespace.is_none_or(|ns| holds_pod(&snap, ns, name));
+        result = Some(held);
+        if found {
+            break;
+        }
+    }
+    match result.expect("one read at least") {
         Ok(Held { text, notes }) => {
             for n in notes {
                 eprintln!("{n}");
@@ -59,6 +71,13 @@ pub fn logs(args: LogsArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether the bundle read holds the pod (its object, or logs of it) in `namespace`.
+fn holds_pod(snap: &Snapshot, namespace: &str, name: &str) -> bool {
+    let object = resolve_kind(snap, "pod")
+        .is_some_and(|kind| resolve_object(snap, &kind, name, Some(namespace)).is_ok());
+    object || !logs_of(snap, namespace, name).is_empty()
 }
 
 /// The pod's name in `pod/NAME` or `NAME` (what kind `pod/` names is checked later).

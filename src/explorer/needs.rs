@@ -52,10 +52,12 @@ pub(super) fn for_get_elsewhere(request: &Request, args: &GetArgs) -> Option<Wan
     (!narrowed.is_all() && narrowed != everywhere).then_some(everywhere)
 }
 
-/// `logs POD`: the pod, in every namespace (a wrong `-n` is said with where it is), and
-/// the logs of pods of that name.
-pub(super) fn for_logs(pod: &str) -> Want {
-    Want::nothing()
-        .objects("Pod", None, Some(pod))
-        .logs_of_pod(pod)
+/// `logs POD [-n NS]`: the pod and its logs, in `namespace`, or in every namespace (`-n`
+/// left out, or to say where the pod is when `-n` named another namespace).
+pub(super) fn for_logs(pod: &str, namespace: Option<&str>) -> Want {
+    let want = Want::nothing().objects("Pod", namespace, Some(pod));
+    match namespace {
+        Some(ns) => want.logs_of(ns, pod),
+        None => want.logs_of_pod(pod),
+    }
 }
