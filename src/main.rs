@@ -448,6 +448,45 @@ pub fn load_snapshot(
     }
 }
 
+/// Says on stderr that files this answer comes from had problems (their objects may be
+/// missing from it, so "No resources found" is not the last word), naming the first few.
+/// Only problems in files that a read of `want` reads count, so a selective read and a
+/// full one say the same.
+pub fn warn_of_problems(snap: &kdiag::snapshot::Snapshot, want: &kdiag::ingest::Want) {
+    use kdiag::parse::terminal::one_line;
+    const SHOWN: usize = 3;
+    let problems: Vec<_> = snap
+        .problems()
+        .into_iter()
+        .filter(|p| {
+            snap.inputs
+                .get(p.input)
+                .is_none_or(|i| want.bears_on(i, p.file.as_deref()))
+        })
+        .collect();
+    if problems.is_empty() {
+        return;
+    }
+    eprintln!(
+        "kdiag: warning: {} problem(s) in the files read for this answer; what they hold may be missing from it:",
+        problems.len()
+    );
+    for p in problems.iter().take(SHOWN) {
+        let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let input = snap.inputs.get(p.input).map_or("?", |i| i.path.as_str());
+        eprintln!(
+            "  {}: {}{line}: {}",
+            one_line(input),
+            one_line(p.file.as_deref().unwrap_or("")),
+            one_line(&p.message)
+        );
+    }
+    if problems.len() > SHOWN {
+        eprintln!("  … and {} more", problems.len() - SHOWN);
+    }
+    eprintln!("  (`kdiag analyze` lists every problem of the bundle)");
+}
+
 /// Loads and analyzes the inputs with a status line on a terminal; prints the error and
 /// returns `None` when no input could be read.
 pub fn load(paths: &[String]) -> Option<(kdiag::snapshot::Snapshot, Vec<Finding>)> {

@@ -192,12 +192,49 @@ fn must_gather_folder_and_tgz(scratch: &Scratch) -> (String, String) {
     (folder, tgz)
 }
 
+/// The must-gather sample with a pod list cut in the middle of its second item in one
+/// namespace and a ConfigMap list in another: each answer names the problems of the files
+/// it comes from, and only those, whether the read was selective or full.
+fn must_gather_with_broken_files(scratch: &Scratch) -> String {
+    let file = std::fs::File::open(sample("healthy.must-gather.zip")).unwrap();
+    let folder = scratch.file("mg-broken");
+    zip::ZipArchive::new(file)
+        .unwrap()
+        .extract(&folder)
+        .unwrap();
+    let root = format!(
+        "{folder}/must-gather.local.123/quay-io-openshift-must-gather-sha256-abc/namespaces"
+    );
+    let cut = format!(
+        "apiVersion: v1\nkind: List\nitems:\n{}- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: cut\n    namespace: torn\n  spec: {{containers: [\n",
+        pod_item("torn", "whole")
+    );
+    for (path, text) in [
+        ("torn/core/pods.yaml", cut.as_str()),
+        (
+            "torn/core/configmaps.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- {\n",
+        ),
+        (
+            "shop/core/configmaps.yaml",
+            "apiVersion: v1\nkind: ConfigMapList\nitems: [\n",
+        ),
+    ] {
+        let path = format!("{root}/{path}");
+        std::fs::create_dir_all(std::path::Path::new(&path).parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    folder
+}
+
 #[test]
 fn every_get_and_describe_equals_a_full_read() {
     let scratch = Scratch::new("selective");
     let (folder, tgz) = must_gather_folder_and_tgz(&scratch);
+    let broken = must_gather_with_broken_files(&scratch);
     let bundles: Vec<Vec<String>> = vec![
         vec![folder.clone()],
+        vec![broken],
         vec![sample("healthy.must-gather.zip")],
         vec![tgz],
         vec![sample("healthy.troubleshoot.tar.gz")],

@@ -568,6 +568,17 @@ fn too_deep_nesting_is_a_problem_where_it_is() {
         )]
     );
     assert_eq!(b.get("pods"), ["pod/fits"]);
+    // The explorer says the bundle's files had a problem, not only what it found.
+    let run = kdiag(&["get", "pod", "deep", "-A", b.path()]);
+    assert!(
+        run.stderr
+            .contains("1 problem(s) in the files read for this answer")
+            && run.stderr.contains(&format!(
+                "deep.json:{line}: Pod nests deeper than 127 levels; object not loaded"
+            )),
+        "{}",
+        run.stderr
+    );
     for format in ["json", "yaml"] {
         let run = kdiag(&["get", "pods", "-A", "-o", format, b.path()]);
         assert!(!run.stdout.contains("null"), "{}", run.stdout);
@@ -705,6 +716,6 @@ fn odd_names_nested_lists_and_json_on_stdin() {
     assert_eq!(out["inputs"][0]["objects"], 1, "{out:#}");
     let p = problems(&out);
     assert_eq!(p.len(), 1, "{p:?}");
-    assert_eq!(p[0].0, "stdin.yaml");
+    assert_eq!(p[0].0, "<stdin>");
     assert!(p[0].2.starts_with("invalid JSON"), "{p:?}");
 }

@@ -49,6 +49,7 @@ fn run(args: &GetArgs) -> Result<ExitCode, String> {
     let Some(snap) = load_snapshot(&request.paths, &want) else {
         return Ok(ExitCode::from(2));
     };
+    crate::warn_of_problems(&snap, &want);
     let mut kinds: Vec<(Kind, &Vec<String>)> = Vec::new();
     for (typed, names) in &request.targets {
         let Some(kind) = resolve_kind(&snap, typed) else {

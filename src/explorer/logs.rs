@@ -48,14 +48,15 @@ pub fn logs(args: LogsArgs) -> ExitCode {
     let name = pod_name(&args.pod);
     let mut result = None;
     for namespace in [args.namespace.as_deref(), None] {
-        let Some(snap) = load_snapshot(&args.paths, &super::needs::for_logs(name, namespace))
-        else {
+        let want = super::needs::for_logs(name, namespace);
+        let Some(snap) = load_snapshot(&args.paths, &want) else {
             return ExitCode::from(2);
         };
         let held = container_log(&snap, &args);
         let found = held.is_ok() || namespace.is_none_or(|ns| holds_pod(&snap, ns, name));
         result = Some(held);
-        if found {
+        if found || namespace.is_none() {
+            crate::warn_of_problems(&snap, &want);
             break;
         }
     }

@@ -318,6 +318,9 @@ const SKIP_DIRS: &[&str] = &[
 /// and its path (archive-relative, `!/` for nested). Names a layout reserves for metadata
 /// are metadata only at the top folder.
 pub fn classify(layout: Layout, root: &str, path: &str) -> FileClass {
+    if path == super::source::STDIN_NAME {
+        return FileClass::Objects;
+    }
     let rel = path.strip_prefix(root);
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     // A file in the top folder, or (must-gather's outer `timestamp`) in one above it.

@@ -52,6 +52,8 @@ impl InputArg {
 pub struct InputInfo {
     pub path: String,
     pub layout: Layout,
+    /// Where the layout starts inside the input (`""` or a folder ending in `/`).
+    pub root: String,
     /// The snapshot time (see [`clock`]).
     pub as_of: Option<i64>,
     /// The snapshot time is only the newest object creation time: no bundle metadata
@@ -384,6 +386,7 @@ fn load_input(
     let mut info = InputInfo {
         path: arg.display(),
         layout,
+        root: detected.root.clone(),
         as_of: None,
         as_of_from_objects: false,
         cluster_version: None,

@@ -316,9 +316,10 @@ fn read_head<R: Read>(reader: &mut R, head: &mut [u8]) -> std::io::Result<usize>
     Ok(n)
 }
 
-/// The name stdin's content is given: like a YAML file, so that it is parsed whatever its
-/// first line (JSON is detected too).
-const STDIN_NAME: &str = "stdin.yaml";
+/// The name stdin's content is given in problems and citations. It holds objects
+/// whatever its first line (see `layout::classify`), read as JSON when it looks like JSON
+/// and else as YAML, as a `.yaml` file is (see `content::read`).
+pub const STDIN_NAME: &str = "<stdin>";
 
 /// Collects stdin as one entry (or an archive's entries, when it is one). An archive is
 /// read as a stream, like a file (a zip, which needs random access, is read into memory,

@@ -137,6 +137,19 @@ impl Want {
         self.objects("Event", None, None)
     }
 
+    /// Whether a problem in the file at `path` of `input` bears on what this want names:
+    /// the file is one a selective read reads (problems without a file always bear).
+    /// A full read and a selective read of the same want so report the same problems.
+    pub fn bears_on(&self, input: &super::InputInfo, path: Option<&str>) -> bool {
+        let Some(path) = path else { return true };
+        let detected = Detected {
+            layout: input.layout,
+            root: input.root.clone(),
+            signals: Vec::new(),
+        };
+        self.clone().with_all_events().admits(&detected, path)
+    }
+
     /// Whether the file at `path` of an input laid out as `detected` is read: bundle
     /// metadata and files the layout skips always are (they cost nothing), a log when its
     /// pod's logs are wanted, a file of objects when its place can hold a wanted one.
