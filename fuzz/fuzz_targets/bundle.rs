@@ -94,15 +94,23 @@ fuzz_target!(|data: &[u8]| {
     let style = report::human::Style {
         color: packing & 4 != 0,
         width: 40 + usize::from(packing >> 3) * 4,
+        top: None,
+        summary_only: false,
+    };
+    let summary = report::human::Style {
+        top: Some(1),
+        summary_only: true,
+        ..style
     };
     let texts = [
         report::human::render(&analysis, &style),
+        report::human::render(&analysis, &summary),
         report::json::render(&analysis),
         report::sarif::render(&analysis, None),
         report::html::render(&analysis, None),
     ];
     let json: serde_json::Value =
-        serde_json::from_str(&texts[1]).expect("the JSON report is valid JSON");
+        serde_json::from_str(&texts[2]).expect("the JSON report is valid JSON");
     assert!(json["findings"].is_array());
     let redactor = Redactor::from_snapshot(&snapshot);
     for text in &texts {
