@@ -352,8 +352,8 @@ fn peak_rss(run: &Run) -> u64 {
         .unwrap_or_else(|| panic!("no peak RSS in {}", run.stderr))
 }
 
-/// A must-gather whose namespace `big` holds 28 MB of pods: `get pods -n shop` reads
-/// none of them (its peak RSS stays far below a full read's) from a folder, a zip or a
+/// A must-gather whose namespace `big` holds 28 MB of pods: `get pods -n shop` and
+/// `get pods web-1 -n shop` read none of them (its peak RSS stays far below a full read's) from a folder, a zip or a
 /// tar.gz, and prints what the full read prints.
 #[test]
 fn get_leaves_other_namespaces_unread() {
@@ -388,22 +388,30 @@ fn get_leaves_other_namespaces_unread() {
     let mut tar = tar::Builder::new(gz);
     tar.append_dir_all(".", scratch.file("mg")).unwrap();
     tar.into_inner().unwrap().finish().unwrap();
+    // A name asked with `-n` is read in that namespace only when it is there.
+    let forms: [&[&str]; 2] = [
+        &["get", "pods", "-n", "shop"],
+        &["get", "pods", "web-1", "-n", "shop"],
+    ];
     for path in [scratch.file("mg"), zip, tgz] {
-        let paths = [path.clone()];
-        let stats = |full: bool| {
-            let env = [
-                ("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string()),
-                ("KDIAG_STATS", "1".to_string()),
-            ];
-            kdiag_env(&["get", "pods", "-n", "shop", &paths[0]], None, &env)
-        };
-        let (picked, full) = (stats(false), stats(true));
-        assert_eq!(picked.stdout, full.stdout, "{path}");
-        assert!(picked.stdout.contains("web-1 "), "{}", picked.stdout);
-        let (picked_mib, full_mib) = (peak_rss(&picked), peak_rss(&full));
-        assert!(
-            full_mib >= 28 && picked_mib * 2 < full_mib,
-            "{path}: peak RSS {picked_mib} MiB selective, {full_mib} MiB full"
-        );
+        for form in forms {
+            let stats = |full: bool| {
+                let env = [
+                    ("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string()),
+                    ("KDIAG_STATS", "1".to_string()),
+                ];
+                let mut args = form.to_vec();
+                args.push(&path);
+                kdiag_env(&args, None, &env)
+            };
+            let (picked, full) = (stats(false), stats(true));
+            assert_eq!(picked.stdout, full.stdout, "{form:?} {path}");
+            assert!(picked.stdout.contains("web-1 "), "{}", picked.stdout);
+            let (picked_mib, full_mib) = (peak_rss(&picked), peak_rss(&full));
+            assert!(
+                full_mib >= 28 && picked_mib * 2 < full_mib,
+                "{form:?} {path}: peak RSS {picked_mib} MiB selective, {full_mib} MiB full"
+            );
+        }
     }
 }
