@@ -38,6 +38,8 @@ pub struct Want {
     /// `None`: every container log; else the logs of these pods, (namespace, pod), the
     /// namespace `None` for a pod of that name in any (or no) namespace.
     logs: Option<Vec<(Option<String>, String)>>,
+    /// Also every file of Events, for their times (see [`Want::with_all_events`]).
+    event_times: bool,
 }
 
 impl Want {
@@ -46,6 +48,7 @@ impl Want {
         Want {
             objects: None,
             logs: None,
+            event_times: false,
         }
     }
 
@@ -54,6 +57,7 @@ impl Want {
         Want {
             objects: Some(Vec::new()),
             logs: Some(Vec::new()),
+            event_times: false,
         }
     }
 
@@ -132,9 +136,29 @@ impl Want {
     }
 
     /// This want with the events of every namespace: the snapshot time is the bundle
-    /// metadata's checked against the newest of them, or the newest of them.
-    pub fn with_all_events(self) -> Want {
-        self.objects("Event", None, None)
+    /// metadata's checked against the newest of them, or the newest of them. A file that
+    /// can hold only Events, and no object wanted otherwise, is read for their times
+    /// alone (see [`Want::times_only`]).
+    pub fn with_all_events(mut self) -> Want {
+        self.event_times = self.objects.is_some();
+        self
+    }
+
+    /// Whether the file at `path` is read only for the times of its Events: its place
+    /// says it holds Events (`namespaces/NS/core/events.yaml`, `cluster-resources/events/
+    /// NS.json` …) and no object wanted otherwise.
+    pub fn times_only(&self, detected: &Detected, path: &str) -> bool {
+        let Some(list) = self.objects.as_ref().filter(|_| self.event_times) else {
+            return false;
+        };
+        if !matches!(detected.classify(path), FileClass::Objects) {
+            return false;
+        }
+        let place = place_of(detected, path);
+        let events = place
+            .word
+            .is_some_and(|w| kind_of_word(&w.to_ascii_lowercase()) == Some("Event"));
+        events && !list.iter().any(|w| w.fits(&place))
     }
 
     /// Whether the file at `path` of an input laid out as `detected` is read: bundle
@@ -155,12 +179,21 @@ impl Want {
                 Some(list) => {
                     let place = place_of(detected, path);
                     list.iter().any(|w| w.fits(&place))
+                        || (self.event_times && ANY_EVENT.fits(&place))
                 }
             },
             _ => true,
         }
     }
 }
+
+/// Every Event, wherever it is.
+static ANY_EVENT: std::sync::LazyLock<Wanted> = std::sync::LazyLock::new(|| Wanted {
+    kind: Some("Event".to_string()),
+    plural: None,
+    within: Within::Everywhere,
+    name: None,
+});
 
 impl Wanted {
     fn fits(&self, place: &Place) -> bool {
