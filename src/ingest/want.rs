@@ -453,6 +453,62 @@ mod tests {
     }
 
     #[test]
+    fn events_not_shown_are_read_for_their_times_only() {
+        let paths = [
+            "mg/timestamp",
+            "mg/namespaces/shop/core/events.yaml",
+            "mg/namespaces/shop/core/pods.yaml",
+            "mg/namespaces/other/core/events.yaml",
+            "mg/notes/extra.yaml",
+        ];
+        let d = detected(&paths);
+        let pods = Want::nothing()
+            .objects("Pod", Some("shop"), None)
+            .with_all_events();
+        let read: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| pods.admits(&d, p))
+            .collect();
+        assert_eq!(read, paths);
+        let times_only: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| pods.times_only(&d, p))
+            .collect();
+        assert_eq!(
+            times_only,
+            [
+                "mg/namespaces/shop/core/events.yaml",
+                "mg/namespaces/other/core/events.yaml"
+            ]
+        );
+        // The Events shown, and files whose place does not say, are read whole.
+        let events = Want::nothing()
+            .objects("Event", Some("shop"), None)
+            .with_all_events();
+        assert!(!events.times_only(&d, "mg/namespaces/shop/core/events.yaml"));
+        assert!(events.times_only(&d, "mg/namespaces/other/core/events.yaml"));
+        assert!(!events.times_only(&d, "mg/notes/extra.yaml"));
+        assert!(
+            !Want::all()
+                .with_all_events()
+                .times_only(&d, "mg/namespaces/other/core/events.yaml")
+        );
+        let ts = [
+            "sb/cluster-resources/events/shop.json",
+            "sb/cluster-resources/pods/shop.json",
+            "sb/version.yaml",
+        ];
+        let d = detected(&ts);
+        let nodes = Want::nothing()
+            .objects("Node", None, None)
+            .with_all_events();
+        assert!(nodes.times_only(&d, "sb/cluster-resources/events/shop.json"));
+        assert!(!nodes.admits(&d, "sb/cluster-resources/pods/shop.json"));
+    }
+
+    #[test]
     fn other_layouts_by_namespace_and_kind() {
         let ts = [
             "sb/cluster-resources/pods/shop.json",
