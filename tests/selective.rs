@@ -469,12 +469,12 @@ fn events_of_other_namespaces_are_read_for_their_times_only() {
         );
         scratch.write(
             &format!("mg/{top}/namespaces/{ns}/core/events.yaml"),
-            &events,
+            events,
         );
     }
     scratch.write(
         &format!("mg/{top}/namespaces/shop/core/pods.yaml"),
-        &pod_list("shop", 2),
+        pod_list("shop", 2),
     );
     scratch.write(
         &format!("mg/{top}/namespaces/shop/core/events.yaml"),
