@@ -615,7 +615,7 @@ const BOMB_RATIO: u64 = 200;
 /// What to do with a zip member, decided from the central directory before any member
 /// is inflated (in order, so that where the budget runs out does not depend on threads).
 enum ZipPlan {
-    /// Read the member; parse it as it is read when a parser is given and `true`.
+    /// Read the member; `false`: read only for its Events' times (see [`parse_for_times`]).
     Read(String, formats::ZipMember, bool),
     Done(Result<Member, SourceProblem>),
 }
@@ -678,7 +678,7 @@ fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
                     ZipPlan::Done(Ok(Member::Dropped(name)))
                 }
                 (Some((want, detected)), Some(name)) if want.times_only(detected, &name) => {
-                    // Read only for its Events' times: not parsed as it is read.
+                    // Read only for its Events' times: parsed without views.
                     match plan_zip_member(m, prefix, reading, from_file) {
                         ZipPlan::Read(path, member, _) => ZipPlan::Read(path, member, false),
                         done => done,
@@ -692,8 +692,11 @@ fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
         .into_par_iter()
         .map_with((archive, reader), |(archive, raw), plan| match plan {
             ZipPlan::Done(done) => done,
-            ZipPlan::Read(path, member, parsed) => {
-                let parse = reading.parse.filter(|_| parsed);
+            ZipPlan::Read(path, member, views) => {
+                let parse = match reading.parse {
+                    Some(_) if !views => Some(&parse_for_times as &ParseMember),
+                    parse => parse,
+                };
                 let data = match member.at {
                     formats::ZipAt::Index(i) => archive
                         .by_index(i)
@@ -871,7 +874,7 @@ fn expand_tar<R: Read>(
                 }
             };
             let path = format!("{prefix}{name}");
-            // A file read only for its Events' times is not parsed as it is read.
+            // A file read only for its Events' times is parsed without views.
             let mut parse = reading.parse;
             if let Some((want, detector)) = &mut detector {
                 detector.add(&path);
@@ -881,7 +884,7 @@ fn expand_tar<R: Read>(
                     continue;
                 }
                 if want.times_only(detector.decided(), &path) {
-                    parse = None;
+                    parse = parse.map(|_| &parse_for_times as &ParseMember);
                 }
             }
             // A tar member's size is exact: one over the limit is refused before it is read.
@@ -958,6 +961,18 @@ fn log_tail<R: Read>(member: &mut R) -> Result<EntryData, String> {
             skipped_lines,
         })
         .map_err(|e| format!("cannot read archive member: {e}"))
+}
+
+/// Parses a member read only for its Events' times (see [`Want::times_only`]) as it is
+/// inflated, as [`super::parse_member`] does, but without the views of its Events.
+fn parse_for_times(path: &str, bytes: Vec<u8>) -> EntryData {
+    if super::layout::parse_early(path) {
+        EntryData::Read(Box::new(super::content::read_with(
+            path, bytes, true, false,
+        )))
+    } else {
+        EntryData::Bytes(bytes)
+    }
 }
 
 /// An archive member's data: handed to `parse` when given, else its bytes.
