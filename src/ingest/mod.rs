@@ -344,6 +344,16 @@ pub fn parse_member(path: &str, bytes: Vec<u8>) -> EntryData {
     }
 }
 
+/// [`parse_member`] for a member read only for its Events' times (see
+/// [`Want::times_only`]): without the views of its Events.
+pub fn parse_for_times(path: &str, bytes: Vec<u8>) -> EntryData {
+    if layout::parse_early(path) {
+        EntryData::Read(Box::new(content::read_with(path, bytes, true, false)))
+    } else {
+        EntryData::Bytes(bytes)
+    }
+}
+
 /// What one file turned out to be.
 enum Outcome {
     Objects {

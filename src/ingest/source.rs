@@ -615,7 +615,7 @@ const BOMB_RATIO: u64 = 200;
 /// What to do with a zip member, decided from the central directory before any member
 /// is inflated (in order, so that where the budget runs out does not depend on threads).
 enum ZipPlan {
-    /// Read the member; `false`: read only for its Events' times (see [`parse_for_times`]).
+    /// Read the member; `false`: only for its Events' times ([`super::parse_for_times`]).
     Read(String, formats::ZipMember, bool),
     Done(Result<Member, SourceProblem>),
 }
@@ -694,7 +694,7 @@ fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
             ZipPlan::Done(done) => done,
             ZipPlan::Read(path, member, views) => {
                 let parse = match reading.parse {
-                    Some(_) if !views => Some(&parse_for_times as &ParseMember),
+                    Some(_) if !views => Some(&super::parse_for_times as &ParseMember),
                     parse => parse,
                 };
                 let data = match member.at {
@@ -884,7 +884,7 @@ fn expand_tar<R: Read>(
                     continue;
                 }
                 if want.times_only(detector.decided(), &path) {
-                    parse = parse.map(|_| &parse_for_times as &ParseMember);
+                    parse = parse.map(|_| &super::parse_for_times as &ParseMember);
                 }
             }
             // A tar member's size is exact: one over the limit is refused before it is read.
@@ -961,18 +961,6 @@ fn log_tail<R: Read>(member: &mut R) -> Result<EntryData, String> {
             skipped_lines,
         })
         .map_err(|e| format!("cannot read archive member: {e}"))
-}
-
-/// Parses a member read only for its Events' times (see [`Want::times_only`]) as it is
-/// inflated, as [`super::parse_member`] does, but without the views of its Events.
-fn parse_for_times(path: &str, bytes: Vec<u8>) -> EntryData {
-    if super::layout::parse_early(path) {
-        EntryData::Read(Box::new(super::content::read_with(
-            path, bytes, true, false,
-        )))
-    } else {
-        EntryData::Bytes(bytes)
-    }
 }
 
 /// An archive member's data: handed to `parse` when given, else its bytes.
