@@ -515,21 +515,23 @@ fn has_bundle_extension(p: &Path) -> bool {
 /// (`a.tar.gz`, `b.zip`) and sub-folders in which a bundle layout is recognised
 /// (`must-gather.local.1/`, a troubleshoot tree), sorted; empty when the folder's own
 /// top is a bundle's (a must-gather's `timestamp`, a troubleshoot `cluster-resources/`:
-/// the image folders of one must-gather are one bundle).
+/// the image folders of one must-gather are one bundle), and when it holds fewer than two
+/// entries.
 pub fn bundles_inside(dir: &Path) -> Vec<String> {
     use kdiag::ingest::layout::{Layout, detect};
-    let paths = relative_paths(dir, 5, 20_000);
-    // A signal of a layout rooted at the folder itself, from its top two levels.
-    let own_top = paths
-        .iter()
-        .filter(|p| p.matches('/').count() < 2)
-        .any(|p| {
-            let d = detect(std::iter::once(p.as_str()));
-            d.layout != Layout::KubectlDump && d.root.is_empty()
-        });
-    if own_top {
+    // A signal of a layout rooted at the folder itself, from its top two levels: read
+    // first, so that a bundle's own folder is not walked deep (8,000 folders in a large
+    // must-gather).
+    let top = relative_paths(dir, 2, 20_000);
+    let own_top = top.iter().any(|p| {
+        let d = detect(std::iter::once(p.as_str()));
+        d.layout != Layout::KubectlDump && d.root.is_empty()
+    });
+    // One entry at the top is one bundle at most.
+    if own_top || top.iter().filter(|p| !p.contains('/')).count() < 2 {
         return Vec::new();
     }
+    let paths = relative_paths(dir, 5, 20_000);
     let mut found = Vec::new();
     for top in paths.iter().filter(|p| !p.contains('/')) {
         if dir.join(top).is_dir() {

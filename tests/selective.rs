@@ -389,8 +389,8 @@ fn peak_rss(run: &Run) -> u64 {
         .unwrap_or_else(|| panic!("no peak RSS in {}", run.stderr))
 }
 
-/// A must-gather whose namespace `big` holds 28 MB of pods: `get pods -n shop` reads
-/// none of them (its peak RSS stays far below a full read's) from a folder, a zip or a
+/// A must-gather whose namespace `big` holds 28 MB of pods: `get pods -n shop` and
+/// `get pods web-1 -n shop` read none of them (its peak RSS stays far below a full read's) from a folder, a zip or a
 /// tar.gz, and prints what the full read prints.
 #[test]
 fn get_leaves_other_namespaces_unread() {
@@ -425,22 +425,117 @@ fn get_leaves_other_namespaces_unread() {
     let mut tar = tar::Builder::new(gz);
     tar.append_dir_all(".", scratch.file("mg")).unwrap();
     tar.into_inner().unwrap().finish().unwrap();
+    // A name asked with `-n` is read in that namespace only when it is there.
+    let forms: [&[&str]; 2] = [
+        &["get", "pods", "-n", "shop"],
+        &["get", "pods", "web-1", "-n", "shop"],
+    ];
     for path in [scratch.file("mg"), zip, tgz] {
-        let paths = [path.clone()];
-        let stats = |full: bool| {
-            let env = [
-                ("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string()),
-                ("KDIAG_STATS", "1".to_string()),
-            ];
-            kdiag_env(&["get", "pods", "-n", "shop", &paths[0]], None, &env)
-        };
-        let (picked, full) = (stats(false), stats(true));
-        assert_eq!(picked.stdout, full.stdout, "{path}");
-        assert!(picked.stdout.contains("web-1 "), "{}", picked.stdout);
-        let (picked_mib, full_mib) = (peak_rss(&picked), peak_rss(&full));
-        assert!(
-            full_mib >= 28 && picked_mib * 2 < full_mib,
-            "{path}: peak RSS {picked_mib} MiB selective, {full_mib} MiB full"
+        for form in forms {
+            let stats = |full: bool| {
+                let env = [
+                    ("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string()),
+                    ("KDIAG_STATS", "1".to_string()),
+                ];
+                let mut args = form.to_vec();
+                args.push(&path);
+                kdiag_env(&args, None, &env)
+            };
+            let (picked, full) = (stats(false), stats(true));
+            assert_eq!(picked.stdout, full.stdout, "{form:?} {path}");
+            assert!(picked.stdout.contains("web-1 "), "{}", picked.stdout);
+            let (picked_mib, full_mib) = (peak_rss(&picked), peak_rss(&full));
+            assert!(
+                full_mib >= 28 && picked_mib * 2 < full_mib,
+                "{form:?} {path}: peak RSS {picked_mib} MiB selective, {full_mib} MiB full"
+            );
+        }
+    }
+}
+
+/// One Event of a must-gather's `core/events.yaml`, last seen `minute` minutes after 08:00.
+fn event_item(ns: &str, i: usize, minute: usize) -> String {
+    format!(
+        r#"- apiVersion: v1
+  count: 3
+  eventTime: null
+  firstTimestamp: "2026-11-20T08:00:00Z"
+  involvedObject:
+    apiVersion: v1
+    kind: Pod
+    name: web-{i}
+    namespace: {ns}
+    resourceVersion: "4812090"
+    uid: 8c2e6f0a-1b3d-4e5f-9a7b-{i:012}
+  kind: Event
+  lastTimestamp: "2026-11-20T{:02}:{:02}:00Z"
+  message: 'Readiness probe failed: Get "http://10.128.2.17:8080/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)'
+  metadata:
+    creationTimestamp: "2026-11-20T08:00:00Z"
+    name: web-{i}.187a1b2c3d4e5f60
+    namespace: {ns}
+    resourceVersion: "4812091"
+    uid: 1d2e3f40-5a6b-4c7d-8e9f-{i:012}
+  reason: Unhealthy
+  reportingComponent: kubelet
+  source:
+    component: kubelet
+    host: worker-1
+  type: Warning
+"#,
+        8 + minute / 60,
+        minute % 60
+    )
+}
+
+/// A must-gather whose 40 namespaces `noisy-N` hold 30 MB of Events, the newest of them
+/// the newest of the bundle (it dates the snapshot): `get pods -n shop` reads them for
+/// their times and keeps none (its peak RSS stays far below a full read's), and its ages
+/// are the full read's.
+#[test]
+fn events_of_other_namespaces_are_read_for_their_times_only() {
+    let scratch = Scratch::new("selective-events");
+    let top = "must-gather.local.6/quay-io-openshift-must-gather-sha256-0a1b";
+    for n in 0..40 {
+        let ns = format!("noisy-{n}");
+        let items: String = (0..1_000)
+            .map(|i| event_item(&ns, i, (n * 1_000 + i) * 60 / 40_000))
+            .collect();
+        let events = format!(
+            "apiVersion: v1\nitems:\n{items}kind: EventList\nmetadata:\n  resourceVersion: \"1\"\n"
+        );
+        scratch.write(
+            &format!("mg/{top}/namespaces/{ns}/core/events.yaml"),
+            events,
         );
     }
+    scratch.write(
+        &format!("mg/{top}/namespaces/shop/core/pods.yaml"),
+        pod_list("shop", 2),
+    );
+    scratch.write(
+        &format!("mg/{top}/namespaces/shop/core/events.yaml"),
+        EVENTS,
+    );
+    let path = scratch.file("mg");
+    let stats = |full: bool| {
+        let env = [
+            ("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string()),
+            ("KDIAG_STATS", "1".to_string()),
+        ];
+        kdiag_env(
+            &["get", "pods", "-n", "shop", "-o", "wide", &path],
+            None,
+            &env,
+        )
+    };
+    let (picked, full) = (stats(false), stats(true));
+    assert_eq!(picked.stdout, full.stdout);
+    // Ages are measured from the newest event, in `noisy-39`: 08:59, 57 minutes after the pods.
+    assert!(picked.stdout.contains("   57m   "), "{}", picked.stdout);
+    let (picked_mib, full_mib) = (peak_rss(&picked), peak_rss(&full));
+    assert!(
+        full_mib >= 30 && picked_mib * 2 < full_mib,
+        "peak RSS {picked_mib} MiB selective, {full_mib} MiB full"
+    );
 }

@@ -38,68 +38,29 @@ struct Table {
 fn run(args: &GetArgs) -> Result<ExitCode, String> {
     let request = split_args(&args.args, |p| std::path::Path::new(p).exists())?;
     // Selectors and the sort key are read before the bundle, so a typo costs no load.
-    let selector = args.selector.as_deref().map(parse_selector).transpose()?;
-    let fields = args
-        .field_selector
-        .as_deref()
-        .map(parse_field_selector)
-        .transpose()?;
-    let sort_by = args.sort_by.as_deref().map(parse_sort_by).transpose()?;
-    let want = super::needs::for_get(&request, args);
-    let Some(snap) = load_snapshot(&request.paths, &want) else {
-        return Ok(ExitCode::from(2));
+    let selectors = Selectors {
+        labels: args.selector.as_deref().map(parse_selector).transpose()?,
+        fields: args
+            .field_selector
+            .as_deref()
+            .map(parse_field_selector)
+            .transpose()?,
+        sort_by: args.sort_by.as_deref().map(parse_sort_by).transpose()?,
+    };
+    // Names given with `-n` are read in that namespace first, and in every namespace only
+    // when one is not there (to say where it is).
+    let mut want = super::needs::for_get(&request, args);
+    let (snap, mut tables, not_found) = loop {
+        let Some(snap) = load_snapshot(&request.paths, &want) else {
+            return Ok(ExitCode::from(2));
+        };
+        let (tables, not_found) = pick(&snap, &request, args, &selectors)?;
+        match super::needs::for_get_names_everywhere(&request, args) {
+            Some(wider) if !not_found.is_empty() && wider != want => want = wider,
+            _ => break (snap, tables, not_found),
+        }
     };
     crate::warn_of_problems(&snap, &want);
-    let mut kinds: Vec<(Kind, &Vec<String>)> = Vec::new();
-    for (typed, names) in &request.targets {
-        let Some(kind) = resolve_kind(&snap, typed) else {
-            if request.from_all {
-                continue;
-            }
-            return Err(unknown_kind(&snap, typed));
-        };
-        if let Some(f) = &fields {
-            check_fields(f, field_kind(&kind), &kind.display())?;
-        }
-        if !kinds
-            .iter()
-            .any(|(k, _)| k.group == kind.group && k.kind == kind.kind)
-        {
-            kinds.push((kind, names));
-        }
-    }
-    let mut tables = Vec::new();
-    let mut not_found = Vec::new();
-    for (kind, names) in kinds {
-        let ids = if names.is_empty() {
-            let mut ids = list(&snap, &kind, args, selector.as_deref(), fields.as_deref());
-            if let Some(path) = &sort_by {
-                let keys: HashMap<ObjectId, Option<serde_json::Value>> = ids
-                    .iter()
-                    .map(|&id| (id, sort_key(path, snap.object(id).value())))
-                    .collect();
-                ids.sort_by(|a, b| compare(&keys[a], &keys[b]));
-            }
-            ids
-        } else {
-            let ns = if args.all_namespaces {
-                None
-            } else {
-                args.namespace.as_deref()
-            };
-            names
-                .iter()
-                .filter_map(|n| match resolve_object(&snap, &kind, n, ns) {
-                    Ok(id) => Some(id),
-                    Err(e) => {
-                        not_found.push(e);
-                        None
-                    }
-                })
-                .collect()
-        };
-        tables.push(Table { kind, ids });
-    }
     for e in &not_found {
         eprintln!("kdiag: {e}");
     }
@@ -163,6 +124,79 @@ fn run(args: &GetArgs) -> Result<ExitCode, String> {
     };
     let code = emit(text, redactor.as_ref());
     Ok(if not_found.is_empty() { code } else { failed() })
+}
+
+/// What `run` reads before the bundle: the label and field selectors and the sort key.
+struct Selectors {
+    labels: Option<Vec<Req>>,
+    fields: Option<Vec<FieldReq>>,
+    sort_by: Option<super::jsonpath::JsonPath>,
+}
+
+/// The objects of each kind asked, and what was named and not found.
+fn pick(
+    snap: &Snapshot,
+    request: &Request,
+    args: &GetArgs,
+    selectors: &Selectors,
+) -> Result<(Vec<Table>, Vec<String>), String> {
+    let mut kinds: Vec<(Kind, &Vec<String>)> = Vec::new();
+    for (typed, names) in &request.targets {
+        let Some(kind) = resolve_kind(snap, typed) else {
+            if request.from_all {
+                continue;
+            }
+            return Err(unknown_kind(snap, typed));
+        };
+        if let Some(f) = &selectors.fields {
+            check_fields(f, field_kind(&kind), &kind.display())?;
+        }
+        if !kinds
+            .iter()
+            .any(|(k, _)| k.group == kind.group && k.kind == kind.kind)
+        {
+            kinds.push((kind, names));
+        }
+    }
+    let mut tables = Vec::new();
+    let mut not_found = Vec::new();
+    for (kind, names) in kinds {
+        let ids = if names.is_empty() {
+            let mut ids = list(
+                snap,
+                &kind,
+                args,
+                selectors.labels.as_deref(),
+                selectors.fields.as_deref(),
+            );
+            if let Some(path) = &selectors.sort_by {
+                let keys: HashMap<ObjectId, Option<serde_json::Value>> = ids
+                    .iter()
+                    .map(|&id| (id, sort_key(path, snap.object(id).value())))
+                    .collect();
+                ids.sort_by(|a, b| compare(&keys[a], &keys[b]));
+            }
+            ids
+        } else {
+            let ns = if args.all_namespaces {
+                None
+            } else {
+                args.namespace.as_deref()
+            };
+            names
+                .iter()
+                .filter_map(|n| match resolve_object(snap, &kind, n, ns) {
+                    Ok(id) => Some(id),
+                    Err(e) => {
+                        not_found.push(e);
+                        None
+                    }
+                })
+                .collect()
+        };
+        tables.push(Table { kind, ids });
+    }
+    Ok((tables, not_found))
 }
 
 /// One kind's table, with NAMESPACE first under `-A`, and `kind/` before each name

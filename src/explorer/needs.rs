@@ -13,9 +13,19 @@ use super::lookup::known_kind;
 use kdiag::ingest::Want;
 
 /// `get KIND[,KIND] [NAME...]`: the objects of each kind in the namespace asked (every
-/// namespace with `-A`). Named objects are read in every namespace, so that a name in
-/// another namespace than `-n` is found and said. A table's columns need nothing else.
+/// namespace with `-A`). Named objects are read in the namespace `-n` names (in every
+/// namespace without it); [`for_get_names_everywhere`] reads them in every namespace when
+/// one is not there, to say where it is. A table's columns need nothing else.
 pub(super) fn for_get(request: &Request, args: &GetArgs) -> Want {
+    for_get_names(request, args, false)
+}
+
+/// [`for_get`] with named objects read in every namespace; `None` when no object is named.
+pub(super) fn for_get_names_everywhere(request: &Request, args: &GetArgs) -> Option<Want> {
+    (request.named() > 0).then(|| for_get_names(request, args, true))
+}
+
+fn for_get_names(request: &Request, args: &GetArgs, names_everywhere: bool) -> Want {
     if args.redact {
         return Want::all();
     }
@@ -25,8 +35,14 @@ pub(super) fn for_get(request: &Request, args: &GetArgs) -> Want {
             return Want::all();
         };
         if !names.is_empty() {
+            let namespace = match args.namespace.as_deref() {
+                Some(ns) if !cluster_scoped && !args.all_namespaces && !names_everywhere => {
+                    Some(ns)
+                }
+                _ => None,
+            };
             for name in names {
-                want = want.objects(kind, None, Some(name));
+                want = want.objects(kind, namespace, Some(name));
             }
             continue;
         }

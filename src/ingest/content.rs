@@ -30,6 +30,12 @@ pub enum FileRead {
 /// Reads the file at `path` (a bundle-relative name: its extension says JSON or YAML).
 /// Text that does not look like objects is parsed only when `must_parse`.
 pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
+    read_with(path, bytes, must_parse, true)
+}
+
+/// [`read`], with the [`early`] views read with the headers (`views`) or left to be read
+/// when first used (a file read only for its Events' times needs none).
+pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> FileRead {
     let text = match decode(bytes) {
         Ok(t) => t,
         Err(msg) => return FileRead::NotText(msg),
@@ -55,15 +61,22 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
     };
     // Objects that do not say their kind have the one their path says (see `early`).
     let hint = layout::kind_from_path(path).map(|(_, kind)| kind);
+    let scan_json = |text: &KeptText| {
+        if views {
+            json::scan_with_views(text, hint)
+        } else {
+            json::scan(text)
+        }
+    };
     let ((text, docs, error), placeholders) = crate::parse::redaction::watch(|| {
         if is_json {
             let text = json_text(text);
-            let (docs, error) = json::scan_with_views(&text, hint);
+            let (docs, error) = scan_json(&text);
             (text, docs, error)
         } else if looks_json {
             // Flow-style YAML may still be valid JSON, which parses much faster.
             let text = json_text(text);
-            let (docs, error) = match json::scan_with_views(&text, hint) {
+            let (docs, error) = match scan_json(&text) {
                 (docs, None) => (docs, None),
                 as_json => match general_yaml(&text) {
                     (docs, None) => (docs, None),
@@ -83,7 +96,7 @@ pub fn read(path: &str, bytes: Vec<u8>, must_parse: bool) -> FileRead {
             };
             (text, docs, error)
         } else {
-            scan_yaml(text, hint)
+            scan_yaml_with(text, hint, views)
         }
     });
     let mut extracted = objects::extract(path, docs);
@@ -105,6 +118,15 @@ pub fn scan_yaml(
     text: String,
     hint: Option<&'static str>,
 ) -> (KeptText, Vec<objects::Doc>, Option<spans::ParseError>) {
+    scan_yaml_with(text, hint, true)
+}
+
+/// [`scan_yaml`], with the early views (`views`) or without.
+fn scan_yaml_with(
+    text: String,
+    hint: Option<&'static str>,
+    views: bool,
+) -> (KeptText, Vec<objects::Doc>, Option<spans::ParseError>) {
     use body::Body;
     use header::{Header, ItemHeader};
     let general = |text: String| {
@@ -113,9 +135,12 @@ pub fn scan_yaml(
     };
     // Lazy fields of the views read with the headers point into the kept text, set below.
     let later = Arc::new(fast_yaml::LaterText::new());
-    let scanned = early::with_early_views(hint, || {
-        fast_yaml::scan_keeping::<Header<ItemHeader>>(&text, &later)
-    });
+    let scan = || fast_yaml::scan_keeping::<Header<ItemHeader>>(&text, &later);
+    let scanned = if views {
+        early::with_early_views(hint, scan)
+    } else {
+        scan()
+    };
     let Ok((docs, managed)) = scanned else {
         return general(text);
     };

@@ -346,6 +346,16 @@ pub fn parse_member(path: &str, bytes: Vec<u8>) -> EntryData {
     }
 }
 
+/// [`parse_member`] for a member read only for its Events' times (see
+/// [`Want::times_only`]): without the views of its Events.
+pub fn parse_for_times(path: &str, bytes: Vec<u8>) -> EntryData {
+    if layout::parse_early(path) {
+        EntryData::Read(Box::new(content::read_with(path, bytes, true, false)))
+    } else {
+        EntryData::Bytes(bytes)
+    }
+}
+
 /// What one file turned out to be.
 enum Outcome {
     Objects {
@@ -358,6 +368,8 @@ enum Outcome {
     Log,
     /// Times that date the snapshot: (from metadata, event times).
     Times(Vec<i64>, Vec<i64>),
+    /// A file of Events read only for their times (see [`Want::times_only`]).
+    EventTimes(Vec<i64>),
     ClusterVersion(Option<String>),
     Problem(Option<u32>, String),
 }
@@ -419,11 +431,17 @@ fn load_input(
         .iter()
         .map(|e| detected.classify(&e.path))
         .collect();
+    let times_only: Vec<bool> = collected
+        .entries
+        .iter()
+        .map(|e| want.times_only(&detected, &e.path))
+        .collect();
     let outcomes: Vec<Outcome> = collected
         .entries
         .par_iter_mut()
         .zip(classes.par_iter())
-        .map(|(entry, class)| process(entry, class))
+        .zip(times_only.par_iter())
+        .map(|((entry, class), &times_only)| process(entry, class, times_only))
         .collect();
     // Files read in a way the input's notes say.
     let (mut placeholders, mut internal_dumps) = (0, Vec::new());
@@ -460,6 +478,9 @@ fn load_input(
                     .events
                     .extend(events.into_iter().map(|t| (t, entry.path.clone())));
             }
+            Outcome::EventTimes(events) => times
+                .events
+                .extend(events.into_iter().map(|t| (t, entry.path.clone()))),
             Outcome::ClusterVersion(v) => {
                 info.skipped += 1;
                 skipped.add(Skip::Metadata, &entry.path);
@@ -617,8 +638,10 @@ fn troubleshoot_folder_time(path: &str) -> Option<i64> {
     parse_timestamp(&stamp.replace('_', ":"))
 }
 
-/// Reads one file (a log is only classified: its entry keeps its content for later).
-fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
+/// Reads one file (a log is only classified: its entry keeps its content for later);
+/// a file of Events read only for their times (`times_only`) keeps neither its text nor
+/// its Events when it holds nothing else.
+fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
     let expects_objects = match class {
         FileClass::Skip => return Outcome::Skipped(Skip::NotInLayout),
         FileClass::Log(_) => return Outcome::Log,
@@ -632,10 +655,13 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
     let read = match entry.take_read() {
         Some(read) => read,
         None => match entry.take() {
-            Ok(bytes) => content::read(&entry.path, bytes, expects_objects),
+            Ok(bytes) => content::read_with(&entry.path, bytes, expects_objects, !times_only),
             Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
         },
     };
+    if times_only && let Some(times) = times_of_events(&read) {
+        return Outcome::EventTimes(times);
+    }
     match read {
         FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
         FileRead::NotText(_) => Outcome::Skipped(Skip::Binary),
@@ -669,6 +695,25 @@ fn process(entry: &mut Entry, class: &FileClass) -> Outcome {
             }
         }
     }
+}
+
+/// The times of a file's Events as a full read counts them (see `clock`), when it holds
+/// Events only and read without a problem; else `None` (its objects are kept).
+fn times_of_events(read: &FileRead) -> Option<Vec<i64>> {
+    let FileRead::Parsed {
+        extracted,
+        error: None,
+        ..
+    } = read
+    else {
+        return None;
+    };
+    let only_events = extracted.defects.is_empty()
+        && !extracted.placeholders
+        && !extracted.internal_dump
+        && !extracted.objects.is_empty()
+        && extracted.objects.iter().all(|o| o.kind == "Event");
+    only_events.then(|| extracted.objects.iter().filter_map(|o| o.time).collect())
 }
 
 /// must-gather's `timestamp`, support-bundle-kit's `metadata.yaml`, Insights' compact

@@ -616,7 +616,8 @@ const BOMB_RATIO: u64 = 200;
 /// What to do with a zip member, decided from the central directory before any member
 /// is inflated (in order, so that where the budget runs out does not depend on threads).
 enum ZipPlan {
-    Read(String, formats::ZipMember),
+    /// Read the member; `false`: only for its Events' times ([`super::parse_for_times`]).
+    Read(String, formats::ZipMember, bool),
     Done(Result<Member, SourceProblem>),
 }
 
@@ -677,6 +678,13 @@ fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
                 {
                     ZipPlan::Done(Ok(Member::Dropped(name)))
                 }
+                (Some((want, detected)), Some(name)) if want.times_only(detected, &name) => {
+                    // Read only for its Events' times: parsed without views.
+                    match plan_zip_member(m, prefix, reading, from_file) {
+                        ZipPlan::Read(path, member, _) => ZipPlan::Read(path, member, false),
+                        done => done,
+                    }
+                }
                 _ => plan_zip_member(m, prefix, reading, from_file),
             }
         })
@@ -685,15 +693,19 @@ fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
         .into_par_iter()
         .map_with((archive, reader), |(archive, raw), plan| match plan {
             ZipPlan::Done(done) => done,
-            ZipPlan::Read(path, member) => {
+            ZipPlan::Read(path, member, views) => {
+                let parse = match reading.parse {
+                    Some(_) if !views => Some(&super::parse_for_times as &ParseMember),
+                    parse => parse,
+                };
                 let data = match member.at {
                     formats::ZipAt::Index(i) => archive
                         .by_index(i)
                         .map_err(|e| format!("unreadable zip member: {e}"))
-                        .and_then(|mut file| read_member(&mut file, &path, member.size, reading)),
+                        .and_then(|mut file| read_member(&mut file, &path, member.size, parse)),
                     formats::ZipAt::Local { .. } => member
                         .open_local(raw)
-                        .and_then(|mut file| read_member(&mut file, &path, member.size, reading)),
+                        .and_then(|mut file| read_member(&mut file, &path, member.size, parse)),
                 };
                 match data {
                     Ok(data) => Ok(Member::File(Entry { path, data })),
@@ -775,7 +787,7 @@ fn plan_zip_member(
     if let Err(why) = taken {
         return refused(path, why);
     }
-    ZipPlan::Read(path, member)
+    ZipPlan::Read(path, member, true)
 }
 
 /// A member's data: a log's tail, else its bytes (at most the entry limit), parsed when
@@ -784,12 +796,12 @@ fn read_member<R: Read>(
     member: &mut R,
     path: &str,
     size: u64,
-    reading: &Reading,
+    parse: Option<&ParseMember>,
 ) -> Result<EntryData, String> {
     if is_log_name(path) {
         log_tail(member)
     } else {
-        read_limited(member, size).map(|bytes| member_data(path, bytes, reading.parse))
+        read_limited(member, size).map(|bytes| member_data(path, bytes, parse))
     }
 }
 
@@ -863,12 +875,17 @@ fn expand_tar<R: Read>(
                 }
             };
             let path = format!("{prefix}{name}");
+            // A file read only for its Events' times is parsed without views.
+            let mut parse = reading.parse;
             if let Some((want, detector)) = &mut detector {
                 detector.add(&path);
                 if !want.admits(detector.decided(), &path) {
                     // Its bytes are inflated on the way to the next member, never parsed.
                     out.dropped.push(path);
                     continue;
+                }
+                if want.times_only(detector.decided(), &path) {
+                    parse = parse.map(|_| &super::parse_for_times as &ParseMember);
                 }
             }
             // A tar member's size is exact: one over the limit is refused before it is read.
@@ -888,7 +905,7 @@ fn expand_tar<R: Read>(
                 return Ok(());
             }
             let parser = match &data {
-                Ok(EntryData::Bytes(bytes)) => member_parser(&path, bytes, reading.parse),
+                Ok(EntryData::Bytes(bytes)) => member_parser(&path, bytes, parse),
                 _ => None,
             };
             match (data, parser) {

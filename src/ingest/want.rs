@@ -38,6 +38,8 @@ pub struct Want {
     /// `None`: every container log; else the logs of these pods, (namespace, pod), the
     /// namespace `None` for a pod of that name in any (or no) namespace.
     logs: Option<Vec<(Option<String>, String)>>,
+    /// Also every file of Events, for their times (see [`Want::with_all_events`]).
+    event_times: bool,
 }
 
 impl Want {
@@ -46,6 +48,7 @@ impl Want {
         Want {
             objects: None,
             logs: None,
+            event_times: false,
         }
     }
 
@@ -54,6 +57,7 @@ impl Want {
         Want {
             objects: Some(Vec::new()),
             logs: Some(Vec::new()),
+            event_times: false,
         }
     }
 
@@ -132,9 +136,29 @@ impl Want {
     }
 
     /// This want with the events of every namespace: the snapshot time is the bundle
-    /// metadata's checked against the newest of them, or the newest of them.
-    pub fn with_all_events(self) -> Want {
-        self.objects("Event", None, None)
+    /// metadata's checked against the newest of them, or the newest of them. A file that
+    /// can hold only Events, and no object wanted otherwise, is read for their times
+    /// alone (see [`Want::times_only`]).
+    pub fn with_all_events(mut self) -> Want {
+        self.event_times = self.objects.is_some();
+        self
+    }
+
+    /// Whether the file at `path` is read only for the times of its Events: its place
+    /// says it holds Events (`namespaces/NS/core/events.yaml`, `cluster-resources/events/
+    /// NS.json` …) and no object wanted otherwise.
+    pub fn times_only(&self, detected: &Detected, path: &str) -> bool {
+        let Some(list) = self.objects.as_ref().filter(|_| self.event_times) else {
+            return false;
+        };
+        if !matches!(detected.classify(path), FileClass::Objects) {
+            return false;
+        }
+        let place = place_of(detected, path);
+        let events = place
+            .word
+            .is_some_and(|w| kind_of_word(&w.to_ascii_lowercase()) == Some("Event"));
+        events && !list.iter().any(|w| w.fits(&place))
     }
 
     /// Whether a problem in the file at `path` of `input` bears on what this want names:
@@ -168,12 +192,21 @@ impl Want {
                 Some(list) => {
                     let place = place_of(detected, path);
                     list.iter().any(|w| w.fits(&place))
+                        || (self.event_times && ANY_EVENT.fits(&place))
                 }
             },
             _ => true,
         }
     }
 }
+
+/// Every Event, wherever it is.
+static ANY_EVENT: std::sync::LazyLock<Wanted> = std::sync::LazyLock::new(|| Wanted {
+    kind: Some("Event".to_string()),
+    plural: None,
+    within: Within::Everywhere,
+    name: None,
+});
 
 impl Wanted {
     fn fits(&self, place: &Place) -> bool {
@@ -430,6 +463,62 @@ mod tests {
                 "namespaces/other/core/pods.yaml"
             ]
         );
+    }
+
+    #[test]
+    fn events_not_shown_are_read_for_their_times_only() {
+        let paths = [
+            "mg/timestamp",
+            "mg/namespaces/shop/core/events.yaml",
+            "mg/namespaces/shop/core/pods.yaml",
+            "mg/namespaces/other/core/events.yaml",
+            "mg/notes/extra.yaml",
+        ];
+        let d = detected(&paths);
+        let pods = Want::nothing()
+            .objects("Pod", Some("shop"), None)
+            .with_all_events();
+        let read: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| pods.admits(&d, p))
+            .collect();
+        assert_eq!(read, paths);
+        let times_only: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| pods.times_only(&d, p))
+            .collect();
+        assert_eq!(
+            times_only,
+            [
+                "mg/namespaces/shop/core/events.yaml",
+                "mg/namespaces/other/core/events.yaml"
+            ]
+        );
+        // The Events shown, and files whose place does not say, are read whole.
+        let events = Want::nothing()
+            .objects("Event", Some("shop"), None)
+            .with_all_events();
+        assert!(!events.times_only(&d, "mg/namespaces/shop/core/events.yaml"));
+        assert!(events.times_only(&d, "mg/namespaces/other/core/events.yaml"));
+        assert!(!events.times_only(&d, "mg/notes/extra.yaml"));
+        assert!(
+            !Want::all()
+                .with_all_events()
+                .times_only(&d, "mg/namespaces/other/core/events.yaml")
+        );
+        let ts = [
+            "sb/cluster-resources/events/shop.json",
+            "sb/cluster-resources/pods/shop.json",
+            "sb/version.yaml",
+        ];
+        let d = detected(&ts);
+        let nodes = Want::nothing()
+            .objects("Node", None, None)
+            .with_all_events();
+        assert!(nodes.times_only(&d, "sb/cluster-resources/events/shop.json"));
+        assert!(!nodes.admits(&d, "sb/cluster-resources/pods/shop.json"));
     }
 
     #[test]
