@@ -171,6 +171,17 @@ fn drop_unread_text(files: &mut [SourceFile], objects: &[Object], bad: &[Vec<u32
     }
 }
 
+/// The items that are `Some`, in order, in the vector they were collected into. A
+/// filtered parallel iterator has no length, so rayon collects it into pieces and then
+/// copies them into one vector: two copies of a view (the Pod view is 72 MB at 1 GB).
+/// Here each item is written in its place, the `None`s (views that did not read, rare)
+/// are removed in place, and unwrapping reuses the vector.
+fn in_order<T: Send>(items: impl IndexedParallelIterator<Item = Option<T>>) -> Vec<T> {
+    let mut items: Vec<Option<T>> = items.collect();
+    items.retain(Option::is_some);
+    items.into_iter().map(Option::unwrap).collect()
+}
+
 /// Typed views, each materialized once from the objects of one kind.
 #[derive(Default)]
 struct Views {
@@ -577,39 +588,35 @@ impl Snapshot {
     ) -> &'a [(ObjectId, T)] {
         cell.get_or_init(|| {
             let started = std::time::Instant::now();
-            let view: Vec<(ObjectId, T)> = self
-                .ids_of(kind)
-                .par_iter()
-                .filter_map(|&id| {
-                    let o = self.object(id);
-                    let e = match o.view::<T>() {
-                        Ok(v) => {
-                            let mut fields = Vec::new();
-                            unread(&v, &mut fields);
-                            self.report_unread(id, fields);
-                            return Some((id, v));
-                        }
-                        Err(e) => e,
-                    };
-                    let src = o.sources[0];
-                    let file = &self.files[src.file];
-                    let Ok((v, mut odd)) = o.view_without_odd_fields::<T>() else {
-                        self.add_problem(Problem {
-                            input: file.input,
-                            file: Some(file.path.clone()),
-                            line: Some(src.span.start),
-                            message: format!(
-                                "{} {} has an unexpected shape and is not analyzed: {e}",
-                                o.kind, o.name
-                            ),
-                        });
-                        return None;
-                    };
-                    unread(&v, &mut odd);
-                    self.report_unread(id, odd);
-                    Some((id, v))
-                })
-                .collect();
+            let view = in_order(self.ids_of(kind).par_iter().map(|&id| {
+                let o = self.object(id);
+                let e = match o.view::<T>() {
+                    Ok(v) => {
+                        let mut fields = Vec::new();
+                        unread(&v, &mut fields);
+                        self.report_unread(id, fields);
+                        return Some((id, v));
+                    }
+                    Err(e) => e,
+                };
+                let src = o.sources[0];
+                let file = &self.files[src.file];
+                let Ok((v, mut odd)) = o.view_without_odd_fields::<T>() else {
+                    self.add_problem(Problem {
+                        input: file.input,
+                        file: Some(file.path.clone()),
+                        line: Some(src.span.start),
+                        message: format!(
+                            "{} {} has an unexpected shape and is not analyzed: {e}",
+                            o.kind, o.name
+                        ),
+                    });
+                    return None;
+                };
+                unread(&v, &mut odd);
+                self.report_unread(id, odd);
+                Some((id, v))
+            }));
             if std::env::var_os("KDIAG_STATS").is_some() {
                 let took = started.elapsed().as_secs_f64();
                 let rss = crate::rss_mib().unwrap_or(0);
@@ -820,13 +827,10 @@ impl Snapshot {
     /// Events of both API groups, normalized.
     pub fn events(&self) -> &[(ObjectId, event::Event)] {
         self.views.events.get_or_init(|| {
-            self.ids_of("Event")
-                .par_iter()
-                .filter_map(|&id| {
-                    let doc = self.object(id).view::<event::EventDoc>().ok()?;
-                    Some((id, doc.0?))
-                })
-                .collect()
+            in_order(self.ids_of("Event").par_iter().map(|&id| {
+                let doc = self.object(id).view::<event::EventDoc>().ok()?;
+                Some((id, doc.0?))
+            }))
         })
     }
 
