@@ -381,4 +381,24 @@ mod tests {
         assert_eq!(c("", "1"), None);
         assert_eq!(rv_cmp(None, Some("1")), None);
     }
+
+    #[test]
+    fn permute_puts_each_item_where_the_order_says() {
+        // Fixed points, two-cycles, one long cycle and their mix.
+        for order in [
+            vec![],
+            vec![0],
+            vec![1, 0],
+            vec![2, 0, 1],
+            vec![0, 3, 2, 1, 5, 6, 4],
+            (0..50u32).rev().collect(),
+            (0..50u32).map(|i| (i * 7 + 3) % 50).collect(),
+        ] {
+            let items: Vec<String> = (0..order.len()).map(|i| format!("item {i}")).collect();
+            let want: Vec<String> = order.iter().map(|&i| items[i as usize].clone()).collect();
+            let mut got = items;
+            permute(&mut got, order.clone());
+            assert_eq!(got, want, "{order:?}");
+        }
+    }
 }
