@@ -37,19 +37,22 @@ pub fn analyze_wanted(
     let rss_after_load = if stats { peak_rss_mib() } else { None };
     let snapshot = snapshot::Snapshot::build(loaded);
     let (t_build, c_build) = (t.elapsed(), cpu());
+    let rss_after_build = if stats { peak_rss_mib() } else { None };
     let findings = rules::run_all(&snapshot);
     if stats {
         // Where the time of one run goes, for the benchmark and docs/performance.md; CPU
         // time beside wall time tells how well a phase uses the cores.
         eprintln!(
-            "kdiag stats: ingest {:.3}s (cpu {:.2}s, peak RSS {} MiB), store {:.3}s (cpu {:.2}s), rules {:.3}s (cpu {:.2}s)",
+            "kdiag stats: ingest {:.3}s (cpu {:.2}s, peak RSS {} MiB), store {:.3}s (cpu {:.2}s, peak RSS {} MiB), rules {:.3}s (cpu {:.2}s, peak RSS {} MiB)",
             t_load.as_secs_f64(),
             c_load - c,
             rss_after_load.unwrap_or(0),
             (t_build - t_load).as_secs_f64(),
             c_build - c_load,
+            rss_after_build.unwrap_or(0),
             (t.elapsed() - t_build).as_secs_f64(),
             cpu() - c_build,
+            peak_rss_mib().unwrap_or(0),
         );
     }
     Ok((snapshot, findings))
@@ -77,8 +80,19 @@ pub fn thread_cpu_seconds() -> Option<f64> {
 
 /// Peak resident memory of this process so far (Linux; `None` elsewhere).
 pub fn peak_rss_mib() -> Option<u64> {
+    status_mib("VmHWM:")
+}
+
+/// Resident memory of this process now (Linux; `None` elsewhere): what building one
+/// view added, in `KDIAG_STATS`.
+pub fn rss_mib() -> Option<u64> {
+    status_mib("VmRSS:")
+}
+
+/// A `/proc/self/status` line's size in MiB.
+fn status_mib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
 }

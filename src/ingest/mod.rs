@@ -72,6 +72,8 @@ pub use crate::parse::KeptText;
 pub struct SourceFile {
     pub input: usize,
     pub path: String,
+    /// Empty once the store has kept no copy from this file and no problem names it
+    /// (nothing quotes it then).
     pub text: KeptText,
     /// Byte offset of every [`LINE_STRIDE`]th line start, built on first use (only files
     /// cited by findings).
@@ -226,13 +228,6 @@ pub struct Problem {
     pub message: String,
 }
 
-/// An object and the file it came from (index into [`Loaded::files`]).
-#[derive(Debug)]
-pub struct LoadedObject {
-    pub raw: RawObject,
-    pub file: usize,
-}
-
 /// A container log, read only when someone asks for it.
 pub struct LogSource {
     pub key: LogKey,
@@ -244,7 +239,9 @@ pub struct LogSource {
 pub struct Loaded {
     pub inputs: Vec<InputInfo>,
     pub files: Vec<SourceFile>,
-    pub objects: Vec<LoadedObject>,
+    /// The objects of each file (indexed as [`Loaded::files`]), in the file's order: one
+    /// vector per file, so no copy of all the objects is made to gather them.
+    pub objects: Vec<Vec<RawObject>>,
     pub problems: Vec<Problem>,
     pub logs: Vec<LogSource>,
 }
@@ -270,16 +267,11 @@ impl Loaded {
         }
     }
 
-    /// Appends what another load read (its objects' file indexes shift past ours).
+    /// Appends what another load read (its objects' file indexes follow ours).
     fn append(&mut self, other: Loaded) {
-        let shift = self.files.len();
         self.inputs.extend(other.inputs);
         self.files.extend(other.files);
-        self.objects
-            .extend(other.objects.into_iter().map(|o| LoadedObject {
-                raw: o.raw,
-                file: o.file + shift,
-            }));
+        self.objects.extend(other.objects);
         self.problems.extend(other.problems);
         self.logs.extend(other.logs);
     }
@@ -445,7 +437,7 @@ fn load_input(
         .collect();
     // Files read in a way the input's notes say.
     let (mut placeholders, mut internal_dumps) = (0, Vec::new());
-    let first_object = loaded.objects.len();
+    let first_file = loaded.files.len();
     let mut times = clock::Candidates::default();
     let mut skipped = Skipped::default();
     for ((entry, class), outcome) in collected.entries.into_iter().zip(classes).zip(outcomes) {
@@ -497,7 +489,6 @@ fn load_input(
                 extracted,
                 error,
             } => {
-                let file = loaded.files.len();
                 placeholders += usize::from(extracted.placeholders);
                 if extracted.internal_dump {
                     internal_dumps.push(entry.path.clone());
@@ -518,12 +509,7 @@ fn load_input(
                         message: e.message,
                     });
                 }
-                loaded.objects.extend(
-                    extracted
-                        .objects
-                        .into_iter()
-                        .map(|raw| LoadedObject { raw, file }),
-                );
+                loaded.objects.push(extracted.objects);
                 loaded.files.push(SourceFile::new(input, entry.path, text));
             }
         }
@@ -551,12 +537,17 @@ fn load_input(
             .metadata
             .push((t, "support-bundle-<time> folder name".to_string()));
     }
-    for o in &loaded.objects[first_object..] {
-        if let Some(t) = o.raw.time {
-            let file = loaded.files[o.file].path.clone();
-            match o.raw.kind.as_str() {
-                "Event" => times.events.push((t, file)),
-                _ => times.objects.push((t, file)),
+    for (file, objects) in loaded.files[first_file..]
+        .iter()
+        .zip(&loaded.objects[first_file..])
+    {
+        for o in objects {
+            if let Some(t) = o.time {
+                let file = file.path.clone();
+                match o.kind.as_str() {
+                    "Event" => times.events.push((t, file)),
+                    _ => times.objects.push((t, file)),
+                }
             }
         }
     }
@@ -688,6 +679,9 @@ fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
                 // An empty file or a `List` with no items: a valid, empty answer.
                 return Outcome::Skipped(Skip::Empty);
             }
+            // Held until the store takes them: no spare room.
+            let mut extracted = extracted;
+            extracted.objects.shrink_to_fit();
             Outcome::Objects {
                 text,
                 extracted,

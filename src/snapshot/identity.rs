@@ -25,38 +25,34 @@ use serde::de::IgnoredAny;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-/// One copy as found, before merging.
-pub(super) struct Copy {
-    pub obj: Object,
-    /// No parse problem of its file on or just after its lines.
-    pub clean: bool,
-}
-
 /// Notes beyond this many a kind per input are counted, not listed.
 const MAX_NOTES: usize = 10;
 
 /// Merges copies into objects sorted by kind, group, namespace, name; returns the notes
-/// (input, text) of what was dropped or is ambiguous.
+/// (input, text) of what was dropped or is ambiguous. `clean[i]`: copy `i` has no parse
+/// problem of its file on or just after its lines. The copies are sorted and merged in
+/// their own vector: a second vector of every object was the peak of a run's memory.
 pub(super) fn merge(
-    copies: Vec<Copy>,
+    mut copies: Vec<Object>,
+    clean: Vec<bool>,
     files: &[SourceFile],
     inputs: &[InputInfo],
 ) -> (Vec<Object>, Vec<(usize, String)>) {
-    let place = |c: &Copy| {
-        let f = &files[c.obj.sources[0].file];
+    let place = |o: &Object| {
+        let f = &files[o.sources[0].file];
         (
             f.path.as_str(),
             inputs[f.input].path.as_str(),
-            c.obj.sources[0].span,
+            o.sources[0].span,
         )
     };
-    // Keys are sorted, not the copies (an object is large to move). A key holds what
+    // Keys are sorted, then the copies moved once into that order. A key holds what
     // most comparisons need without reading the objects' scattered strings: the rank of
     // the kind and group, and the first bytes of namespace and name.
     let mut kinds: Vec<(&str, &str)> = Vec::new();
-    for c in &copies {
+    for o in &copies {
         // A file's copies are mostly of one kind: keep a pair once per run.
-        let pair = (c.obj.kind.as_str(), c.obj.group());
+        let pair = (o.kind.as_str(), o.group());
         if kinds.last() != Some(&pair) {
             kinds.push(pair);
         }
@@ -71,71 +67,96 @@ pub(super) fn merge(
     let mut keys: Vec<Key<'_>> = copies
         .par_iter()
         .enumerate()
-        .map(|(i, c)| key(rank(&c.obj), &c.obj, i as u32))
+        .map(|(i, o)| key(rank(o), o, i as u32))
         .collect();
     keys.par_sort_unstable_by(|a, b| {
         a.cmp_identity(b)
             .then_with(|| place(&copies[a.at as usize]).cmp(&place(&copies[b.at as usize])))
     });
-    // Where one object's copies end and the next object's begin.
-    let mut runs: Vec<(u32, usize)> = Vec::with_capacity(keys.len());
+    // The length of each run of copies of one object, in order.
+    let mut runs: Vec<usize> = Vec::with_capacity(keys.len());
     for (i, k) in keys.iter().enumerate() {
         match runs.last_mut() {
-            Some((_, len)) if keys[i - 1].cmp_identity(k).is_eq() => *len += 1,
-            _ => runs.push((k.at, 1)),
+            Some(len) if keys[i - 1].cmp_identity(k).is_eq() => *len += 1,
+            _ => runs.push(1),
         }
     }
     let order: Vec<u32> = keys.into_iter().map(|k| k.at).collect();
-    let mut slots: Vec<Option<Copy>> = copies.into_iter().map(Some).collect();
-    let mut objects = Vec::with_capacity(runs.len());
+    let clean: Vec<bool> = order.iter().map(|&i| clean[i as usize]).collect();
+    permute(&mut copies, order);
+    let mut keep = vec![true; copies.len()];
     let mut notes = Vec::new();
-    let mut next = 0;
-    for (first, len) in runs {
-        let mut take = |i: u32| slots[i as usize].take().expect("each copy is taken once");
-        let obj = match len {
-            // Most objects have one copy: no run to build.
-            1 => take(first).obj,
-            _ => {
-                let run: Vec<Copy> = order[next..next + len].iter().map(|&i| take(i)).collect();
-                merge_run(run, files, &mut notes)
-            }
-        };
-        next += len;
-        objects.push(obj);
+    let mut start = 0;
+    for len in runs {
+        // Most objects have one copy: no run to merge.
+        if len > 1 {
+            let range = start..start + len;
+            merge_run(&mut copies[range.clone()], &clean[range], files, &mut notes);
+            keep[start + 1..start + len].fill(false);
+        }
+        start += len;
     }
-    (objects, notes)
+    let mut at = 0;
+    copies.retain(|_| {
+        at += 1;
+        keep[at - 1]
+    });
+    (copies, notes)
 }
 
-/// The kept copy of one object, with every copy of it as a source.
-fn merge_run(run: Vec<Copy>, files: &[SourceFile], notes: &mut Vec<(usize, String)>) -> Object {
+/// Puts `items[order[i]]` at `i` for every `i`, moving each item once along the cycles of
+/// the permutation (`order` holds every index once).
+fn permute<T>(items: &mut [T], mut order: Vec<u32>) {
+    const DONE: u32 = u32::MAX;
+    for start in 0..items.len() {
+        let mut at = start;
+        while order[at] != DONE {
+            let from = order[at] as usize;
+            order[at] = DONE;
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
+}
+
+/// Merges the copies of one object, sorted by place: the kept copy goes first, with
+/// every copy of it as a source; the others are left for the caller to drop.
+fn merge_run(
+    run: &mut [Object],
+    clean: &[bool],
+    files: &[SourceFile],
+    notes: &mut Vec<(usize, String)>,
+) {
     let mut keys: Vec<Option<Option<BTreeMap<String, IgnoredAny>>>> =
         (0..run.len()).map(|_| None).collect();
     let mut best = 0;
     for i in 1..run.len() {
-        if better(&run, &mut keys, i, best) {
+        if better(run, clean, &mut keys, i, best) {
             best = i;
         }
     }
     let uid = run[best]
-        .obj
         .uid
         .clone()
-        .or_else(|| run.iter().find_map(|c| c.obj.uid.clone()));
-    let mut sources = vec![run[best].obj.sources[0]];
+        .or_else(|| run.iter().find_map(|o| o.uid.clone()));
+    let mut sources = vec![run[best].sources[0]];
     let mut dropped = Vec::new();
-    for (i, c) in run.iter().enumerate() {
+    for (i, o) in run.iter().enumerate() {
         if i == best {
             continue;
         }
-        match (&c.obj.uid, &uid) {
+        match (&o.uid, &uid) {
             (Some(a), Some(b)) if a != b => dropped.push(i),
-            _ => sources.push(c.obj.sources[0]),
+            _ => sources.push(o.sources[0]),
         }
     }
-    let file_of = |i: usize| &files[run[i].obj.sources[0].file];
+    let file_of = |i: usize| &files[run[i].sources[0].file];
     for i in dropped {
         let kept = file_of(best);
-        let o = &run[i].obj;
+        let o = &run[i];
         notes.push((
             kept.input,
             format!(
@@ -149,26 +170,25 @@ fn merge_run(run: Vec<Copy>, files: &[SourceFile], notes: &mut Vec<(usize, Strin
             ),
         ));
     }
-    let mut run = run;
-    let mut obj = run.swap_remove(best).obj;
-    obj.uid = uid;
-    obj.sources = sources;
-    obj
+    run.swap(0, best);
+    run[0].uid = uid;
+    run[0].sources = sources;
 }
 
 /// Whether copy `a` is a better copy to keep than copy `b` (the order of the module doc).
 fn better(
-    run: &[Copy],
+    run: &[Object],
+    clean: &[bool],
     keys: &mut [Option<Option<BTreeMap<String, IgnoredAny>>>],
     a: usize,
     b: usize,
 ) -> bool {
-    let (ca, cb) = (&run[a], &run[b]);
-    if ca.clean != cb.clean {
-        return ca.clean;
+    let (oa, ob) = (&run[a], &run[b]);
+    if clean[a] != clean[b] {
+        return clean[a];
     }
-    let rv = rv_cmp(ca.obj.resource_version(), cb.obj.resource_version());
-    if ca.clean && rv != Some(Ordering::Equal) {
+    let rv = rv_cmp(oa.resource_version(), ob.resource_version());
+    if clean[a] && rv != Some(Ordering::Equal) {
         let lacks_a = lacks(keys, run, a, b);
         let lacks_b = lacks(keys, run, b, a);
         if lacks_a != lacks_b {
@@ -180,7 +200,7 @@ fn better(
         Some(Ordering::Less) => return false,
         _ => {}
     }
-    match ca.obj.time.cmp(&cb.obj.time) {
+    match oa.time.cmp(&ob.time) {
         Ordering::Greater => true,
         Ordering::Less => false,
         // Sorted by place: the earlier copy wins the tie.
@@ -191,13 +211,13 @@ fn better(
 /// Whether copy `a` lacks a top-level field copy `b` has (or does not read at all).
 fn lacks(
     keys: &mut [Option<Option<BTreeMap<String, IgnoredAny>>>],
-    run: &[Copy],
+    run: &[Object],
     a: usize,
     b: usize,
 ) -> bool {
     for i in [a, b] {
         if keys[i].is_none() {
-            keys[i] = Some(run[i].obj.deserialize().ok());
+            keys[i] = Some(run[i].deserialize().ok());
         }
     }
     match (&keys[a], &keys[b]) {
@@ -360,5 +380,25 @@ mod tests {
         assert_eq!(c("abc", "1"), None);
         assert_eq!(c("", "1"), None);
         assert_eq!(rv_cmp(None, Some("1")), None);
+    }
+
+    #[test]
+    fn permute_puts_each_item_where_the_order_says() {
+        // Fixed points, two-cycles, one long cycle and their mix.
+        for order in [
+            vec![],
+            vec![0],
+            vec![1, 0],
+            vec![2, 0, 1],
+            vec![0, 3, 2, 1, 5, 6, 4],
+            (0..50u32).rev().collect(),
+            (0..50u32).map(|i| (i * 7 + 3) % 50).collect(),
+        ] {
+            let items: Vec<String> = (0..order.len()).map(|i| format!("item {i}")).collect();
+            let want: Vec<String> = order.iter().map(|&i| items[i as usize].clone()).collect();
+            let mut got = items;
+            permute(&mut got, order.clone());
+            assert_eq!(got, want, "{order:?}");
+        }
     }
 }

@@ -155,6 +155,33 @@ impl Object {
     }
 }
 
+/// Empties the text of each file that no kept copy is read from and no problem names:
+/// nothing quotes or reads it any more (findings cite the kept copy, `describe` names the
+/// others by their lines). must-gather writes each pod twice, in its namespace's list and
+/// in a file of its own, and the list's copy is the one kept: 88 of 919 MB.
+fn drop_unread_text(files: &mut [SourceFile], objects: &[Object], bad: &[Vec<u32>]) {
+    let mut read_from = vec![false; files.len()];
+    for o in objects {
+        read_from[o.sources[0].file] = true;
+    }
+    for (i, f) in files.iter_mut().enumerate() {
+        if !read_from[i] && bad.get(i).is_none_or(Vec::is_empty) {
+            f.text = std::sync::Arc::default();
+        }
+    }
+}
+
+/// The items that are `Some`, in order, in the vector they were collected into. A
+/// filtered parallel iterator has no length, so rayon collects it into pieces and then
+/// copies them into one vector: two copies of a view (the Pod view is 72 MB at 1 GB).
+/// Here each item is written in its place, the `None`s (views that did not read, rare)
+/// are removed in place, and unwrapping reuses the vector.
+fn in_order<T: Send>(items: impl IndexedParallelIterator<Item = Option<T>>) -> Vec<T> {
+    let mut items: Vec<Option<T>> = items.collect();
+    items.retain(Option::is_some);
+    items.into_iter().map(Option::unwrap).collect()
+}
+
 /// Typed views, each materialized once from the objects of one kind.
 #[derive(Default)]
 struct Views {
@@ -232,47 +259,47 @@ impl Snapshot {
         } = loaded;
         let mut files = files;
         let bad = identity::problem_lines(&files, &problems);
-        // Where the next object of the same file starts: a parse problem before it is the
-        // end of this copy's text.
-        let next_starts: Vec<u32> = (0..loaded_objects.len())
-            .map(|i| match loaded_objects.get(i + 1) {
-                Some(n) if n.file == loaded_objects[i].file => n.raw.span.start,
-                _ => u32::MAX,
-            })
-            .collect();
-        let copies: Vec<identity::Copy> = loaded_objects
-            .into_iter()
-            .zip(next_starts)
-            .map(|(lo, next_start)| {
-                let raw = lo.raw;
+        let count = loaded_objects.iter().map(Vec::len).sum();
+        let (mut copies, mut clean) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        // File by file, each file's objects freed as they are taken: the objects are most
+        // of what the store holds besides the text, and two copies of them were the peak.
+        for (file, raws) in loaded_objects.into_iter().enumerate() {
+            // Where the next object of the same file starts: a parse problem before it is
+            // the end of this copy's text.
+            let next_starts: Vec<u32> = raws
+                .iter()
+                .skip(1)
+                .map(|r| r.span.start)
+                .chain([u32::MAX])
+                .collect();
+            for (raw, next_start) in raws.into_iter().zip(next_starts) {
                 let source = Source {
-                    file: lo.file,
+                    file,
                     span: raw.span,
                 };
                 // Every copy of a Secret is masked where the file is quoted, kept or not.
                 if raw.kind == "Secret" {
-                    files[lo.file].secret_spans.push(raw.span);
+                    files[file].secret_spans.push(raw.span);
                 }
-                identity::Copy {
-                    clean: identity::clean(&bad, lo.file, raw.span.start, next_start),
-                    obj: Object {
-                        api_version: raw.api_version,
-                        kind: raw.kind,
-                        namespace: raw.namespace,
-                        name: raw.name,
-                        uid: raw.uid.filter(|u| kinds::is_real_uid(u)),
-                        resource_version: raw.resource_version,
-                        owners: raw.owners,
-                        time: raw.time,
-                        body: raw.body,
-                        early: Mutex::new(raw.early),
-                        tree: OnceLock::new(),
-                        sources: vec![source],
-                    },
-                }
-            })
-            .collect();
-        let (objects, mut notes) = identity::merge(copies, &files, &inputs);
+                clean.push(identity::clean(&bad, file, raw.span.start, next_start));
+                copies.push(Object {
+                    api_version: raw.api_version,
+                    kind: raw.kind,
+                    namespace: raw.namespace,
+                    name: raw.name,
+                    uid: raw.uid.filter(|u| kinds::is_real_uid(u)),
+                    resource_version: raw.resource_version,
+                    owners: raw.owners,
+                    time: raw.time,
+                    body: raw.body,
+                    early: Mutex::new(raw.early),
+                    tree: OnceLock::new(),
+                    sources: vec![source],
+                });
+            }
+        }
+        let (objects, mut notes) = identity::merge(copies, clean, &files, &inputs);
+        drop_unread_text(&mut files, &objects, &bad);
 
         // The indexes are independent: one on each side.
         let ((all_ids, kinds), (by_uid, uid_spill, shared, children)) = rayon::join(
@@ -561,42 +588,39 @@ impl Snapshot {
     ) -> &'a [(ObjectId, T)] {
         cell.get_or_init(|| {
             let started = std::time::Instant::now();
-            let view: Vec<(ObjectId, T)> = self
-                .ids_of(kind)
-                .par_iter()
-                .filter_map(|&id| {
-                    let o = self.object(id);
-                    let e = match o.view::<T>() {
-                        Ok(v) => {
-                            let mut fields = Vec::new();
-                            unread(&v, &mut fields);
-                            self.report_unread(id, fields);
-                            return Some((id, v));
-                        }
-                        Err(e) => e,
-                    };
-                    let src = o.sources[0];
-                    let file = &self.files[src.file];
-                    let Ok((v, mut odd)) = o.view_without_odd_fields::<T>() else {
-                        self.add_problem(Problem {
-                            input: file.input,
-                            file: Some(file.path.clone()),
-                            line: Some(src.span.start),
-                            message: format!(
-                                "{} {} has an unexpected shape and is not analyzed: {e}",
-                                o.kind, o.name
-                            ),
-                        });
-                        return None;
-                    };
-                    unread(&v, &mut odd);
-                    self.report_unread(id, odd);
-                    Some((id, v))
-                })
-                .collect();
+            let view = in_order(self.ids_of(kind).par_iter().map(|&id| {
+                let o = self.object(id);
+                let e = match o.view::<T>() {
+                    Ok(v) => {
+                        let mut fields = Vec::new();
+                        unread(&v, &mut fields);
+                        self.report_unread(id, fields);
+                        return Some((id, v));
+                    }
+                    Err(e) => e,
+                };
+                let src = o.sources[0];
+                let file = &self.files[src.file];
+                let Ok((v, mut odd)) = o.view_without_odd_fields::<T>() else {
+                    self.add_problem(Problem {
+                        input: file.input,
+                        file: Some(file.path.clone()),
+                        line: Some(src.span.start),
+                        message: format!(
+                            "{} {} has an unexpected shape and is not analyzed: {e}",
+                            o.kind, o.name
+                        ),
+                    });
+                    return None;
+                };
+                unread(&v, &mut odd);
+                self.report_unread(id, odd);
+                Some((id, v))
+            }));
             if std::env::var_os("KDIAG_STATS").is_some() {
                 let took = started.elapsed().as_secs_f64();
-                eprintln!("kdiag stats: view {kind} {took:.3}s");
+                let rss = crate::rss_mib().unwrap_or(0);
+                eprintln!("kdiag stats: view {kind} {took:.3}s (RSS then {rss} MiB)");
             }
             view
         })
@@ -803,13 +827,10 @@ impl Snapshot {
     /// Events of both API groups, normalized.
     pub fn events(&self) -> &[(ObjectId, event::Event)] {
         self.views.events.get_or_init(|| {
-            self.ids_of("Event")
-                .par_iter()
-                .filter_map(|&id| {
-                    let doc = self.object(id).view::<event::EventDoc>().ok()?;
-                    Some((id, doc.0?))
-                })
-                .collect()
+            in_order(self.ids_of("Event").par_iter().map(|&id| {
+                let doc = self.object(id).view::<event::EventDoc>().ok()?;
+                Some((id, doc.0?))
+            }))
         })
     }
 
