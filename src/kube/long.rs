@@ -20,7 +20,10 @@ pub fn bounded(text: &str) -> String {
     if text.len() <= MAX_VALUE_BYTES {
         return text.to_string();
     }
-    let cut = text.floor_char_boundary(MAX_VALUE_BYTES);
+    let mut cut = MAX_VALUE_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
     format!(
         "{}… ({} more bytes not kept)",
         &text[..cut],
