@@ -924,8 +924,9 @@ fn long_values_are_kept_bounded() {
     let text = out.to_string();
     assert!(text.len() < 8 << 20, "report of {} bytes", text.len());
     assert!(text.contains("more bytes not kept"), "the cut is said");
+    // 97 MiB for this 72 MiB file in a release build (5.4 times the file before).
     assert!(
-        rss <= mib * 3 / 2,
+        rss <= mib * 2,
         "peak RSS {rss} MiB for a {mib} MiB file: its long values were copied"
     );
 }
