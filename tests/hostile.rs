@@ -835,6 +835,7 @@ fn every_limit_is_checked_on_every_run() {
         "KDIAG_BOMB_MIN_BYTES",
         "KDIAG_MAX_INFLATED_BYTES",
         "KDIAG_MAX_INFLATED_RATIO",
+        "KDIAG_MAX_HELD_BYTES",
         "KDIAG_MAX_FILES",
     ];
     for knob in knobs {
@@ -933,4 +934,67 @@ fn many_small_objects_are_held_once() {
         2 * rss <= 13 * mib,
         "peak RSS {rss} MiB for {mib} MiB of small objects: they were copied"
     );
+}
+
+/// A pod whose image name, annotation and waiting message are 24 MiB each: the view keeps
+/// the first MiB of each (no real value is longer: etcd refuses an object over 1.5 MiB),
+/// so the finding that quotes the image and the message stays small, and so does the
+/// report. Before, each was copied into the view, then three times into the finding and
+/// again into the report: a 300 MB file of three 100 MB values peaked at 1.5 GiB.
+#[test]
+fn long_values_are_kept_bounded() {
+    let long = |c: &str| c.repeat(24 << 20);
+    let yaml = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: big\n  namespace: default\n  annotations:\n    note: {}\nspec:\n  nodeName: node-1\n  containers:\n  - name: web\n    image: registry.example.com/{}\nstatus:\n  phase: Pending\n  containerStatuses:\n  - name: web\n    ready: false\n    restartCount: 0\n    state:\n      waiting:\n        reason: ImagePullBackOff\n        message: {}\n",
+        long("a"),
+        long("i"),
+        long("m")
+    );
+    let mib = yaml.len() as u64 >> 20;
+    let dir = Scratch::new("longvalues");
+    let path = dir.write("pod.yaml", yaml);
+    let (out, rss) = analyze_with(&path, None, &[]);
+    let findings = out["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let text = out.to_string();
+    assert!(text.len() < 8 << 20, "report of {} bytes", text.len());
+    assert!(text.contains("more bytes not kept"), "the cut is said");
+    // 97 MiB for this 72 MiB file in a release build (5.4 times the file before).
+    assert!(
+        rss <= mib * 2,
+        "peak RSS {rss} MiB for a {mib} MiB file: its long values were copied"
+    );
+}
+
+/// Members that are neither objects nor logs are held in memory until the layout is
+/// known: past `KDIAG_MAX_HELD_BYTES` (512 MiB by default; 20 MiB here) each further one
+/// is a problem, not inflated, and the objects are still read. Before, an archive of 20
+/// such members of 200 MB each (27 MB zipped) held 4 GB.
+#[test]
+fn members_held_unparsed_are_bounded() {
+    let line = b"level=info msg=\"reconciled object of the queue\" controller=web worker=3\n";
+    let note: Vec<u8> = line.iter().copied().cycle().take(8 << 20).collect();
+    let pod = bad_input_pod();
+    let mut files: Vec<(String, &[u8])> = vec![("pods.yaml".into(), &pod)];
+    files.extend((0..12).map(|i| (format!("notes/part-{i:02}.txt"), &note[..])));
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, d)| (n.as_str(), *d)).collect();
+    let dir = Scratch::new("held");
+    let zip = dir.write("case.zip", zip_of(&files));
+    let tgz = dir.write("case.tar.gz", gzip(&tar_of(&files)));
+    for path in [&zip, &tgz] {
+        let (out, rss) = analyze_with(path, None, &[("KDIAG_MAX_HELD_BYTES", 20 << 20)]);
+        let p = problem_lines(&out);
+        assert_eq!(p.len(), 10, "{path}: {p:#?}");
+        assert!(
+            p[0].starts_with("notes/part-02.txt: the archive's members that are neither")
+                && p[0].contains("more than 20 MiB in memory")
+                && p[0].ends_with("(KDIAG_MAX_HELD_BYTES); not read"),
+            "{path}: {p:#?}"
+        );
+        assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{path}");
+        assert!(
+            rss < 64,
+            "{path}: peak RSS {rss} MiB holding 96 MiB of members"
+        );
+    }
 }

@@ -58,6 +58,7 @@ pub fn read_limits() {
     bomb_min_bytes();
     budget::max_inflated_bytes();
     budget::max_inflated_ratio();
+    budget::max_held_bytes();
     folder::max_folder_files();
 }
 
@@ -787,7 +788,21 @@ fn plan_zip_member(
     if let Err(why) = taken {
         return refused(path, why);
     }
+    if !log
+        && held(&path, reading)
+        && let Err(why) = reading.budget.hold(size)
+    {
+        return refused(path, why);
+    }
     ZipPlan::Read(path, member, true)
+}
+
+/// Whether a member that is not a log is held in memory as bytes until the layout is
+/// known (counted by [`Budget::hold`]): it is not parsed as it is inflated, nor an
+/// archive (whose members are counted as they are read).
+fn held(path: &str, reading: &Reading) -> bool {
+    !formats::has_archive_name(path)
+        && (reading.parse.is_none() || !super::layout::parse_early(path))
 }
 
 /// A member's data: a log's tail, else its bytes (at most the entry limit), parsed when
@@ -894,6 +909,10 @@ fn expand_tar<R: Read>(
                 reading.budget.streaming(|| log_tail(&mut entry))
             } else if size > max_entry_bytes() {
                 Err(too_large(size))
+            } else if held(&path, reading)
+                && let Err(why) = reading.budget.hold(size)
+            {
+                Err(why)
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };

@@ -61,7 +61,7 @@ impl<'de> Deserialize<'de> for Annotations {
                     if key == LAST_APPLIED {
                         map.next_value::<IgnoredAny>()?;
                     } else {
-                        out.push((key, map.next_value::<String>()?));
+                        out.push((key, map.next_value::<super::long::Bounded>()?.0));
                     }
                 }
                 Ok(out.into_iter().collect())
@@ -88,7 +88,9 @@ pub struct Condition {
     #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub reason: Option<String>,
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub message: Option<String>,
     pub last_transition_time: Option<String>,
 }

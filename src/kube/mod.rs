@@ -10,6 +10,7 @@ pub mod core;
 pub mod event;
 pub mod kueue;
 pub mod lazy;
+pub mod long;
 pub mod meta;
 pub mod network;
 pub mod node;

@@ -126,6 +126,7 @@ pub struct Resources {
 #[serde(default, rename_all = "camelCase")]
 pub struct Container {
     pub name: String,
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub image: Option<String>,
     pub resources: Resources,
     #[serde(deserialize_with = "null_vec")]
@@ -156,7 +157,9 @@ pub struct ContainerPort {
 #[serde(default, rename_all = "camelCase")]
 pub struct PodStatus {
     pub phase: Option<String>,
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub reason: Option<String>,
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub message: Option<String>,
     #[serde(deserialize_with = "null_vec")]
     pub conditions: Vec<Condition>,
@@ -176,6 +179,7 @@ pub struct ContainerStatus {
     pub ready: bool,
     pub started: Option<bool>,
     pub restart_count: i64,
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub image: Option<String>,
     pub state: ContainerState,
     pub last_state: ContainerState,
@@ -194,7 +198,9 @@ pub struct ContainerState {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct StateDetail {
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub reason: Option<String>,
+    #[serde(deserialize_with = "super::long::opt_string")]
     pub message: Option<String>,
     pub exit_code: Option<i64>,
     pub signal: Option<i64>,

@@ -7,6 +7,12 @@
 //! problem, and the rest of the archive is not read. Logs are read through, keeping only
 //! a tail, so they cost no memory: they count towards the bytes but not the ratio (a log
 //! of one line repeated, or of NULs after a crash, compresses as well as a bomb).
+//!
+//! Members that are neither parsed as they are inflated nor logs (the files a layout
+//! reads only once every path is known: notes, metadata, text of unknown use) are held
+//! in memory as bytes until then: at most [`max_held_bytes`] of them per archive. A
+//! member that would pass that is a problem and is not inflated; the others are read.
+//! (An archive of 20 such members of 200 MB each, at 150:1, held 4 GB before.)
 
 use std::io::{self, Read};
 use std::sync::OnceLock;
@@ -29,6 +35,15 @@ pub fn max_inflated_ratio() -> u64 {
     super::env_limit(&LIMIT, "KDIAG_MAX_INFLATED_RATIO", MAX_INFLATED_RATIO).max(1)
 }
 
+/// Bytes of an archive's members held in memory unparsed (see the module's doc): a real
+/// must-gather holds a few MB of them; its objects are parsed and its logs cut to a tail.
+pub const MAX_HELD_BYTES: u64 = 512 << 20;
+
+pub fn max_held_bytes() -> u64 {
+    static LIMIT: OnceLock<u64> = OnceLock::new();
+    super::env_limit(&LIMIT, "KDIAG_MAX_HELD_BYTES", MAX_HELD_BYTES)
+}
+
 /// What one archive (with the archives inside it) has inflated, and what it was read from.
 #[derive(Default)]
 pub struct Budget {
@@ -41,6 +56,8 @@ pub struct Budget {
     in_log: AtomicBool,
     /// Bytes of the archive itself read so far (from the file or stdin).
     packed: AtomicU64,
+    /// Bytes of members held unparsed (see [`Budget::hold`]).
+    held: AtomicU64,
     /// Why reading stopped, once it has: the problem of the member where it did.
     tripped: OnceLock<String>,
 }
@@ -106,6 +123,33 @@ impl Budget {
         Err(self.tripped.get_or_init(|| why).clone())
     }
 
+    /// Counts a member of `n` bytes that will be held in memory unparsed; the problem's
+    /// message, and nothing counted, when that would pass [`max_held_bytes`] (the member
+    /// is then not read; smaller members after it still may be).
+    pub fn hold(&self, n: u64) -> Result<(), String> {
+        let limit = max_held_bytes();
+        let mut held = self.held.load(Ordering::Relaxed);
+        loop {
+            if held.saturating_add(n) > limit {
+                return Err(format!(
+                    "the archive's members that are neither objects nor logs would hold \
+                     more than {} in memory with this one of {n} bytes \
+                     (KDIAG_MAX_HELD_BYTES); not read",
+                    super::size_text(limit)
+                ));
+            }
+            match self.held.compare_exchange_weak(
+                held,
+                held + n,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(now) => held = now,
+            }
+        }
+    }
+
     /// The problem of the member where the budget ran out, once it has.
     pub fn tripped(&self) -> Option<&str> {
         self.tripped.get().map(String::as_str)
@@ -168,6 +212,20 @@ mod tests {
         assert!(
             logs.take(floor).is_err(),
             "what is kept still trips the ratio"
+        );
+    }
+
+    #[test]
+    fn members_held_unparsed_stop_at_their_limit() {
+        let budget = Budget::new(1);
+        let limit = max_held_bytes();
+        assert!(budget.hold(limit - 10).is_ok());
+        let why = budget.hold(11).unwrap_err();
+        assert!(why.contains("KDIAG_MAX_HELD_BYTES"), "{why}");
+        assert!(budget.hold(10).is_ok(), "a member that still fits is read");
+        assert!(
+            budget.tripped().is_none(),
+            "the rest of the archive is read"
         );
     }
 }
