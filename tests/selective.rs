@@ -173,14 +173,20 @@ fn sample(path: &str) -> String {
         .into_owned()
 }
 
-/// The must-gather sample unpacked into a folder, and packed again as a tar.gz.
-fn must_gather_folder_and_tgz(scratch: &Scratch) -> (String, String) {
+/// The must-gather sample unpacked into the scratch folder `name`.
+fn must_gather_folder(scratch: &Scratch, name: &str) -> String {
     let file = std::fs::File::open(sample("healthy.must-gather.zip")).unwrap();
-    let folder = scratch.file("mg");
+    let folder = scratch.file(name);
     zip::ZipArchive::new(file)
         .unwrap()
         .extract(&folder)
         .unwrap();
+    folder
+}
+
+/// The must-gather sample unpacked into a folder, and packed again as a tar.gz.
+fn must_gather_folder_and_tgz(scratch: &Scratch) -> (String, String) {
+    let folder = must_gather_folder(scratch, "mg");
     let tgz = scratch.file("mg.tar.gz");
     let gz = flate2::write::GzEncoder::new(
         std::fs::File::create(&tgz).unwrap(),
@@ -196,12 +202,7 @@ fn must_gather_folder_and_tgz(scratch: &Scratch) -> (String, String) {
 /// namespace and a ConfigMap list in another: each answer names the problems of the files
 /// it comes from, and only those, whether the read was selective or full.
 fn must_gather_with_broken_files(scratch: &Scratch) -> String {
-    let file = std::fs::File::open(sample("healthy.must-gather.zip")).unwrap();
-    let folder = scratch.file("mg-broken");
-    zip::ZipArchive::new(file)
-        .unwrap()
-        .extract(&folder)
-        .unwrap();
+    let folder = must_gather_folder(scratch, "mg-broken");
     let root = format!(
         "{folder}/must-gather.local.123/quay-io-openshift-must-gather-sha256-abc/namespaces"
     );
