@@ -468,7 +468,7 @@ pub fn warn_of_problems(snap: &kdiag::snapshot::Snapshot, want: &kdiag::ingest::
         return;
     }
     eprintln!(
-        "kdiag: warning: {} problem(s) in the files read for this answer; what they hold may be missing from it:",
+        "kdiag: warning: {} problem(s) in the files that can hold this answer; what they hold may be missing from it:",
         problems.len()
     );
     for p in problems.iter().take(SHOWN) {

@@ -569,10 +569,18 @@ fn too_deep_nesting_is_a_problem_where_it_is() {
     );
     assert_eq!(b.get("pods"), ["pod/fits"]);
     // The explorer says the bundle's files had a problem, not only what it found.
+    let described = kdiag(&["describe", "pod/deep", "-n", "shop", b.path()]);
+    assert!(
+        described
+            .stderr
+            .contains("1 problem(s) in the files that can hold this answer"),
+        "{}",
+        described.stderr
+    );
     let run = kdiag(&["get", "pod", "deep", "-A", b.path()]);
     assert!(
         run.stderr
-            .contains("1 problem(s) in the files read for this answer")
+            .contains("1 problem(s) in the files that can hold this answer")
             && run.stderr.contains(&format!(
                 "deep.json:{line}: Pod nests deeper than 127 levels; object not loaded"
             )),

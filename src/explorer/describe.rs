@@ -43,8 +43,17 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let ns = args.namespace.as_deref();
+    // Problems in the files that can hold the object (any of the kind, when the name is a
+    // prefix; any file, for a kind kdiag does not know by its files).
+    let exact = args.target.contains('/');
+    let holds_it = if kind.is_known() {
+        kdiag::ingest::Want::nothing().objects(&kind.kind, ns, exact.then_some(name))
+    } else {
+        kdiag::ingest::Want::all()
+    };
+    crate::warn_of_problems(&snap, &holds_it);
     // kubectl matches names by prefix only in its `KIND NAME` form.
-    let found = if args.target.contains('/') {
+    let found = if exact {
         resolve_object(&snap, &kind, name, ns).map(|id| vec![id])
     } else {
         resolve_prefix(&snap, &kind, name, ns)
