@@ -455,13 +455,14 @@ pub fn load_snapshot(
 pub fn warn_of_problems(snap: &kdiag::snapshot::Snapshot, want: &kdiag::ingest::Want) {
     use kdiag::parse::terminal::one_line;
     const SHOWN: usize = 3;
+    let read = want.clone().with_all_events();
     let problems: Vec<_> = snap
         .problems()
         .into_iter()
         .filter(|p| {
             snap.inputs
                 .get(p.input)
-                .is_none_or(|i| want.bears_on(i, p.file.as_deref()))
+                .is_none_or(|i| read.bears_on(i, p.file.as_deref()))
         })
         .collect();
     if problems.is_empty() {

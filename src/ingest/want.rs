@@ -162,7 +162,8 @@ impl Want {
     }
 
     /// Whether a problem in the file at `path` of `input` bears on what this want names:
-    /// the file is one a selective read reads (problems without a file always bear).
+    /// the file is one a selective read of this want (with every Event, as
+    /// [`crate::ingest::load_wanted`] reads) reads; problems without a file always bear.
     /// A full read and a selective read of the same want so report the same problems.
     pub fn bears_on(&self, input: &super::InputInfo, path: Option<&str>) -> bool {
         let Some(path) = path else { return true };
@@ -171,7 +172,7 @@ impl Want {
             root: input.root.clone(),
             signals: Vec::new(),
         };
-        self.clone().with_all_events().admits(&detected, path)
+        self.admits(&detected, path)
     }
 
     /// Whether the file at `path` of an input laid out as `detected` is read: bundle
