@@ -998,3 +998,32 @@ fn members_held_unparsed_are_bounded() {
         );
     }
 }
+
+/// A folder's compressed files that hold one file each are inflated when they are read,
+/// one at a time, as its other files are: a folder of many (`/usr` holds 25,000 `.gz`
+/// files, 360 MB inflated; `analyze /usr` peaked at 1,023 MiB) never holds them all.
+/// A compressed file of objects is still read, and one cut short is a problem naming it.
+#[test]
+fn compressed_files_of_a_folder_are_inflated_one_at_a_time() {
+    let line = b"level=info msg=\"reconciled object of the queue\" controller=web worker=3\n";
+    let note: Vec<u8> = line.iter().copied().cycle().take(8 << 20).collect();
+    let dir = Scratch::new("gz-folder");
+    dir.write("case/pods.yaml.gz", gzip(&bad_input_pod()));
+    for i in 0..12 {
+        dir.write(&format!("case/notes/part-{i:02}.txt.gz"), gzip(&note));
+    }
+    let cut = gzip(&note);
+    dir.write("case/more-pods.yaml.gz", &cut[..cut.len() / 2]);
+    let (out, rss) = analyze_with(&format!("{}/case", dir.path()), None, &[]);
+    let p = problem_lines(&out);
+    assert_eq!(p.len(), 1, "{p:#?}");
+    assert!(
+        p[0].starts_with("more-pods.yaml: cannot read: more-pods.yaml.gz: gzip data:"),
+        "{p:#?}"
+    );
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{out}");
+    assert!(
+        rss < 64,
+        "peak RSS {rss} MiB for 96 MiB of compressed notes"
+    );
+}

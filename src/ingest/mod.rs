@@ -779,6 +779,8 @@ pub fn read_log(log: &LogSource) -> std::io::Result<(String, usize)> {
             let (bytes, skipped) = source::read_tail(&mut file, source::log_tail_bytes())?;
             (std::borrow::Cow::Owned(bytes), skipped)
         }
+        // Logs are opened as they are found (see `source::folder`): this reads whole.
+        EntryData::Compressed(c) => (std::borrow::Cow::Owned(c.inflate()?), 0),
         EntryData::Read(_) => return Err(source::parsed_already()),
     };
     Ok((String::from_utf8_lossy(&bytes).into_owned(), skipped + 1))

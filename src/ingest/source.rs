@@ -76,6 +76,9 @@ pub enum EntryData {
     },
     /// Read already: an archive member parsed as it was inflated (see [`ParseMember`]).
     Read(Box<FileRead>),
+    /// A compressed file of a folder that holds one file (no archive): inflated when it is
+    /// read, as a folder's other files are, so that a folder of many never holds them all.
+    Compressed(Box<folder::Compressed>),
 }
 
 /// Parses an archive member's bytes as soon as they are inflated, while the next member
@@ -151,6 +154,7 @@ impl Entry {
         match &mut self.data {
             EntryData::Bytes(b) | EntryData::LogTail { bytes: b, .. } => Ok(std::mem::take(b)),
             EntryData::File(p) => read_bounded(p),
+            EntryData::Compressed(c) => c.inflate(),
             EntryData::Read(_) => Err(parsed_already()),
         }
     }
@@ -161,6 +165,7 @@ impl Entry {
                 Ok(std::borrow::Cow::Borrowed(b))
             }
             EntryData::File(p) => read_bounded(p).map(std::borrow::Cow::Owned),
+            EntryData::Compressed(c) => c.inflate().map(std::borrow::Cow::Owned),
             EntryData::Read(_) => Err(parsed_already()),
         }
     }

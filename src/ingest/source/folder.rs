@@ -1,13 +1,15 @@
 //! Folders → entries: a walk in name order that never follows links, stays on the file
 //! system where it starts and stops at a file count; files named like archives are
-//! opened, in parallel, by what they hold.
+//! opened, in parallel, by what they hold. A compressed file that holds one file (not an
+//! archive) is left closed until it is read, as the folder's other files are.
 
+use super::budget::{Budget, Metered, Packed};
 use super::{
-    Collected, Entry, EntryData, ParseMember, SourceProblem, env_limit, formats, merge,
-    not_regular, open_file, special_kind,
+    Collected, Entry, EntryData, ParseMember, SourceProblem, env_limit, formats, is_log_name,
+    merge, not_regular, open_file, read_head, read_limited, special_kind,
 };
 use rayon::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// How many files a folder walk collects by default: a must-gather of a large cluster holds
@@ -125,6 +127,20 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
             let EntryData::File(file) = &e.data else {
                 return sub;
             };
+            match Compressed::of_one_file(file, &e.path) {
+                Ok(Some(entry)) => {
+                    sub.entries.push(entry);
+                    return sub;
+                }
+                Ok(None) => {}
+                Err(err) => {
+                    sub.problems.push(SourceProblem {
+                        path: e.path.clone(),
+                        message: format!("cannot read: {err}"),
+                    });
+                    return sub;
+                }
+            }
             match open_file(file, &e.path, false, parse, None, &mut sub) {
                 Ok(true) => {}
                 Ok(false) => sub.entries.push(e),
@@ -140,4 +156,74 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
         merge(&mut out, sub);
     }
     out
+}
+
+/// A compressed file of a folder holding one file that is no archive (`pods.yaml.gz`):
+/// its entry is named as the file inside is (`pods.yaml`) and inflated only when read,
+/// so that a folder of thousands (`/usr/share/doc`) is not held inflated all at once
+/// and a selective read never inflates the ones it does not want.
+pub struct Compressed {
+    file: PathBuf,
+    /// The folder's path of the compressed file, which problems name.
+    name: String,
+    format: formats::Format,
+}
+
+impl Compressed {
+    /// The entry of `file` (found as `name`) when it is a compression of one file that
+    /// is neither an archive, another compression nor a log (those are opened at once,
+    /// as today: their members' paths decide the layout; logs keep their tail).
+    fn of_one_file(file: &Path, name: &str) -> std::io::Result<Option<Entry>> {
+        let mut head = [0u8; 512];
+        let mut opened = std::fs::File::open(file)?;
+        let n = read_head(&mut opened, &mut head)?;
+        let Some(format) = formats::sniff(&head[..n]).filter(|f| f.is_compression()) else {
+            return Ok(None);
+        };
+        let inner = formats::inner_name(name);
+        if is_log_name(&inner) || formats::has_archive_name(&inner) {
+            return Ok(None);
+        }
+        let opened = std::fs::File::open(file)?;
+        let Ok(mut decoder) = formats::decoder(format, std::io::BufReader::new(opened)) else {
+            return Ok(None);
+        };
+        let Ok(n) = read_head(&mut decoder, &mut head) else {
+            // Corrupt from its first bytes: opened as today, which names the problem.
+            return Ok(None);
+        };
+        if formats::sniff(&head[..n]).is_some() {
+            return Ok(None);
+        }
+        Ok(Some(Entry {
+            path: inner,
+            data: EntryData::Compressed(Box::new(Compressed {
+                file: file.to_path_buf(),
+                name: name.to_string(),
+                format,
+            })),
+        }))
+    }
+
+    /// The file inside, bounded as an archive's member is: at most the entry limit, and
+    /// the whole-archive budget (bytes and ratio) of this one file.
+    pub fn inflate(&self) -> std::io::Result<Vec<u8>> {
+        let budget = Budget::default();
+        let packed = Packed {
+            inner: std::fs::File::open(&self.file)?,
+            budget: &budget,
+        };
+        let decoder = formats::decoder(self.format, std::io::BufReader::new(packed))?;
+        let mut content = Metered {
+            inner: decoder,
+            budget: &budget,
+        };
+        read_limited(&mut content, 0).map_err(|e| {
+            let why = match budget.tripped() {
+                Some(why) => why.to_string(),
+                None => format!("{} data: {e}", self.format.name()),
+            };
+            std::io::Error::other(format!("{}: {why}", self.name))
+        })
+    }
 }
