@@ -523,10 +523,10 @@ impl Meta {
                 .owner_references
                 .iter()
                 .map(|o| Owner {
-                    api_version: o.api_version.clone(),
-                    kind: o.kind.clone(),
-                    name: o.name.clone(),
-                    uid: o.uid.clone(),
+                    api_version: o.api_version.to_string(),
+                    kind: o.kind.to_string(),
+                    name: o.name.to_string(),
+                    uid: o.uid.to_string(),
                     controller: o.controller == Some(true),
                 })
                 .collect(),

@@ -2,6 +2,7 @@
 
 use super::lazy::Lazy;
 use super::quantity::{Quantity, QuantityError};
+pub use super::Str;
 pub use super::vecmap::VecMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -74,10 +75,10 @@ impl<'de> Deserialize<'de> for Annotations {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct OwnerReference {
-    pub api_version: String,
-    pub kind: String,
-    pub name: String,
-    pub uid: String,
+    pub api_version: Str,
+    pub kind: Str,
+    pub name: Str,
+    pub uid: Str,
     pub controller: Option<bool>,
 }
 
@@ -86,13 +87,13 @@ pub struct OwnerReference {
 #[serde(default, rename_all = "camelCase")]
 pub struct Condition {
     #[serde(rename = "type")]
-    pub type_: String,
-    pub status: String,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub reason: Option<String>,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub message: Option<String>,
-    pub last_transition_time: Option<String>,
+    pub type_: Str,
+    pub status: Str,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub reason: Option<Str>,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub message: Option<Str>,
+    pub last_transition_time: Option<Str>,
 }
 
 /// Finds a condition by type.

@@ -36,7 +36,7 @@ declare_rule! {
 /// Tolerations the DaemonSet controller adds to its pods (`AddOrUpdateDaemonPodTolerations`).
 fn daemon_tolerations(spec: &PodSpec) -> Vec<Toleration> {
     let t = |key: &str, effect: &str| Toleration {
-        key: Some(key.to_string()),
+        key: Some(key.into()),
         operator: Some("Exists".into()),
         value: None,
         effect: Some(effect.into()),

@@ -213,7 +213,7 @@ fn finding(
         pod_security(snap, &ns, rest, &mut ev)
     } else if lower.contains("serviceaccount") && lower.contains("not found") {
         let sa = quoted_after(text, "serviceaccount \"")
-            .or_else(|| spec.service_account_name.clone())
+            .or_else(|| spec.service_account_name.as_deref().map(String::from))
             .unwrap_or_else(|| "default".into());
         let p = pod_findings::presence(snap, "ServiceAccount", Some(&ns), &sa);
         let state = pod_findings::describe_presence("ServiceAccount", &ns, &sa, p);
@@ -739,7 +739,7 @@ pub fn deployment_replica_failure(snap: &Snapshot, id: ObjectId) -> Option<Strin
     let d = Snapshot::view_of(snap.deployments(), id)?;
     condition(&d.status.conditions, "ReplicaFailure")
         .filter(|c| c.status == "True")
-        .and_then(|c| c.message.clone())
+        .and_then(|c| c.message.as_deref().map(String::from))
 }
 
 #[cfg(test)]

@@ -842,7 +842,7 @@ pub fn owner_of(
             let ns = snap.object(id).namespace.as_deref();
             snap.find_ref(&o.api_version, &o.kind, ns, &o.name)
         });
-        return Some((o.kind.clone(), o.name.clone(), found));
+        return Some((o.kind.to_string(), o.name.to_string(), found));
     }
     let uid = w.job_uid()?;
     let found = snap.by_uid(uid)?;
@@ -858,7 +858,7 @@ pub fn pods_of(snap: &Snapshot, w: &Workload) -> Vec<ObjectId> {
         .metadata
         .owner_references
         .iter()
-        .map(|o| o.uid.clone())
+        .map(|o| o.uid.to_string())
         .collect();
     if let Some(u) = w.job_uid() {
         owner_uids.push(u.to_string());

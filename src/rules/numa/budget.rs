@@ -367,7 +367,7 @@ impl PodBudget {
                 }
             }
             Member {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 role,
                 guaranteed: eq,
                 cpus,

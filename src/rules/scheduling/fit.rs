@@ -500,7 +500,7 @@ fn host_ports(spec: &PodSpec) -> Vec<(i64, String)> {
         .filter_map(|p| {
             p.host_port
                 .filter(|h| *h > 0)
-                .map(|h| (h, p.protocol.clone().unwrap_or_else(|| "TCP".into())))
+                .map(|h| (h, p.protocol.as_deref().unwrap_or("TCP").to_string()))
         })
         .collect()
 }
