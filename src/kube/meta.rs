@@ -14,18 +14,18 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ObjectMeta {
-    pub name: String,
-    pub namespace: Option<String>,
-    pub uid: Option<String>,
-    pub generate_name: Option<String>,
+    pub name: Str,
+    pub namespace: Option<Str>,
+    pub uid: Option<Str>,
+    pub generate_name: Option<Str>,
     pub labels: Labels,
     /// Read on first use (see [`ObjectMeta::annotation`]): a few rules read a few kinds'
     /// annotations, and a pod's are often its longest metadata.
     pub annotations: Lazy<Annotations>,
     pub owner_references: Vec<OwnerReference>,
-    pub creation_timestamp: Option<String>,
-    pub deletion_timestamp: Option<String>,
-    pub resource_version: Option<String>,
+    pub creation_timestamp: Option<Str>,
+    pub deletion_timestamp: Option<Str>,
+    pub resource_version: Option<Str>,
 }
 
 impl ObjectMeta {
@@ -129,7 +129,7 @@ impl ObjectRef {
 #[derive(Clone, Debug, Default)]
 pub struct Qty {
     pub value: Option<Quantity>,
-    pub raw: String,
+    pub raw: Str,
 }
 
 impl Qty {
@@ -149,7 +149,7 @@ impl Qty {
         const MAX_CHARS: usize = 40;
         let shown = match self.raw.char_indices().nth(MAX_CHARS) {
             Some((cut, _)) => format!("{}…", &self.raw[..cut]),
-            None => self.raw.clone(),
+            None => self.raw.to_string(),
         };
         match self.error() {
             Some(QuantityError::Empty) => "empty".to_owned(),
@@ -180,7 +180,7 @@ impl<'de> Deserialize<'de> for Qty {
         };
         Ok(Qty {
             value: amount(&raw).ok(),
-            raw,
+            raw: raw.into(),
         })
     }
 }

@@ -135,9 +135,9 @@ fn run(ctx: &Context) -> Vec<Finding> {
         for (_, node) in snap.nodes() {
             let name = &node.metadata.name;
             match ineligible(spec, &tol, node) {
-                None if !covered.contains(name) => missing.push(name.clone()),
-                Some(why) if covered.contains(name) => {
-                    misplaced.insert(name.clone(), why);
+                None if !covered.contains(name.as_str()) => missing.push(name.to_string()),
+                Some(why) if covered.contains(name.as_str()) => {
+                    misplaced.insert(name.to_string(), why);
                 }
                 _ => {}
             }

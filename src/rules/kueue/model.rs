@@ -83,7 +83,7 @@ pub fn limit_defaults(snap: &Snapshot) -> HashMap<String, LimitDefaults> {
         return out;
     }
     for (id, lr) in snap.deserialize_all::<LimitRangeView>("LimitRange") {
-        let Some(ns) = lr.metadata.namespace.clone() else {
+        let Some(ns) = lr.metadata.namespace.as_deref().map(String::from) else {
             continue;
         };
         let d = out.entry(ns).or_default();
@@ -499,7 +499,7 @@ impl QuotaTree {
             .map(|c| (c.metadata.name.as_str(), *c))
             .collect();
         for cq in cqs {
-            let name = cq.metadata.name.clone();
+            let name = cq.metadata.name.to_string();
             let mut usage: HashMap<FlavorResource, Units> = HashMap::new();
             for f in &cq.status.flavors_reservation {
                 for r in &f.resources {

@@ -440,7 +440,7 @@ impl KubeletIndex {
                         .map(String::as_str))
                     .is_some_and(|os| os.eq_ignore_ascii_case("windows"));
                 (
-                    n.metadata.name.clone(),
+                    n.metadata.name.to_string(),
                     n.metadata.labels.clone(),
                     n.status.node_info.kubelet_version.clone(),
                     windows,

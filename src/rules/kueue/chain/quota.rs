@@ -33,7 +33,7 @@ impl<'a> Chain<'a> {
             );
         }
         let covers_pods = model::covers_pods(cq);
-        let node = Node::Cq(cq.metadata.name.clone());
+        let node = Node::Cq(cq.metadata.name.to_string());
         // Usage by earlier podsets of this Workload, per (flavor, resource).
         let mut used: HashMap<FlavorResource, Units> = HashMap::new();
         for ps in &self.wl.spec.pod_sets {
@@ -162,7 +162,7 @@ impl<'a> Chain<'a> {
                 }
             }
         }
-        if ctx.tree.recomputed_usage.contains(&cq.metadata.name) {
+        if ctx.tree.recomputed_usage.contains(cq.metadata.name.as_str()) {
             self.notes.push(format!(
                 "ClusterQueue {} has no status.flavorsReservation; its usage is summed from the Workloads in the bundle",
                 cq.metadata.name
@@ -183,7 +183,7 @@ impl<'a> Chain<'a> {
                 _ => None,
             })
             .collect();
-        let mut queues = vec![cq.metadata.name.clone()];
+        let mut queues = vec![cq.metadata.name.to_string()];
         if let Some(top) = ctx.tree.ancestors(&cq.metadata.name).last() {
             for m in ctx.tree.members(top) {
                 if !queues.contains(&m) {
@@ -231,7 +231,7 @@ impl<'a> Chain<'a> {
 /// The quota table of a ClusterQueue: flavor × resource with nominal, limits, reserved,
 /// free now, maximum capacity, and what the chain's Workload needs there.
 pub fn quota_table(ctx: &Ctx, cq: &ClusterQueue, chain: Option<&Chain>) -> Vec<Value> {
-    let node = Node::Cq(cq.metadata.name.clone());
+    let node = Node::Cq(cq.metadata.name.to_string());
     let mut rows = Vec::new();
     for g in &cq.spec.resource_groups {
         for f in &g.flavors {
