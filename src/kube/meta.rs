@@ -31,7 +31,7 @@ pub struct ObjectMeta {
 impl ObjectMeta {
     /// The value of annotation `key`.
     pub fn annotation(&self, key: &str) -> Option<&str> {
-        self.annotations.get().0.get(key).map(String::as_str)
+        self.annotations.get().0.get(key).map(Str::as_str)
     }
 }
 
@@ -62,7 +62,7 @@ impl<'de> Deserialize<'de> for Annotations {
                     if key == LAST_APPLIED {
                         map.next_value::<IgnoredAny>()?;
                     } else {
-                        out.push((key, map.next_value::<super::long::Bounded>()?.0));
+                        out.push((key, Str::from(map.next_value::<super::long::Bounded>()?.0)));
                     }
                 }
                 Ok(out.into_iter().collect())
@@ -271,23 +271,23 @@ pub fn unread_quantity(q: Option<&Qty>, at: impl FnOnce() -> FieldAt, out: &mut 
 pub type ResourceList = VecMap<Qty>;
 
 /// Labels, annotations, node selectors: string → string.
-pub type Labels = VecMap<String>;
+pub type Labels = VecMap<Str>;
 
 /// A map of label values by key, as selectors read it (views hold [`Labels`]; some
 /// rules build a `BTreeMap`).
 pub trait LabelLookup {
-    fn label(&self, key: &str) -> Option<&String>;
+    fn label(&self, key: &str) -> Option<&str>;
 }
 
 impl LabelLookup for Labels {
-    fn label(&self, key: &str) -> Option<&String> {
-        self.get(key)
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(Str::as_str)
     }
 }
 
 impl LabelLookup for BTreeMap<String, String> {
-    fn label(&self, key: &str) -> Option<&String> {
-        self.get(key)
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(String::as_str)
     }
 }
 
@@ -318,12 +318,12 @@ impl LabelSelector {
     pub fn matches(&self, labels: &impl LabelLookup) -> bool {
         self.match_labels
             .iter()
-            .all(|(k, v)| labels.label(k) == Some(v))
+            .all(|(k, v)| labels.label(k) == Some(v.as_str()))
             && self.match_expressions.iter().all(|r| {
                 let val = labels.label(&r.key);
                 match r.operator.as_str() {
-                    "In" => val.is_some_and(|v| r.values.contains(v)),
-                    "NotIn" => val.is_none_or(|v| !r.values.contains(v)),
+                    "In" => val.is_some_and(|v| r.values.iter().any(|x| x == v)),
+                    "NotIn" => val.is_none_or(|v| !r.values.iter().any(|x| x == v)),
                     "Exists" => val.is_some(),
                     "DoesNotExist" => val.is_none(),
                     _ => false,

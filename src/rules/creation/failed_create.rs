@@ -350,7 +350,7 @@ fn with_limit_range_defaults(snap: &Snapshot, ns: &str, spec: &PodSpec) -> (PodS
                     .default_request
                     .iter()
                     .chain(item.default.iter())
-                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .map(|(k, v)| (k.to_string(), v.clone()))
                     .collect();
                 for (r, q) in defaults {
                     if !c.resources.requests.contains_key(&r) && !spec_has_limit(spec, &c.name, &r)

@@ -288,7 +288,7 @@ fn matching_nodes(
             .spec
             .node_labels
             .iter()
-            .all(|(k, v)| n.metadata.labels.get(k) == Some(v))
+            .all(|(k, v)| n.metadata.labels.get(k).map(|s| s.as_str()) == Some(v.as_str()))
         {
             continue;
         }

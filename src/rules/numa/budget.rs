@@ -330,7 +330,7 @@ impl PodBudget {
                     && let Some(q) = request(&pod_res, name)
                     && !q.is_zero()
                 {
-                    memory.insert(name.clone(), q.value_ceil());
+                    memory.insert(name.to_string(), q.value_ceil());
                 }
             }
         }
@@ -362,7 +362,7 @@ impl PodBudget {
                         && let Some(q) = request(&c.resources, name)
                         && !q.is_zero()
                     {
-                        mem.insert(name.clone(), q.value_ceil());
+                        mem.insert(name.to_string(), q.value_ceil());
                     }
                 }
             }

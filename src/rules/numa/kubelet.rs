@@ -437,7 +437,7 @@ impl KubeletIndex {
                         .metadata
                         .labels
                         .get("kubernetes.io/os")
-                        .map(String::as_str))
+                        .map(|s| s.as_str()))
                     .is_some_and(|os| os.eq_ignore_ascii_case("windows"));
                 (
                     n.metadata.name.to_string(),
@@ -579,7 +579,7 @@ impl KubeletIndex {
             }
             let settings = profile_settings(v);
             for (name, labels, version, windows) in &node_meta {
-                if selector.iter().all(|(k, val)| labels.get(k) == Some(val)) {
+                if selector.iter().all(|(k, val)| labels.get(k).map(|s| s.as_str()) == Some(val.as_str())) {
                     put(
                         &mut nodes,
                         NodeKubelet {

@@ -375,8 +375,8 @@ pub fn evaluate<'a>(
                 .find(|(k, v)| node.metadata.labels.get(*k) != Some(*v))
             {
                 ex.push(Exclusion::NodeSelector {
-                    key: k.clone(),
-                    want: v.clone(),
+                    key: k.to_string(),
+                    want: v.to_string(),
                 });
             } else if let Some(terms) = required_node_terms(pod.spec.affinity.get().as_ref())
                 && !node_matches_terms(&node.metadata, terms)
@@ -480,7 +480,7 @@ pub fn node_matches_terms(node: &ObjectMeta, terms: &[Value]) -> bool {
         exprs
             .into_iter()
             .flatten()
-            .all(|e| requirement_matches(e, node.labels.get(str_at(e, "key")).map(String::as_str)))
+            .all(|e| requirement_matches(e, node.labels.get(str_at(e, "key")).map(|s| s.as_str())))
             && fields.into_iter().flatten().all(|f| {
                 let value = (str_at(f, "key") == "metadata.name").then_some(node.name.as_str());
                 requirement_matches(f, value)
@@ -629,7 +629,7 @@ impl InterPod {
                     && let Some(v) = labels_of(other_node).and_then(|l| l.get(&t.topology_key))
                 {
                     rejected_by
-                        .entry((t.topology_key.clone(), v.clone()))
+                        .entry((t.topology_key.clone(), v.to_string()))
                         .or_insert(*other);
                 }
             }
@@ -665,7 +665,7 @@ impl InterPod {
                 let mut domains = HashMap::new();
                 for (id, _, l) in bound.iter().filter(|(_, p, _)| matches(t, p)) {
                     if let Some(v) = l.get(&t.topology_key) {
-                        domains.entry(v.clone()).or_insert(*id);
+                        domains.entry(v.to_string()).or_insert(*id);
                     }
                 }
                 avoid.push((t.topology_key.clone(), domains));
@@ -676,7 +676,7 @@ impl InterPod {
                 for (_, _, l) in bound.iter().filter(|(_, p, _)| matches(t, p)) {
                     any = true;
                     if let Some(v) = l.get(&t.topology_key) {
-                        domains.insert(v.clone());
+                        domains.insert(v.to_string());
                     }
                 }
                 let first_of_group = !any && t.selector.matches(&pod.metadata.labels);
@@ -693,19 +693,19 @@ impl InterPod {
     fn check(&self, node: &Node) -> Option<Exclusion> {
         let labels = &node.metadata.labels;
         for ((key, value), other) in &self.rejected_by {
-            if labels.get(key) == Some(value) {
+            if labels.get(key).map(|s| s.as_str()) == Some(value.as_str()) {
                 return Some(Exclusion::ExistingAntiAffinity { other: *other });
             }
         }
         for (key, domains) in &self.avoid {
-            if let Some(other) = labels.get(key).and_then(|v| domains.get(v)) {
+            if let Some(other) = labels.get(key).and_then(|v| domains.get(v.as_str())) {
                 return Some(Exclusion::AntiAffinity { other: *other });
             }
         }
         for (key, domains, first_of_group) in &self.need {
             let here = labels.get(key);
             let ok =
-                here.is_some_and(|v| domains.contains(v)) || (*first_of_group && here.is_some());
+                here.is_some_and(|v| domains.contains(v.as_str())) || (*first_of_group && here.is_some());
             if !ok {
                 return Some(Exclusion::PodAffinity);
             }

@@ -265,7 +265,7 @@ fn template_matches(
     ns: &str,
     sel: &BTreeMap<String, String>,
 ) -> Vec<(ObjectId, &'static str, String, i64)> {
-    let hits = |t: &PodTemplate| sel.iter().all(|(k, v)| t.metadata.labels.get(k) == Some(v));
+    let hits = |t: &PodTemplate| sel.iter().all(|(k, v)| t.metadata.labels.get(k).map(|s| s.as_str()) == Some(v.as_str()));
     let in_ns = |m: &crate::kube::meta::ObjectMeta| m.namespace.as_deref() == Some(ns);
     let mut out = Vec::new();
     for (id, d) in snap.deployments() {

@@ -151,7 +151,7 @@ impl<'a> Chain<'a> {
             for (res, q) in &rr.resources {
                 let Some(q) = q.value else { continue };
                 let theirs = model::units(res, q);
-                let ours = need.total.get(res).copied().unwrap_or(0);
+                let ours = need.total.get(res.as_str()).copied().unwrap_or(0);
                 if theirs != ours {
                     self.notes.push(format!(
                         "Kueue recorded {} for podSet {} (status.resourceRequests) where the recomputation from the pod template gives {}",
