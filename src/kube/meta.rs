@@ -1,8 +1,8 @@
 //! Shared pieces of every typed view: metadata, conditions, quantities, references.
 
+pub use super::Str;
 use super::lazy::Lazy;
 use super::quantity::{Quantity, QuantityError};
-pub use super::Str;
 pub use super::vecmap::VecMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;

@@ -1,11 +1,11 @@
 //! Pod view: what scheduling, kubelet and readiness rules read.
 
+use super::Str;
 use super::lazy::Lazy;
 use super::meta::{
     Condition, FieldAt, LabelSelector, Labels, ObjectMeta, ResourceList, UnreadField, condition,
     null_vec, unread_quantities,
 };
-use super::Str;
 use serde::Deserialize;
 use serde_json::Value;
 

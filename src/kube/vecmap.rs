@@ -6,8 +6,8 @@
 //! binary search over a few keys is as fast as a tree walk. The API is the subset of
 //! `BTreeMap` the rules use, with the same iteration order (sorted by key).
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use super::Str;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 use std::marker::PhantomData;
@@ -121,10 +121,8 @@ impl<K: Into<Str>, V> FromIterator<(K, V)> for VecMap<V> {
 
 impl<'a, V> IntoIterator for &'a VecMap<V> {
     type Item = (&'a Str, &'a V);
-    type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (Str, V)>,
-        fn(&'a (Str, V)) -> (&'a Str, &'a V),
-    >;
+    type IntoIter =
+        std::iter::Map<std::slice::Iter<'a, (Str, V)>, fn(&'a (Str, V)) -> (&'a Str, &'a V)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
     }

@@ -579,7 +579,10 @@ impl KubeletIndex {
             }
             let settings = profile_settings(v);
             for (name, labels, version, windows) in &node_meta {
-                if selector.iter().all(|(k, val)| labels.get(k).map(|s| s.as_str()) == Some(val.as_str())) {
+                if selector
+                    .iter()
+                    .all(|(k, val)| labels.get(k).map(|s| s.as_str()) == Some(val.as_str()))
+                {
                     put(
                         &mut nodes,
                         NodeKubelet {

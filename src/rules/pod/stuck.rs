@@ -402,7 +402,9 @@ fn container_problem(
             );
             let pulls: Vec<_> = pulls
                 .into_iter()
-                .filter(|(_, e)| e.message.contains(image.as_str()) || e.message.starts_with("Error: "))
+                .filter(|(_, e)| {
+                    e.message.contains(image.as_str()) || e.message.starts_with("Error: ")
+                })
                 .collect();
             let detailed = pulls
                 .iter()

@@ -83,7 +83,10 @@ impl ByPriority {
 
     /// What the first `n` pods request of `resource`.
     pub fn freed(&self, n: usize, resource: &str) -> i128 {
-        match self.resources.binary_search_by(|r| r.as_str().cmp(resource)) {
+        match self
+            .resources
+            .binary_search_by(|r| r.as_str().cmp(resource))
+        {
             Ok(i) => self.freed[n * self.resources.len() + i],
             Err(_) => 0,
         }
@@ -101,7 +104,11 @@ impl NodeUsage {
             pods.sort();
             let units: Vec<Units> = pods
                 .iter()
-                .map(|(_, id)| snap.pod(*id).map(|p| pod_units(&p.spec)).unwrap_or_default())
+                .map(|(_, id)| {
+                    snap.pod(*id)
+                        .map(|p| pod_units(&p.spec))
+                        .unwrap_or_default()
+                })
                 .collect();
             let resources: Vec<String> = units
                 .iter()
@@ -704,8 +711,8 @@ impl InterPod {
         }
         for (key, domains, first_of_group) in &self.need {
             let here = labels.get(key);
-            let ok =
-                here.is_some_and(|v| domains.contains(v.as_str())) || (*first_of_group && here.is_some());
+            let ok = here.is_some_and(|v| domains.contains(v.as_str()))
+                || (*first_of_group && here.is_some());
             if !ok {
                 return Some(Exclusion::PodAffinity);
             }

@@ -265,12 +265,20 @@ fn template_matches(
     ns: &str,
     sel: &BTreeMap<String, String>,
 ) -> Vec<(ObjectId, &'static str, String, i64)> {
-    let hits = |t: &PodTemplate| sel.iter().all(|(k, v)| t.metadata.labels.get(k).map(|s| s.as_str()) == Some(v.as_str()));
+    let hits = |t: &PodTemplate| {
+        sel.iter()
+            .all(|(k, v)| t.metadata.labels.get(k).map(|s| s.as_str()) == Some(v.as_str()))
+    };
     let in_ns = |m: &crate::kube::meta::ObjectMeta| m.namespace.as_deref() == Some(ns);
     let mut out = Vec::new();
     for (id, d) in snap.deployments() {
         if in_ns(&d.metadata) && hits(&d.spec.template) {
-            out.push((*id, "Deployment", d.metadata.name.to_string(), d.spec.desired()));
+            out.push((
+                *id,
+                "Deployment",
+                d.metadata.name.to_string(),
+                d.spec.desired(),
+            ));
         }
     }
     for (id, d) in snap.stateful_sets() {
@@ -285,7 +293,12 @@ fn template_matches(
     }
     for (id, d) in snap.replica_sets() {
         if in_ns(&d.metadata) && d.metadata.owner_references.is_empty() && hits(&d.spec.template) {
-            out.push((*id, "ReplicaSet", d.metadata.name.to_string(), d.spec.desired()));
+            out.push((
+                *id,
+                "ReplicaSet",
+                d.metadata.name.to_string(),
+                d.spec.desired(),
+            ));
         }
     }
     for (id, d) in snap.daemon_sets() {

@@ -162,7 +162,11 @@ impl<'a> Chain<'a> {
                 }
             }
         }
-        if ctx.tree.recomputed_usage.contains(cq.metadata.name.as_str()) {
+        if ctx
+            .tree
+            .recomputed_usage
+            .contains(cq.metadata.name.as_str())
+        {
             self.notes.push(format!(
                 "ClusterQueue {} has no status.flavorsReservation; its usage is summed from the Workloads in the bundle",
                 cq.metadata.name
