@@ -60,7 +60,7 @@ fn ineligible(spec: &PodSpec, tolerations: &[Toleration], node: &Node) -> Option
     if let Some((k, v)) = spec
         .node_selector
         .iter()
-        .find(|(k, v)| node.metadata.labels.get(*k) != Some(*v))
+        .find(|(k, v)| node.metadata.labels.get(k) != Some(*v))
     {
         return Some(format!("lacks label {k}={v}"));
     }

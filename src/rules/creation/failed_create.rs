@@ -472,7 +472,7 @@ fn quota(
                         let why = if need.is_none() {
                             "a request or limit of the pod for it does not read"
                         } else if r.hard(k).is_some_and(|x| x.value.is_none())
-                            || r.status.used.get(*k).is_some_and(|x| x.value.is_none())
+                            || r.status.used.get(k).is_some_and(|x| x.value.is_none())
                         {
                             "the quota object's value for it does not read"
                         } else {

@@ -379,7 +379,7 @@ pub fn evaluate<'a>(
                 .spec
                 .node_selector
                 .iter()
-                .find(|(k, v)| node.metadata.labels.get(*k) != Some(*v))
+                .find(|(k, v)| node.metadata.labels.get(k) != Some(*v))
             {
                 ex.push(Exclusion::NodeSelector {
                     key: k.to_string(),

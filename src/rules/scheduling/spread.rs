@@ -74,7 +74,7 @@ impl Spread {
             let mut domain_of: BTreeMap<&str, &str> = BTreeMap::new();
             for (_, node) in snap.nodes() {
                 let labels = &node.metadata.labels;
-                if !keys.iter().all(|k| labels.contains_key(*k)) {
+                if !keys.iter().all(|k| labels.contains_key(k)) {
                     continue;
                 }
                 if honor_affinity

@@ -38,7 +38,7 @@ pub fn near_misses(model: &Model, ns: &str, sel: &BTreeMap<String, String>) -> V
         let [(k, v)] = failing.as_slice() else {
             continue;
         };
-        let diff = match labels.get(*k) {
+        let diff = match labels.get(k) {
             Some(have) if similar(have, v) => {
                 Some(format!("has {k}={have}, the selector wants {k}={v}"))
             }
