@@ -928,7 +928,12 @@ fn cohort_tree(ctx: &Ctx, name: &str, out: &mut String) {
     // The pool each level of the cohort holds.
     let mut frs: Vec<(String, String)> = Vec::new();
     for (_, cq) in snap.cluster_queues() {
-        if ctx.tree.members(name).contains(&cq.metadata.name) {
+        if ctx
+            .tree
+            .members(name)
+            .iter()
+            .any(|m| m.as_str() == cq.metadata.name.as_str())
+        {
             for g in &cq.spec.resource_groups {
                 for f in &g.flavors {
                     for r in &f.resources {

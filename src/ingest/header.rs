@@ -513,20 +513,20 @@ impl Meta {
     /// empty name is no name to ingest).
     fn of_view(meta: &ObjectMeta) -> Meta {
         Meta {
-            name: Some(meta.name.clone()).filter(|n| !n.is_empty()),
+            name: Some(meta.name.to_string()).filter(|n| !n.is_empty()),
             name_type: None,
             repeated: None,
-            namespace: meta.namespace.clone(),
-            uid: meta.uid.clone(),
-            resource_version: meta.resource_version.clone(),
+            namespace: meta.namespace.as_deref().map(String::from),
+            uid: meta.uid.as_deref().map(String::from),
+            resource_version: meta.resource_version.as_deref().map(String::from),
             owners: meta
                 .owner_references
                 .iter()
                 .map(|o| Owner {
-                    api_version: o.api_version.clone(),
-                    kind: o.kind.clone(),
-                    name: o.name.clone(),
-                    uid: o.uid.clone(),
+                    api_version: o.api_version.to_string(),
+                    kind: o.kind.to_string(),
+                    name: o.name.to_string(),
+                    uid: o.uid.to_string(),
                     controller: o.controller == Some(true),
                 })
                 .collect(),

@@ -80,7 +80,7 @@ fn objects_the_fast_path_cannot_read_are_read_by_the_general_parser() {
     let from_tree = Pod::deserialize(&general[0].value["items"][0]).unwrap();
     assert_eq!(format!("{pod:?}"), format!("{from_tree:?}"));
     assert_eq!(
-        pod.spec.node_selector.get("disk\"type").map(String::as_str),
+        pod.spec.node_selector.get("disk\"type").map(|s| s.as_str()),
         Some("ssd")
     );
     assert_eq!(pod.spec.volumes.get().len(), 1);

@@ -248,7 +248,7 @@ impl Workload {
         self.metadata
             .labels
             .get(JOB_UID_LABEL)
-            .map(String::as_str)
+            .map(|s| s.as_str())
             .filter(|s| !s.is_empty())
     }
 }

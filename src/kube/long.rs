@@ -42,6 +42,11 @@ pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
     Option::<Bounded>::deserialize(d).map(|b| b.map(|b| b.0))
 }
 
+/// An `Option<Str>` field read bounded, as [`opt_string`].
+pub fn opt_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<super::Str>, D::Error> {
+    Option::<Bounded>::deserialize(d).map(|b| b.map(|b| b.0.into()))
+}
+
 /// A string read bounded.
 pub struct Bounded(pub String);
 

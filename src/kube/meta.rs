@@ -1,5 +1,6 @@
 //! Shared pieces of every typed view: metadata, conditions, quantities, references.
 
+pub use super::Str;
 use super::lazy::Lazy;
 use super::quantity::{Quantity, QuantityError};
 pub use super::vecmap::VecMap;
@@ -13,24 +14,24 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ObjectMeta {
-    pub name: String,
-    pub namespace: Option<String>,
-    pub uid: Option<String>,
-    pub generate_name: Option<String>,
+    pub name: Str,
+    pub namespace: Option<Str>,
+    pub uid: Option<Str>,
+    pub generate_name: Option<Str>,
     pub labels: Labels,
     /// Read on first use (see [`ObjectMeta::annotation`]): a few rules read a few kinds'
     /// annotations, and a pod's are often its longest metadata.
     pub annotations: Lazy<Annotations>,
     pub owner_references: Vec<OwnerReference>,
-    pub creation_timestamp: Option<String>,
-    pub deletion_timestamp: Option<String>,
-    pub resource_version: Option<String>,
+    pub creation_timestamp: Option<Str>,
+    pub deletion_timestamp: Option<Str>,
+    pub resource_version: Option<Str>,
 }
 
 impl ObjectMeta {
     /// The value of annotation `key`.
     pub fn annotation(&self, key: &str) -> Option<&str> {
-        self.annotations.get().0.get(key).map(String::as_str)
+        self.annotations.get().0.get(key).map(Str::as_str)
     }
 }
 
@@ -61,7 +62,7 @@ impl<'de> Deserialize<'de> for Annotations {
                     if key == LAST_APPLIED {
                         map.next_value::<IgnoredAny>()?;
                     } else {
-                        out.push((key, map.next_value::<super::long::Bounded>()?.0));
+                        out.push((key, Str::from(map.next_value::<super::long::Bounded>()?.0)));
                     }
                 }
                 Ok(out.into_iter().collect())
@@ -74,10 +75,10 @@ impl<'de> Deserialize<'de> for Annotations {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct OwnerReference {
-    pub api_version: String,
-    pub kind: String,
-    pub name: String,
-    pub uid: String,
+    pub api_version: Str,
+    pub kind: Str,
+    pub name: Str,
+    pub uid: Str,
     pub controller: Option<bool>,
 }
 
@@ -86,13 +87,13 @@ pub struct OwnerReference {
 #[serde(default, rename_all = "camelCase")]
 pub struct Condition {
     #[serde(rename = "type")]
-    pub type_: String,
-    pub status: String,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub reason: Option<String>,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub message: Option<String>,
-    pub last_transition_time: Option<String>,
+    pub type_: Str,
+    pub status: Str,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub reason: Option<Str>,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub message: Option<Str>,
+    pub last_transition_time: Option<Str>,
 }
 
 /// Finds a condition by type.
@@ -128,7 +129,7 @@ impl ObjectRef {
 #[derive(Clone, Debug, Default)]
 pub struct Qty {
     pub value: Option<Quantity>,
-    pub raw: String,
+    pub raw: Str,
 }
 
 impl Qty {
@@ -148,7 +149,7 @@ impl Qty {
         const MAX_CHARS: usize = 40;
         let shown = match self.raw.char_indices().nth(MAX_CHARS) {
             Some((cut, _)) => format!("{}…", &self.raw[..cut]),
-            None => self.raw.clone(),
+            None => self.raw.to_string(),
         };
         match self.error() {
             Some(QuantityError::Empty) => "empty".to_owned(),
@@ -179,7 +180,7 @@ impl<'de> Deserialize<'de> for Qty {
         };
         Ok(Qty {
             value: amount(&raw).ok(),
-            raw,
+            raw: raw.into(),
         })
     }
 }
@@ -270,23 +271,23 @@ pub fn unread_quantity(q: Option<&Qty>, at: impl FnOnce() -> FieldAt, out: &mut 
 pub type ResourceList = VecMap<Qty>;
 
 /// Labels, annotations, node selectors: string → string.
-pub type Labels = VecMap<String>;
+pub type Labels = VecMap<Str>;
 
 /// A map of label values by key, as selectors read it (views hold [`Labels`]; some
 /// rules build a `BTreeMap`).
 pub trait LabelLookup {
-    fn label(&self, key: &str) -> Option<&String>;
+    fn label(&self, key: &str) -> Option<&str>;
 }
 
 impl LabelLookup for Labels {
-    fn label(&self, key: &str) -> Option<&String> {
-        self.get(key)
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(Str::as_str)
     }
 }
 
 impl LabelLookup for BTreeMap<String, String> {
-    fn label(&self, key: &str) -> Option<&String> {
-        self.get(key)
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(String::as_str)
     }
 }
 
@@ -317,12 +318,12 @@ impl LabelSelector {
     pub fn matches(&self, labels: &impl LabelLookup) -> bool {
         self.match_labels
             .iter()
-            .all(|(k, v)| labels.label(k) == Some(v))
+            .all(|(k, v)| labels.label(k) == Some(v.as_str()))
             && self.match_expressions.iter().all(|r| {
                 let val = labels.label(&r.key);
                 match r.operator.as_str() {
-                    "In" => val.is_some_and(|v| r.values.contains(v)),
-                    "NotIn" => val.is_none_or(|v| !r.values.contains(v)),
+                    "In" => val.is_some_and(|v| r.values.iter().any(|x| x == v)),
+                    "NotIn" => val.is_none_or(|v| !r.values.iter().any(|x| x == v)),
                     "Exists" => val.is_some(),
                     "DoesNotExist" => val.is_none(),
                     _ => false,

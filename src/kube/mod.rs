@@ -23,3 +23,8 @@ pub mod storage;
 pub mod time;
 pub mod vecmap;
 pub mod workload;
+
+/// A view's text field: up to 24 bytes held in place (no allocation), longer ones on the
+/// heap. Most of a view's strings (names, times, condition types, reasons, label values)
+/// are short, and an allocation each was most of the Pod view's memory.
+pub type Str = compact_str::CompactString;

@@ -173,7 +173,7 @@ impl EndpointSlice {
         self.metadata
             .labels
             .get("kubernetes.io/service-name")
-            .map(String::as_str)
+            .map(|s| s.as_str())
     }
 }
 

@@ -1,5 +1,6 @@
 //! Pod view: what scheduling, kubelet and readiness rules read.
 
+use super::Str;
 use super::lazy::Lazy;
 use super::meta::{
     Condition, FieldAt, LabelSelector, Labels, ObjectMeta, ResourceList, UnreadField, condition,
@@ -27,7 +28,7 @@ pub struct PodTemplate {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PodSpec {
-    pub node_name: Option<String>,
+    pub node_name: Option<Str>,
     #[serde(deserialize_with = "null_vec")]
     pub containers: Vec<Container>,
     #[serde(deserialize_with = "null_vec")]
@@ -42,18 +43,18 @@ pub struct PodSpec {
     pub resources: Option<Resources>,
     pub overhead: ResourceList,
     pub priority: Option<i64>,
-    pub priority_class_name: Option<String>,
-    pub scheduler_name: Option<String>,
-    pub service_account_name: Option<String>,
+    pub priority_class_name: Option<Str>,
+    pub scheduler_name: Option<Str>,
+    pub service_account_name: Option<Str>,
     #[serde(deserialize_with = "null_vec")]
     pub image_pull_secrets: Vec<NamedItem>,
     pub volumes: Lazy<Vec<Value>>,
     #[serde(deserialize_with = "null_vec")]
     pub readiness_gates: Vec<ReadinessGate>,
-    pub restart_policy: Option<String>,
+    pub restart_policy: Option<Str>,
     pub os: Option<NamedItem>,
     /// `PreemptLowerPriority` (default) or `Never`.
-    pub preemption_policy: Option<String>,
+    pub preemption_policy: Option<Str>,
     pub host_network: bool,
     pub termination_grace_period_seconds: Option<i64>,
     pub topology_spread_constraints: Lazy<Vec<Value>>,
@@ -96,22 +97,22 @@ impl Resources {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct NamedItem {
-    pub name: String,
+    pub name: Str,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ReadinessGate {
-    pub condition_type: String,
+    pub condition_type: Str,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Toleration {
-    pub key: Option<String>,
-    pub operator: Option<String>,
-    pub value: Option<String>,
-    pub effect: Option<String>,
+    pub key: Option<Str>,
+    pub operator: Option<Str>,
+    pub value: Option<Str>,
+    pub effect: Option<Str>,
     pub toleration_seconds: Option<i64>,
 }
 
@@ -125,9 +126,9 @@ pub struct Resources {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Container {
-    pub name: String,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub image: Option<String>,
+    pub name: Str,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub image: Option<Str>,
     pub resources: Resources,
     #[serde(deserialize_with = "null_vec")]
     pub ports: Vec<ContainerPort>,
@@ -135,7 +136,7 @@ pub struct Container {
     pub liveness_probe: Lazy<Option<Value>>,
     pub startup_probe: Lazy<Option<Value>>,
     /// `Always` on an init container makes it a sidecar.
-    pub restart_policy: Option<String>,
+    pub restart_policy: Option<Str>,
     /// `env[]` entries (`valueFrom.configMapKeyRef` / `secretKeyRef` are read by rules).
     pub env: Lazy<Vec<Value>>,
     /// `envFrom[]` entries (`configMapRef` / `secretRef`).
@@ -145,42 +146,42 @@ pub struct Container {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ContainerPort {
-    pub name: Option<String>,
+    pub name: Option<Str>,
     pub container_port: i64,
-    pub protocol: Option<String>,
+    pub protocol: Option<Str>,
     pub host_port: Option<i64>,
     #[serde(rename = "hostIP")]
-    pub host_ip: Option<String>,
+    pub host_ip: Option<Str>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PodStatus {
-    pub phase: Option<String>,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub reason: Option<String>,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub message: Option<String>,
+    pub phase: Option<Str>,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub reason: Option<Str>,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub message: Option<Str>,
     #[serde(deserialize_with = "null_vec")]
     pub conditions: Vec<Condition>,
     #[serde(deserialize_with = "null_vec")]
     pub container_statuses: Vec<ContainerStatus>,
     #[serde(deserialize_with = "null_vec")]
     pub init_container_statuses: Vec<ContainerStatus>,
-    pub qos_class: Option<String>,
-    pub start_time: Option<String>,
-    pub nominated_node_name: Option<String>,
+    pub qos_class: Option<Str>,
+    pub start_time: Option<Str>,
+    pub nominated_node_name: Option<Str>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ContainerStatus {
-    pub name: String,
+    pub name: Str,
     pub ready: bool,
     pub started: Option<bool>,
     pub restart_count: i64,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub image: Option<String>,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub image: Option<Str>,
     pub state: ContainerState,
     pub last_state: ContainerState,
 }
@@ -198,14 +199,14 @@ pub struct ContainerState {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct StateDetail {
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub reason: Option<String>,
-    #[serde(deserialize_with = "super::long::opt_string")]
-    pub message: Option<String>,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub reason: Option<Str>,
+    #[serde(deserialize_with = "super::long::opt_str")]
+    pub message: Option<Str>,
     pub exit_code: Option<i64>,
     pub signal: Option<i64>,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
+    pub started_at: Option<Str>,
+    pub finished_at: Option<Str>,
 }
 
 impl Pod {

@@ -6,16 +6,16 @@
 //! binary search over a few keys is as fast as a tree walk. The API is the subset of
 //! `BTreeMap` the rules use, with the same iteration order (sorted by key).
 
+use super::Str;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use std::borrow::Borrow;
 use std::fmt;
 use std::marker::PhantomData;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct VecMap<V> {
     /// Sorted by key, keys unique.
-    entries: Vec<(String, V)>,
+    entries: Vec<(Str, V)>,
 }
 
 impl<V> Default for VecMap<V> {
@@ -31,36 +31,25 @@ impl<V> VecMap<V> {
         Self::default()
     }
 
-    fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
-    where
-        String: Borrow<Q>,
-    {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.entries.binary_search_by(|(k, _)| k.as_str().cmp(key))
     }
 
-    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
-    where
-        String: Borrow<Q>,
-    {
+    pub fn get(&self, key: &str) -> Option<&V> {
         self.find(key).ok().map(|i| &self.entries[i].1)
     }
 
-    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
-    where
-        String: Borrow<Q>,
-    {
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
         self.find(key).ok().map(|i| &mut self.entries[i].1)
     }
 
-    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
-    where
-        String: Borrow<Q>,
-    {
+    pub fn contains_key(&self, key: &str) -> bool {
         self.find(key).is_ok()
     }
 
     /// Inserts or replaces; returns the value replaced.
-    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
+    pub fn insert(&mut self, key: impl Into<Str>, value: V) -> Option<V> {
+        let key = key.into();
         match self.find(key.as_str()) {
             Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
             Err(i) => {
@@ -70,10 +59,7 @@ impl<V> VecMap<V> {
         }
     }
 
-    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
-    where
-        String: Borrow<Q>,
-    {
+    pub fn remove(&mut self, key: &str) -> Option<V> {
         self.find(key).ok().map(|i| self.entries.remove(i).1)
     }
 
@@ -85,11 +71,11 @@ impl<V> VecMap<V> {
         self.entries.is_empty()
     }
 
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &V)> + ExactSizeIterator {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&Str, &V)> + ExactSizeIterator {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
         self.entries.iter().map(|(k, _)| k)
     }
 
@@ -98,10 +84,10 @@ impl<V> VecMap<V> {
     }
 
     /// From entries in any order; a later duplicate key wins, as in a `BTreeMap`.
-    fn from_entries(mut entries: Vec<(String, V)>) -> Self {
+    fn from_entries(mut entries: Vec<(Str, V)>) -> Self {
         // Stable sort keeps duplicates in input order; keep the last of each run.
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(String, V)> = Vec::with_capacity(entries.len());
+        let mut out: Vec<(Str, V)> = Vec::with_capacity(entries.len());
         for e in entries {
             match out.last_mut() {
                 Some(last) if last.0 == e.0 => *last = e,
@@ -127,26 +113,24 @@ impl<V: fmt::Debug> fmt::Debug for VecMap<V> {
     }
 }
 
-impl<V> FromIterator<(String, V)> for VecMap<V> {
-    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
-        Self::from_entries(iter.into_iter().collect())
+impl<K: Into<Str>, V> FromIterator<(K, V)> for VecMap<V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        Self::from_entries(iter.into_iter().map(|(k, v)| (k.into(), v)).collect())
     }
 }
 
 impl<'a, V> IntoIterator for &'a VecMap<V> {
-    type Item = (&'a String, &'a V);
-    type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (String, V)>,
-        fn(&'a (String, V)) -> (&'a String, &'a V),
-    >;
+    type Item = (&'a Str, &'a V);
+    type IntoIter =
+        std::iter::Map<std::slice::Iter<'a, (Str, V)>, fn(&'a (Str, V)) -> (&'a Str, &'a V)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 }
 
 impl<V> IntoIterator for VecMap<V> {
-    type Item = (String, V);
-    type IntoIter = std::vec::IntoIter<(String, V)>;
+    type Item = (Str, V);
+    type IntoIter = std::vec::IntoIter<(Str, V)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.into_iter()
     }
@@ -172,7 +156,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for VecMap<V> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
-                while let Some(entry) = map.next_entry::<String, V>()? {
+                while let Some(entry) = map.next_entry::<Str, V>()? {
                     entries.push(entry);
                 }
                 Ok(VecMap::from_entries(entries))
@@ -192,15 +176,18 @@ mod tests {
         let pairs = [("b", 1), ("a", 2), ("c", 3), ("a", 4)];
         let v: VecMap<i32> = pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
         let b: BTreeMap<String, i32> = pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        assert_eq!(v.iter().collect::<Vec<_>>(), b.iter().collect::<Vec<_>>());
+        assert_eq!(
+            v.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>(),
+            b.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>()
+        );
         assert_eq!(v.get("a"), Some(&4));
         assert!(v.contains_key("c") && !v.contains_key("d"));
         let mut v = v;
-        assert_eq!(v.insert("d".into(), 5), None);
-        assert_eq!(v.insert("b".into(), 6), Some(1));
+        assert_eq!(v.insert("d", 5), None);
+        assert_eq!(v.insert("b", 6), Some(1));
         assert_eq!(v.remove("c"), Some(3));
         assert_eq!(
-            v.keys().map(String::as_str).collect::<Vec<_>>(),
+            v.keys().map(|k| k.as_str()).collect::<Vec<_>>(),
             ["a", "b", "d"]
         );
         let json: VecMap<i32> = serde_json::from_str(r#"{"z": 1, "y": 2, "z": 3}"#).unwrap();

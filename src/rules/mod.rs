@@ -329,10 +329,11 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
                     // Thread CPU: the rule's own work when it does not fan out (and
                     // whatever work of other rules the thread picked up while it waited).
                     eprintln!(
-                        "kdiag stats: rule {} {:.3}s (thread cpu {:.3}s)",
+                        "kdiag stats: rule {} {:.3}s (thread cpu {:.3}s, RSS then {} MiB)",
                         r.id,
                         t.elapsed().as_secs_f64(),
-                        cpu() - c
+                        cpu() - c,
+                        crate::rss_mib().unwrap_or(0)
                     );
                 }
                 found

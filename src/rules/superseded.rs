@@ -93,7 +93,7 @@ fn job_completed(snap: &Snapshot, pod: &Pod) -> Option<Superseded> {
         .status
         .completion_time
         .clone()
-        .or_else(|| cond.last_transition_time.clone());
+        .or_else(|| cond.last_transition_time.as_deref().map(String::from));
     let at = at.map(|t| format!(" at {t}")).unwrap_or_default();
     Some(Superseded {
         note: format!(

@@ -878,7 +878,7 @@ impl Snapshot {
             let mut map: HashMap<String, Vec<ObjectId>> = HashMap::new();
             for (id, p) in self.pods() {
                 if let Some(n) = &p.spec.node_name {
-                    map.entry(n.clone()).or_default().push(*id);
+                    map.entry(n.to_string()).or_default().push(*id);
                 }
             }
             map

@@ -36,7 +36,7 @@ declare_rule! {
 /// Tolerations the DaemonSet controller adds to its pods (`AddOrUpdateDaemonPodTolerations`).
 fn daemon_tolerations(spec: &PodSpec) -> Vec<Toleration> {
     let t = |key: &str, effect: &str| Toleration {
-        key: Some(key.to_string()),
+        key: Some(key.into()),
         operator: Some("Exists".into()),
         value: None,
         effect: Some(effect.into()),
@@ -60,7 +60,7 @@ fn ineligible(spec: &PodSpec, tolerations: &[Toleration], node: &Node) -> Option
     if let Some((k, v)) = spec
         .node_selector
         .iter()
-        .find(|(k, v)| node.metadata.labels.get(*k) != Some(*v))
+        .find(|(k, v)| node.metadata.labels.get(k) != Some(*v))
     {
         return Some(format!("lacks label {k}={v}"));
     }
@@ -135,9 +135,9 @@ fn run(ctx: &Context) -> Vec<Finding> {
         for (_, node) in snap.nodes() {
             let name = &node.metadata.name;
             match ineligible(spec, &tol, node) {
-                None if !covered.contains(name) => missing.push(name.clone()),
-                Some(why) if covered.contains(name) => {
-                    misplaced.insert(name.clone(), why);
+                None if !covered.contains(name.as_str()) => missing.push(name.to_string()),
+                Some(why) if covered.contains(name.as_str()) => {
+                    misplaced.insert(name.to_string(), why);
                 }
                 _ => {}
             }

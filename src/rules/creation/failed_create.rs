@@ -213,7 +213,7 @@ fn finding(
         pod_security(snap, &ns, rest, &mut ev)
     } else if lower.contains("serviceaccount") && lower.contains("not found") {
         let sa = quoted_after(text, "serviceaccount \"")
-            .or_else(|| spec.service_account_name.clone())
+            .or_else(|| spec.service_account_name.as_deref().map(String::from))
             .unwrap_or_else(|| "default".into());
         let p = pod_findings::presence(snap, "ServiceAccount", Some(&ns), &sa);
         let state = pod_findings::describe_presence("ServiceAccount", &ns, &sa, p);
@@ -350,7 +350,7 @@ fn with_limit_range_defaults(snap: &Snapshot, ns: &str, spec: &PodSpec) -> (PodS
                     .default_request
                     .iter()
                     .chain(item.default.iter())
-                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .map(|(k, v)| (k.to_string(), v.clone()))
                     .collect();
                 for (r, q) in defaults {
                     if !c.resources.requests.contains_key(&r) && !spec_has_limit(spec, &c.name, &r)
@@ -472,7 +472,7 @@ fn quota(
                         let why = if need.is_none() {
                             "a request or limit of the pod for it does not read"
                         } else if r.hard(k).is_some_and(|x| x.value.is_none())
-                            || r.status.used.get(*k).is_some_and(|x| x.value.is_none())
+                            || r.status.used.get(k).is_some_and(|x| x.value.is_none())
                         {
                             "the quota object's value for it does not read"
                         } else {
@@ -739,7 +739,7 @@ pub fn deployment_replica_failure(snap: &Snapshot, id: ObjectId) -> Option<Strin
     let d = Snapshot::view_of(snap.deployments(), id)?;
     condition(&d.status.conditions, "ReplicaFailure")
         .filter(|c| c.status == "True")
-        .and_then(|c| c.message.clone())
+        .and_then(|c| c.message.as_deref().map(String::from))
 }
 
 #[cfg(test)]

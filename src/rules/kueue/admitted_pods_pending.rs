@@ -163,7 +163,7 @@ fn finding(k: &Ctx, c: &Chain) -> Option<Finding> {
         .filter(|(_, e)| e.reason == "FailedScheduling")
         .collect();
     let sched_msg = cond
-        .and_then(|p| p.message.clone())
+        .and_then(|p| p.message.as_deref().map(String::from))
         .filter(|m| !m.is_empty())
         .or_else(|| events.last().map(|(_, e)| e.message.clone()));
     if let Some(p) = cond {
@@ -288,7 +288,7 @@ fn matching_nodes(
             .spec
             .node_labels
             .iter()
-            .all(|(k, v)| n.metadata.labels.get(k) == Some(v))
+            .all(|(k, v)| n.metadata.labels.get(k).map(|s| s.as_str()) == Some(v.as_str()))
         {
             continue;
         }

@@ -606,7 +606,7 @@ impl<'a> Chain<'a> {
         if cq.is_strict_fifo()
             && let Some(head) = ctx
                 .pending_by_cq
-                .get(&cq.metadata.name)
+                .get(cq.metadata.name.as_str())
                 .and_then(|ids| ids.first())
                 .filter(|h| **h != self.id)
             && ctx.workload(*head).is_some()

@@ -83,7 +83,7 @@ pub fn limit_defaults(snap: &Snapshot) -> HashMap<String, LimitDefaults> {
         return out;
     }
     for (id, lr) in snap.deserialize_all::<LimitRangeView>("LimitRange") {
-        let Some(ns) = lr.metadata.namespace.clone() else {
+        let Some(ns) = lr.metadata.namespace.as_deref().map(String::from) else {
             continue;
         };
         let d = out.entry(ns).or_default();
@@ -115,7 +115,7 @@ pub fn limit_defaults(snap: &Snapshot) -> HashMap<String, LimitDefaults> {
 /// the next.
 fn container_requests(c: &Container, d: &LimitDefaults) -> BTreeMap<String, Quantity> {
     let mut out = BTreeMap::new();
-    let names: BTreeSet<&String> = c
+    let names: BTreeSet<&crate::kube::Str> = c
         .resources
         .requests
         .keys()
@@ -135,7 +135,7 @@ fn container_requests(c: &Container, d: &LimitDefaults) -> BTreeMap<String, Quan
         .next()
         .and_then(|q| q.value);
         if let Some(q) = q {
-            out.insert(name.clone(), q);
+            out.insert(name.to_string(), q);
         }
     }
     out
@@ -184,13 +184,13 @@ pub fn pod_requests(spec: &PodSpec, d: &LimitDefaults) -> BTreeMap<String, Units
         for (k, v) in &pod_level.requests {
             let supported = k == "cpu" || k == "memory" || k.starts_with("hugepages-");
             if let (true, Some(q)) = (supported, v.value) {
-                reqs.insert(k.clone(), q);
+                reqs.insert(k.to_string(), q);
             }
         }
     }
     for (k, v) in &spec.overhead {
         if let Some(q) = v.value {
-            let e = reqs.entry(k.clone()).or_default();
+            let e = reqs.entry(k.to_string()).or_default();
             *e = e.saturating_add(q);
         }
     }
@@ -250,7 +250,7 @@ pub fn flavor_mismatch(rf: &ResourceFlavor, spec: &PodSpec) -> Option<String> {
     }
     let labels = &rf.spec.node_labels;
     for (k, v) in &spec.node_selector {
-        if let Some(fv) = labels.get(k)
+        if let Some(fv) = labels.get(k.as_str())
             && fv != v
         {
             return Some(format!(
@@ -499,7 +499,7 @@ impl QuotaTree {
             .map(|c| (c.metadata.name.as_str(), *c))
             .collect();
         for cq in cqs {
-            let name = cq.metadata.name.clone();
+            let name = cq.metadata.name.to_string();
             let mut usage: HashMap<FlavorResource, Units> = HashMap::new();
             for f in &cq.status.flavors_reservation {
                 for r in &f.resources {
@@ -842,7 +842,7 @@ pub fn owner_of(
             let ns = snap.object(id).namespace.as_deref();
             snap.find_ref(&o.api_version, &o.kind, ns, &o.name)
         });
-        return Some((o.kind.clone(), o.name.clone(), found));
+        return Some((o.kind.to_string(), o.name.to_string(), found));
     }
     let uid = w.job_uid()?;
     let found = snap.by_uid(uid)?;
@@ -858,7 +858,7 @@ pub fn pods_of(snap: &Snapshot, w: &Workload) -> Vec<ObjectId> {
         .metadata
         .owner_references
         .iter()
-        .map(|o| o.uid.clone())
+        .map(|o| o.uid.to_string())
         .collect();
     if let Some(u) = w.job_uid() {
         owner_uids.push(u.to_string());
@@ -902,7 +902,7 @@ pub fn kueue_gated(spec: &PodSpec) -> bool {
 pub fn queue_label(meta: &ObjectMeta) -> Option<&str> {
     meta.labels
         .get(QUEUE_NAME_LABEL)
-        .map(String::as_str)
+        .map(|s| s.as_str())
         .filter(|s| !s.is_empty())
 }
 
@@ -946,7 +946,7 @@ mod tests {
     fn limit_range_defaults_fill_missing_requests() {
         let mut d = LimitDefaults::default();
         d.default_requests
-            .insert("cpu".into(), serde_json::from_value(json!("200m")).unwrap());
+            .insert("cpu", serde_json::from_value(json!("200m")).unwrap());
         let s = spec(json!({"containers": [{"name": "a"}]}));
         assert_eq!(pod_requests(&s, &d)["cpu"], 200);
     }

@@ -230,8 +230,8 @@ fn run(ctx: &Context) -> Vec<Finding> {
             }
             let image = pod
                 .container(&cs.name)
-                .and_then(|c| c.image.clone())
-                .or_else(|| cs.image.clone())
+                .and_then(|c| c.image.as_deref().map(String::from))
+                .or_else(|| cs.image.as_deref().map(String::from))
                 .unwrap_or_default();
             let quoted = format!("\"{image}\"");
             let about: Vec<&(ObjectId, &Event)> = events
@@ -255,10 +255,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
             by_image.entry(image).or_default().push(Failing {
                 id: *id,
                 node: node.to_string(),
-                container: cs.name.clone(),
+                container: cs.name.to_string(),
                 init,
                 reason: reason.to_string(),
-                waiting_message: w.message.clone(),
+                waiting_message: w.message.as_deref().map(String::from),
                 detail,
                 backoff,
             });
@@ -562,7 +562,7 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod_id: ObjectId, pod: &Pod) -> PullS
         .spec
         .image_pull_secrets
         .iter()
-        .map(|s| (s.name.clone(), "the pod's imagePullSecrets"))
+        .map(|s| (s.name.to_string(), "the pod's imagePullSecrets"))
         .collect();
     let sa = pod
         .spec
@@ -574,7 +574,7 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod_id: ObjectId, pod: &Pod) -> PullS
         Presence::Present(said) => {
             if let Some(acc) = Snapshot::view_of(snap.service_accounts(), said) {
                 for s in &acc.image_pull_secrets {
-                    names.push((s.name.clone(), "its service account's imagePullSecrets"));
+                    names.push((s.name.to_string(), "its service account's imagePullSecrets"));
                 }
                 if acc.image_pull_secrets.is_empty() {
                     ev.push(evidence::object(

@@ -330,7 +330,7 @@ impl PodBudget {
                     && let Some(q) = request(&pod_res, name)
                     && !q.is_zero()
                 {
-                    memory.insert(name.clone(), q.value_ceil());
+                    memory.insert(name.to_string(), q.value_ceil());
                 }
             }
         }
@@ -362,12 +362,12 @@ impl PodBudget {
                         && let Some(q) = request(&c.resources, name)
                         && !q.is_zero()
                     {
-                        mem.insert(name.clone(), q.value_ceil());
+                        mem.insert(name.to_string(), q.value_ceil());
                     }
                 }
             }
             Member {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 role,
                 guaranteed: eq,
                 cpus,

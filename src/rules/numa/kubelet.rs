@@ -437,10 +437,10 @@ impl KubeletIndex {
                         .metadata
                         .labels
                         .get("kubernetes.io/os")
-                        .map(String::as_str))
+                        .map(|s| s.as_str()))
                     .is_some_and(|os| os.eq_ignore_ascii_case("windows"));
                 (
-                    n.metadata.name.clone(),
+                    n.metadata.name.to_string(),
                     n.metadata.labels.clone(),
                     n.status.node_info.kubelet_version.clone(),
                     windows,
@@ -579,7 +579,10 @@ impl KubeletIndex {
             }
             let settings = profile_settings(v);
             for (name, labels, version, windows) in &node_meta {
-                if selector.iter().all(|(k, val)| labels.get(k) == Some(val)) {
+                if selector
+                    .iter()
+                    .all(|(k, val)| labels.get(k).map(|s| s.as_str()) == Some(val.as_str()))
+                {
                     put(
                         &mut nodes,
                         NodeKubelet {

@@ -39,6 +39,6 @@ pub fn candidate_nodes(snap: &Snapshot, spec: &PodSpec) -> Vec<String> {
             }
             terms.is_none_or(|t| node_matches_terms(&node.metadata, t))
         })
-        .map(|(_, node)| node.metadata.name.clone())
+        .map(|(_, node)| node.metadata.name.to_string())
         .collect()
 }

@@ -91,7 +91,7 @@ fn subjects(snap: &Snapshot) -> Vec<Subject> {
                         id: *id,
                         spec_path: &["spec"],
                         spec: pod.spec.clone(),
-                        status_qos: pod.status.qos_class.clone(),
+                        status_qos: pod.status.qos_class.as_deref().map(String::from),
                         explains: bound,
                     });
                 }
@@ -335,7 +335,13 @@ fn running_pods_of(snap: &Snapshot, id: ObjectId) -> Vec<(String, ObjectId)> {
                         .top_controller(*pid)
                         .is_some_and(|(_, c)| c == Some(id)))
         })
-        .filter_map(|(pid, p)| p.spec.node_name.clone().map(|n| (n, *pid)))
+        .filter_map(|(pid, p)| {
+            p.spec
+                .node_name
+                .as_deref()
+                .map(String::from)
+                .map(|n| (n, *pid))
+        })
         .collect()
 }
 

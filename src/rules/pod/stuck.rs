@@ -280,7 +280,7 @@ fn unscheduled(
     let failed = events_with(events, &["FailedScheduling"]);
     let latest = failed.last();
     let message = cond
-        .and_then(|c| c.message.clone())
+        .and_then(|c| c.message.as_deref().map(String::from))
         .filter(|m| !m.is_empty())
         .or_else(|| latest.map(|(_, e)| e.message.clone()));
     let mut ev = Vec::new();
@@ -402,7 +402,9 @@ fn container_problem(
             );
             let pulls: Vec<_> = pulls
                 .into_iter()
-                .filter(|(_, e)| e.message.contains(&image) || e.message.starts_with("Error: "))
+                .filter(|(_, e)| {
+                    e.message.contains(image.as_str()) || e.message.starts_with("Error: ")
+                })
                 .collect();
             let detailed = pulls
                 .iter()

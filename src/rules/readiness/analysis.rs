@@ -271,7 +271,7 @@ pub fn classify(pod: &Pod) -> Option<NotReady> {
                 .any(|p| p.name.as_deref() == Some(name.as_str()))
         {
             return Some(NotReady::PortUndeclared {
-                container: c.name.clone(),
+                container: c.name.to_string(),
                 kind,
                 port: name.clone(),
             });
@@ -287,7 +287,7 @@ pub fn classify(pod: &Pod) -> Option<NotReady> {
                     .iter()
                     .any(|c| c.name == cs.name && ProbeKind::Startup.of(c).is_some())
         })
-        .map(|cs| cs.name.clone())
+        .map(|cs| cs.name.to_string())
         .collect();
     if !starting.is_empty() {
         return Some(NotReady::Startup {
@@ -302,7 +302,7 @@ pub fn classify(pod: &Pod) -> Option<NotReady> {
                 .iter()
                 .any(|c| c.name == cs.name && ProbeKind::Readiness.of(c).is_some())
         })
-        .map(|cs| cs.name.clone())
+        .map(|cs| cs.name.to_string())
         .collect();
     (!probing.is_empty()).then_some(NotReady::ProbeFailing {
         containers: probing,
@@ -314,7 +314,7 @@ pub fn pending_gates(pod: &Pod) -> Vec<String> {
     pod.spec
         .readiness_gates
         .iter()
-        .map(|g| g.condition_type.clone())
+        .map(|g| g.condition_type.to_string())
         .filter(|t| !t.is_empty() && pod.condition(t).is_none_or(|c| c.status != "True"))
         .collect()
 }

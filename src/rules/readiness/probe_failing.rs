@@ -49,7 +49,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
     let mut parts = Vec::new();
     let mut any_event = false;
     for name in containers {
-        let Some(c) = pod.spec.containers.iter().find(|c| &c.name == name) else {
+        let Some(c) = pod.spec.containers.iter().find(|c| c.name == name) else {
             continue;
         };
         let Some(probe) = ProbeKind::Readiness.of(c) else {

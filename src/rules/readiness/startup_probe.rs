@@ -46,7 +46,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
     let mut parts = Vec::new();
     let mut severity = Severity::Info;
     for name in containers {
-        let Some(c) = pod.spec.containers.iter().find(|c| &c.name == name) else {
+        let Some(c) = pod.spec.containers.iter().find(|c| c.name == name) else {
             continue;
         };
         let Some(probe) = ProbeKind::Startup.of(c) else {
@@ -56,7 +56,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
             .status
             .container_statuses
             .iter()
-            .find(|s| &s.name == name);
+            .find(|s| s.name == name);
         let restarts = cs.map(|s| s.restart_count).unwrap_or(0);
         let elapsed = cs
             .and_then(|s| s.state.running.as_ref())

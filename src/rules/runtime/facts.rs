@@ -64,7 +64,7 @@ pub fn memory_limit(pod: &Pod, container: &str) -> Option<String> {
     let own = pod
         .container(container)
         .and_then(|c| c.resources.limits.get("memory"))
-        .map(|q| q.raw.clone());
+        .map(|q| q.raw.to_string());
     own.or_else(|| {
         pod.spec
             .resources

@@ -109,7 +109,11 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 cs.name,
                 waiting
                     .map(str::to_string)
-                    .or_else(|| cs.state.terminated.as_ref().and_then(|t| t.reason.clone()))
+                    .or_else(|| cs
+                        .state
+                        .terminated
+                        .as_ref()
+                        .and_then(|t| t.reason.as_deref().map(String::from)))
                     .unwrap_or_else(|| "running".into()),
                 cs.restart_count
             ),

@@ -186,7 +186,12 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 format!(":{cause_detail}")
             }
         );
-        let created = job.metadata.creation_timestamp.clone().unwrap_or_default();
+        let created = job
+            .metadata
+            .creation_timestamp
+            .as_deref()
+            .unwrap_or_default()
+            .to_string();
         groups.entry((owner, cause)).or_default().push(Failed {
             created,
             job: o.name.clone(),

@@ -109,7 +109,11 @@ fn run(ctx: &Context) -> Vec<Finding> {
                         .is_none_or(|f| f.contains(&field))
             })
             .collect();
-        let waiting_msg = cs.state.waiting.as_ref().and_then(|w| w.message.clone());
+        let waiting_msg = cs
+            .state
+            .waiting
+            .as_ref()
+            .and_then(|w| w.message.as_deref().map(String::from));
         let text = waiting_msg
             .clone()
             .filter(|m| !m.trim().is_empty())

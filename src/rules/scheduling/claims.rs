@@ -133,5 +133,5 @@ fn default_class(snap: &Snapshot) -> Option<String> {
                 .annotation("storageclass.kubernetes.io/is-default-class")
                 .is_some_and(|v| v == "true")
         })
-        .map(|(_, s)| s.metadata.name.clone())
+        .map(|(_, s)| s.metadata.name.to_string())
 }

@@ -36,10 +36,9 @@ pub(super) fn preemption(
             continue;
         }
         any_lower = true;
-        let freed = &by_priority.freed[n];
         let enough = need.iter().all(|(r, want)| {
             let (free, _) = f.free.get(r).copied().unwrap_or((0, 0));
-            *want <= free + freed.get(r).copied().unwrap_or(0)
+            *want <= free + by_priority.freed(n, r)
         }) && f.exclusions.iter().all(|x| match x {
             Exclusion::TooManyPods { used, allocatable } => used - (n as i128) < *allocatable,
             _ => true,

@@ -26,7 +26,7 @@ pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
             if is_pod_level_resource(name)
                 && let Some(v) = q.value
             {
-                reqs.insert(name.clone(), v);
+                reqs.insert(name.to_string(), v);
             }
         }
         // Pod-level limits without requests: API defaulting makes the request equal the limit.
@@ -35,7 +35,7 @@ pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
                 && !pod_level.requests.contains_key(name)
                 && let Some(v) = q.value
             {
-                reqs.insert(name.clone(), v);
+                reqs.insert(name.to_string(), v);
             }
         }
     }
@@ -54,7 +54,7 @@ pub fn effective_limits(spec: &PodSpec) -> BTreeMap<String, Quantity> {
             if is_pod_level_resource(name)
                 && let Some(v) = q.value
             {
-                limits.insert(name.clone(), v);
+                limits.insert(name.to_string(), v);
             }
         }
     }
@@ -169,7 +169,7 @@ fn unread_in(
     for (res, q) in list.iter().filter(|(_, q)| q.value.is_none()) {
         if let Some(what) = what(res) {
             out.push(UnreadRequest {
-                resource: res.clone(),
+                resource: res.to_string(),
                 what,
                 why: q.unreadable(),
             });
@@ -218,7 +218,7 @@ fn container_requests(c: &Container) -> BTreeMap<String, Quantity> {
 
 fn quantities(list: &ResourceList) -> BTreeMap<String, Quantity> {
     list.iter()
-        .filter_map(|(k, q)| q.value.map(|v| (k.clone(), v)))
+        .filter_map(|(k, q)| q.value.map(|v| (k.to_string(), v)))
         .collect()
 }
 

@@ -74,7 +74,7 @@ impl Spread {
             let mut domain_of: BTreeMap<&str, &str> = BTreeMap::new();
             for (_, node) in snap.nodes() {
                 let labels = &node.metadata.labels;
-                if !keys.iter().all(|k| labels.contains_key(*k)) {
+                if !keys.iter().all(|k| labels.contains_key(k)) {
                     continue;
                 }
                 if honor_affinity
@@ -183,7 +183,7 @@ impl Spread {
         }
         for c in &self.constraints {
             let value = labels.get(&c.key)?;
-            let here = c.counts.get(value).copied().unwrap_or(0);
+            let here = c.counts.get(value.as_str()).copied().unwrap_or(0);
             let skew = here + i64::from(c.self_match) - c.global_min;
             if skew > c.max_skew {
                 return Some(Exclusion::TopologySpread {
@@ -215,7 +215,7 @@ fn selector_of(c: &Value, pod: &Pod) -> Option<LabelSelector> {
             sel.match_expressions.push(SelectorRequirement {
                 key: k.to_string(),
                 operator: "In".into(),
-                values: vec![v.clone()],
+                values: vec![v.to_string()],
             });
         }
     }

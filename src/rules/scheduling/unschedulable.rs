@@ -132,7 +132,7 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
         .condition("PodScheduled")
         .filter(|c| c.status == "False");
     let scheduler_text = cond
-        .and_then(|c| c.message.clone())
+        .and_then(|c| c.message.as_deref().map(String::from))
         .filter(|m| FitMessage::parse(m).is_some())
         .or_else(|| {
             failed
@@ -142,7 +142,7 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
                 .find(|m| FitMessage::parse(m).is_some())
         })
         .or_else(|| {
-            cond.and_then(|c| c.message.clone())
+            cond.and_then(|c| c.message.as_deref().map(String::from))
                 .filter(|m| !m.is_empty())
         });
     let parsed = scheduler_text.as_deref().and_then(FitMessage::parse);

@@ -96,7 +96,7 @@ pub fn selector_text(sel: &BTreeMap<String, String>) -> String {
 }
 
 fn matches(sel: &BTreeMap<String, String>, labels: &impl LabelLookup) -> bool {
-    sel.iter().all(|(k, v)| labels.label(k) == Some(v))
+    sel.iter().all(|(k, v)| labels.label(k) == Some(v.as_str()))
 }
 
 /// Where a Service's endpoint data came from.

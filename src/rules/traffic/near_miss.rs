@@ -33,12 +33,12 @@ pub fn near_misses(model: &Model, ns: &str, sel: &BTreeMap<String, String>) -> V
         let labels = &pod.metadata.labels;
         let failing: Vec<(&String, &String)> = sel
             .iter()
-            .filter(|(k, v)| labels.get(*k) != Some(*v))
+            .filter(|(k, v)| labels.get(k.as_str()).map(|s| s.as_str()) != Some(v.as_str()))
             .collect();
         let [(k, v)] = failing.as_slice() else {
             continue;
         };
-        let diff = match labels.get(*k) {
+        let diff = match labels.get(k) {
             Some(have) if similar(have, v) => {
                 Some(format!("has {k}={have}, the selector wants {k}={v}"))
             }

@@ -27,7 +27,7 @@ fn port_containers(pod: &Pod) -> impl Iterator<Item = &Container> {
     )
 }
 
-fn proto(p: &Option<String>) -> &str {
+fn proto(p: &Option<crate::kube::Str>) -> &str {
     p.as_deref().filter(|p| !p.is_empty()).unwrap_or("TCP")
 }
 

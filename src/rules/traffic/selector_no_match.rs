@@ -265,12 +265,20 @@ fn template_matches(
     ns: &str,
     sel: &BTreeMap<String, String>,
 ) -> Vec<(ObjectId, &'static str, String, i64)> {
-    let hits = |t: &PodTemplate| sel.iter().all(|(k, v)| t.metadata.labels.get(k) == Some(v));
+    let hits = |t: &PodTemplate| {
+        sel.iter()
+            .all(|(k, v)| t.metadata.labels.get(k).map(|s| s.as_str()) == Some(v.as_str()))
+    };
     let in_ns = |m: &crate::kube::meta::ObjectMeta| m.namespace.as_deref() == Some(ns);
     let mut out = Vec::new();
     for (id, d) in snap.deployments() {
         if in_ns(&d.metadata) && hits(&d.spec.template) {
-            out.push((*id, "Deployment", d.metadata.name.clone(), d.spec.desired()));
+            out.push((
+                *id,
+                "Deployment",
+                d.metadata.name.to_string(),
+                d.spec.desired(),
+            ));
         }
     }
     for (id, d) in snap.stateful_sets() {
@@ -278,14 +286,19 @@ fn template_matches(
             out.push((
                 *id,
                 "StatefulSet",
-                d.metadata.name.clone(),
+                d.metadata.name.to_string(),
                 d.spec.desired(),
             ));
         }
     }
     for (id, d) in snap.replica_sets() {
         if in_ns(&d.metadata) && d.metadata.owner_references.is_empty() && hits(&d.spec.template) {
-            out.push((*id, "ReplicaSet", d.metadata.name.clone(), d.spec.desired()));
+            out.push((
+                *id,
+                "ReplicaSet",
+                d.metadata.name.to_string(),
+                d.spec.desired(),
+            ));
         }
     }
     for (id, d) in snap.daemon_sets() {
@@ -293,7 +306,7 @@ fn template_matches(
             out.push((
                 *id,
                 "DaemonSet",
-                d.metadata.name.clone(),
+                d.metadata.name.to_string(),
                 d.status.desired_number_scheduled,
             ));
         }

@@ -133,7 +133,7 @@ fn named(
                 .containers
                 .iter()
                 .flat_map(|c| c.ports.iter())
-                .filter_map(|cp| cp.name.clone())
+                .filter_map(|cp| cp.name.as_deref().map(String::from))
         })
         .filter(|n| near_miss::similar(n, name))
         .collect();

@@ -325,7 +325,7 @@ impl Chain<'_> {
                 for ft in &g.tries {
                     // The named resource first, then every other one of the group that is
                     // also over (the maximum capacity, or the unused quota).
-                    let node = Node::Cq(name.clone());
+                    let node = Node::Cq(name.to_string());
                     let need = |r: &str| {
                         self.needs
                             .iter()

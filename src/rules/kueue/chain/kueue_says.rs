@@ -112,8 +112,8 @@ pub fn classify(reason: &str, message: &str) -> Class {
 pub(super) fn kueue_says(wl: &Workload) -> Option<KueueSays> {
     let pick = |type_: &'static str| -> Option<KueueSays> {
         let cond: &Condition = wl.condition(type_).filter(|c| c.status == "False")?;
-        let reason = cond.reason.clone().unwrap_or_default();
-        let message = cond.message.clone().unwrap_or_default();
+        let reason = cond.reason.as_deref().unwrap_or_default().to_string();
+        let message = cond.message.as_deref().unwrap_or_default().to_string();
         if reason.is_empty() && message.is_empty() {
             return None;
         }

@@ -34,7 +34,7 @@ impl Chain<'_> {
 
     pub(super) fn cq_name(&self) -> String {
         self.cq
-            .map(|(_, c)| c.metadata.name.clone())
+            .map(|(_, c)| c.metadata.name.to_string())
             .unwrap_or_default()
     }
 
@@ -283,7 +283,7 @@ impl Chain<'_> {
         let (_, cq) = self.cq?;
         let name = &cq.metadata.name;
         let cohort = cq.cohort()?;
-        let node = Node::Cq(name.clone());
+        let node = Node::Cq(name.to_string());
         let res = fr.1.as_str();
         let nominal = ctx.tree.subtree(&node, fr);
         let max = ctx.tree.max_capacity(&node, fr);
@@ -350,7 +350,7 @@ impl Chain<'_> {
     fn never_words(&self, ctx: &Ctx, podset: &str) -> (String, String, String) {
         let subj = self.subject();
         let (_, cq) = self.cq.expect("quota verdicts have a ClusterQueue");
-        let node = Node::Cq(cq.metadata.name.clone());
+        let node = Node::Cq(cq.metadata.name.to_string());
         // Resources over their maximum capacity in the first flavor that failed on quota.
         // Kueue counts the podsets before this one that took the same flavor too
         // ("previously considered podsets requests (4) + current podset request (12)").
@@ -496,7 +496,7 @@ impl Chain<'_> {
     fn later_words(&self, ctx: &Ctx, podset: &str) -> (String, String, String) {
         let subj = self.subject();
         let (_, cq) = self.cq.expect("quota verdicts have a ClusterQueue");
-        let node = Node::Cq(cq.metadata.name.clone());
+        let node = Node::Cq(cq.metadata.name.to_string());
         let mut shorts: Vec<(String, String, Units, Units)> = Vec::new();
         for t in self.tries.iter().filter(|t| t.podset == podset) {
             for g in &t.groups {

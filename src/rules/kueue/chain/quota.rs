@@ -33,7 +33,7 @@ impl<'a> Chain<'a> {
             );
         }
         let covers_pods = model::covers_pods(cq);
-        let node = Node::Cq(cq.metadata.name.clone());
+        let node = Node::Cq(cq.metadata.name.to_string());
         // Usage by earlier podsets of this Workload, per (flavor, resource).
         let mut used: HashMap<FlavorResource, Units> = HashMap::new();
         for ps in &self.wl.spec.pod_sets {
@@ -151,7 +151,7 @@ impl<'a> Chain<'a> {
             for (res, q) in &rr.resources {
                 let Some(q) = q.value else { continue };
                 let theirs = model::units(res, q);
-                let ours = need.total.get(res).copied().unwrap_or(0);
+                let ours = need.total.get(res.as_str()).copied().unwrap_or(0);
                 if theirs != ours {
                     self.notes.push(format!(
                         "Kueue recorded {} for podSet {} (status.resourceRequests) where the recomputation from the pod template gives {}",
@@ -162,7 +162,11 @@ impl<'a> Chain<'a> {
                 }
             }
         }
-        if ctx.tree.recomputed_usage.contains(&cq.metadata.name) {
+        if ctx
+            .tree
+            .recomputed_usage
+            .contains(cq.metadata.name.as_str())
+        {
             self.notes.push(format!(
                 "ClusterQueue {} has no status.flavorsReservation; its usage is summed from the Workloads in the bundle",
                 cq.metadata.name
@@ -183,7 +187,7 @@ impl<'a> Chain<'a> {
                 _ => None,
             })
             .collect();
-        let mut queues = vec![cq.metadata.name.clone()];
+        let mut queues = vec![cq.metadata.name.to_string()];
         if let Some(top) = ctx.tree.ancestors(&cq.metadata.name).last() {
             for m in ctx.tree.members(top) {
                 if !queues.contains(&m) {
@@ -231,7 +235,7 @@ impl<'a> Chain<'a> {
 /// The quota table of a ClusterQueue: flavor × resource with nominal, limits, reserved,
 /// free now, maximum capacity, and what the chain's Workload needs there.
 pub fn quota_table(ctx: &Ctx, cq: &ClusterQueue, chain: Option<&Chain>) -> Vec<Value> {
-    let node = Node::Cq(cq.metadata.name.clone());
+    let node = Node::Cq(cq.metadata.name.to_string());
     let mut rows = Vec::new();
     for g in &cq.spec.resource_groups {
         for f in &g.flavors {
