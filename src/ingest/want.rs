@@ -175,6 +175,21 @@ impl Want {
         self.admits(&detected, path)
     }
 
+    /// Whether the file at `path` of an input laid out as `detected` can hold an object of
+    /// `kind`, by its place (a file of objects whose place does not rule the kind out).
+    pub fn could_hold(detected: &Detected, path: &str, kind: &str) -> bool {
+        matches!(
+            detected.classify(path),
+            FileClass::Objects | FileClass::MaybeObjects
+        ) && Wanted {
+            kind: Some(kind.to_string()),
+            plural: None,
+            within: Within::Everywhere,
+            name: None,
+        }
+        .fits(&place_of(detected, path))
+    }
+
     /// Whether the file at `path` of an input laid out as `detected` is read: bundle
     /// metadata and files the layout skips always are (they cost nothing), a log when its
     /// pod's logs are wanted, a file of objects when its place can hold a wanted one.

@@ -103,3 +103,24 @@ mod tests {
         assert!(is_real_uid("0a000000-0000-0000-0000-000000000000"));
     }
 }
+
+/// Kinds without a namespace that kdiag knows (no namespace column, `-n` ignored): a
+/// selective read reads every one of them (see `ingest::want`).
+pub const CLUSTER_SCOPED: &[&str] = &[
+    "Node",
+    "Namespace",
+    "PersistentVolume",
+    "StorageClass",
+    "PriorityClass",
+    "IngressClass",
+    "CustomResourceDefinition",
+    "ClusterQueue",
+    "ResourceFlavor",
+    "Cohort",
+    "AdmissionCheck",
+    "WorkloadPriorityClass",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ValidatingWebhookConfiguration",
+    "MutatingWebhookConfiguration",
+];

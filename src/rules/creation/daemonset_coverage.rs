@@ -1,6 +1,7 @@
 //! `creation/daemonset-coverage`: DaemonSets missing pods on eligible nodes, or with pods
 //! on nodes they no longer fit.
 
+use crate::rules::reach::Reach;
 use super::failed_create::has_failed_create;
 use crate::declare_rule;
 use crate::kube::node::{Node, Taint};
@@ -29,6 +30,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each DaemonSet with its own pods and the nodes.
+        reach: Reach::Local,
         run: run,
     };
 }

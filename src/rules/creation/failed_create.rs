@@ -1,5 +1,6 @@
 //! `creation/failed-create`: controllers that cannot create their pods.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::{Qty, ResourceList, condition};
 use crate::kube::pod::PodSpec;
@@ -29,6 +30,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Error,
         fallback: false,
+        // Local: each controller with its Events, quotas and LimitRanges of its namespace, and cluster-scoped webhooks and Namespaces.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! `creation/progress-deadline`: a Deployment rollout that stopped progressing with no
 //! stuck pod to explain it.
 
+use crate::rules::reach::Reach;
 use super::failed_create::{deployment_replica_failure, has_failed_create};
 use crate::declare_rule;
 use crate::kube::meta::condition;
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Deployment with its ReplicaSets, pods and Events.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -2,6 +2,7 @@
 //! ordinal. The note other rules add when a stuck pod blocks later ordinals is
 //! [`crate::rules::statefulset_ordinals::blocked_note`].
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each StatefulSet with its pods and Events.
+        reach: Reach::Local,
         run: run,
     };
 }

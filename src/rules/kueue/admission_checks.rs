@@ -1,5 +1,6 @@
 //! A Workload held back by admission checks.
 
+use crate::rules::reach::Reach;
 use super::chain::Verdict;
 use crate::declare_rule;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -18,6 +19,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! Admitted Workloads whose pods stay Pending: a scheduler problem, not a queue one.
 
+use crate::rules::reach::Reach;
 use super::chain::words::{flavor_words, join_and, node_label_words};
 use super::chain::{self, Chain, Ctx, Verdict};
 use super::model::{kueue_gated, tolerates};
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Scheduling,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! Jobs (and gated pods) that Kueue should manage but that have no Workload.
 
+use crate::rules::reach::Reach;
 use super::chain::evidence::missing;
 use super::model::{kueue_gated, queue_label, workloads_of};
 use crate::declare_rule;
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Job with its Workload (an owned object) and the LocalQueue of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! A Workload in a namespace its ClusterQueue does not select.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::rules::{Context, Finding, Severity, Stage};
 
@@ -17,6 +18,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

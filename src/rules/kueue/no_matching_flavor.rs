@@ -1,6 +1,7 @@
 //! No flavor of the ClusterQueue can hold a podset (labels, taints, missing flavor,
 //! uncovered resource).
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::rules::{Context, Finding, Severity, Stage};
 
@@ -19,6 +20,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

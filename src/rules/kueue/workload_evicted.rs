@@ -1,6 +1,7 @@
 //! Workloads that lost their admission: preempted, PodsReady timeout, deactivated,
 //! stopped queues; and deactivated Workloads that will not be admitted again.
 
+use crate::rules::reach::Reach;
 use super::chain::words::until_words;
 use super::chain::{self, Chain, Ctx, Verdict};
 use crate::declare_rule;
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! A Workload that is not admitted although the recomputation finds no blocker, or whose
 //! chain the bundle cannot follow.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::rules::{Context, Finding, Severity, Stage};
 
@@ -18,6 +19,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! `node/admission-rejected`: the kubelet refused a pod the scheduler had placed.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, get_qty};
 use crate::kube::node::Node;
@@ -30,6 +31,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Local: each rejected pod with its node and Events, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! `node/condition`: nodes that are NotReady or under pressure, and the pods stuck on them.
 
+use crate::rules::reach::Reach;
 use super::image_pull::IMAGE_REASONS;
 use crate::declare_rule;
 use crate::kube::meta::{Condition, condition};
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: counts and names the pods of every namespace on the node (see `touches_bound_pods`).
+        reach: Reach::Wide(touches_bound_pods),
         run: run,
     };
 }
@@ -250,4 +253,14 @@ fn no_reason_of_its_own(snap: &Snapshot, id: ObjectId, p: &Pod) -> bool {
             "FailedMount" | "FailedAttachVolume" | "FailedMapVolume" | "FailedCreatePodSandBox"
         ) || IMAGE_REASONS.contains(&e.reason.as_str())
     })
+}
+
+/// Whether a node finding could touch the object asked: the node's conditions are
+/// cluster-scoped, so a full read flags the nodes a narrow one does; a flagged node's
+/// finding counts, explains and cites the pods of every namespace bound there, and the
+/// pods it explains change what other rules say of that namespace. So it could when a
+/// pod of the namespace read is bound to a flagged node.
+fn touches_bound_pods(inv: &crate::rules::reach::Involve) -> bool {
+    inv.own()
+        .any(|f| !inv.snapshot.pods_on_node(&f.object.name).is_empty())
 }

@@ -1,5 +1,6 @@
 //! `node/evicted`: pods the kubelet evicted or stopped for a node shutdown.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
@@ -20,6 +21,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Local: each evicted pod with its node, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! `node/image-pull`: pods bound to a node whose image cannot be pulled, one finding per image.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
@@ -31,6 +32,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: groups the pods of every namespace pulling one image; a pod is a case by its own status.
+        reach: Reach::Wide(|inv| inv.grouped_cases()),
         run: run,
     };
 }

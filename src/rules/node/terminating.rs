@@ -1,5 +1,6 @@
 //! `node/terminating`: pods deleted long ago that are still there.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::time::{format_duration, parse_timestamp};
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its node and Events; grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

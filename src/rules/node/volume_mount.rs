@@ -1,5 +1,6 @@
 //! `node/volume-mount`: containers not created because a volume cannot be attached or mounted.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its PVCs, volumes and Events, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! `numa/kubelet-config-unsupported`: kubelet settings with which pod-level resource
 //! management cannot work.
 
+use crate::rules::reach::Reach;
 use super::budget::PodBudget;
 use super::kubelet::{
     GATE_POD_LEVEL_RESOURCE_MANAGERS, GATE_POD_LEVEL_RESOURCES, Gate, KubeletIndex, NodeKubelet,
@@ -33,6 +34,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `numa_reach`.
+        reach: Reach::Wide(super::numa_reach),
         run: run,
     };
 }

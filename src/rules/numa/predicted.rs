@@ -1,6 +1,7 @@
 //! `numa/shared-pool-predicted`: pods and pod templates the kubelet will reject for an
 //! empty pod shared pool, before any pod is rejected.
 
+use crate::rules::reach::Reach;
 use super::budget::PodBudget;
 use super::explains_rejection;
 use super::kubelet::{
@@ -37,6 +38,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `numa_reach`.
+        reach: Reach::Wide(super::numa_reach),
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! `numa/resource-manager-rejected`: the kubelet's topology, CPU or Memory manager refused
 //! a pod, explained from the pod spec and the node's kubelet settings.
 
+use crate::rules::reach::Reach;
 use super::budget::{Breach, PodBudget, Violation};
 use super::explains_rejection;
 use super::kubelet::{KubeletIndex, NodeKubelet};
@@ -37,6 +38,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `numa_reach`.
+        reach: Reach::Wide(super::numa_reach),
         run: run,
     };
 }

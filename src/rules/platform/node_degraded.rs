@@ -1,6 +1,7 @@
 //! `platform/node-degraded`: a node whose machine-config daemon is Degraded, and what
 //! blocks its drain.
 
+use crate::rules::reach::Reach;
 use super::drain::{Blocker, blockers};
 use super::model::{NodeState, Phase, Platform};
 use crate::declare_rule;
@@ -26,6 +27,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

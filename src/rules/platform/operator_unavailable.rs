@@ -1,5 +1,6 @@
 //! `platform/operator-unavailable`: ClusterOperators reporting `Available` other than True.
 
+use crate::rules::reach::Reach;
 use super::operator::{Bad, findings};
 use crate::declare_rule;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -16,6 +17,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! `platform/pool-degraded`: a MachineConfigPool reporting `Degraded=True` for a reason
 //! its nodes do not explain on their own.
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::rules::evidence;
@@ -20,6 +21,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! `platform/pool-paused`: a paused MachineConfigPool holding outdated nodes.
 
+use crate::rules::reach::Reach;
 use super::model::Phase;
 use crate::declare_rule;
 use crate::rules::evidence;
@@ -17,6 +18,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

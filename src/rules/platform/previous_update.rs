@@ -1,5 +1,6 @@
 //! `platform/previous-update-incomplete`: an update started before the last one finished.
 
+use crate::rules::reach::Reach;
 use super::model::Assessment;
 use crate::declare_rule;
 use crate::rules::evidence;
@@ -18,6 +19,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! `platform/update-failing`: the ClusterVersion says the update cannot proceed, or it
 //! has stalled by `oc`'s estimate.
 
+use crate::rules::reach::Reach;
 use super::model::{Assessment, Platform};
 use super::operator::{condition_note, first_line};
 use crate::declare_rule;
@@ -26,6 +27,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

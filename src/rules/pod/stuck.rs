@@ -1,5 +1,6 @@
 //! The generic stage classifier: where did each stuck pod stop?
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
@@ -34,6 +35,8 @@ declare_rule! {
         stage: Stage::Scheduling,
         severity: Severity::Error,
         fallback: true,
+        // Local: each pod with its owner chain, node, Events and logs, grouped by the pod's owner; it skips pods other rules explained, which are of the pod's namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

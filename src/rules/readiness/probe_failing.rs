@@ -1,5 +1,6 @@
 //! Running but not Ready because the readiness probe fails.
 
+use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Readiness,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each pod with its Events and its namespace's Services, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

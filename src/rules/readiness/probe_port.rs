@@ -1,5 +1,6 @@
 //! A probe that targets a port name the container does not declare.
 
+use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Readiness,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its Events.
+        reach: Reach::Local,
         run: run,
     };
 }

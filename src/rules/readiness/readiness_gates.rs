@@ -1,5 +1,6 @@
 //! Containers ready, pod held back by readiness gates.
 
+use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Readiness,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each pod's own conditions.
+        reach: Reach::Local,
         run: run,
     };
 }

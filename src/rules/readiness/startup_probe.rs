@@ -1,5 +1,6 @@
 //! A startup probe that has not succeeded yet.
 
+use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Readiness,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each pod with its Events, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! `runtime/config-error`: CreateContainerConfigError, checked against the bundle's
 //! ConfigMaps and Secrets.
 
+use crate::rules::reach::Reach;
 use super::facts;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
@@ -29,6 +30,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with the ConfigMaps, Secrets and Events of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! `runtime/crash-loop`: containers in CrashLoopBackOff, with how they last ended.
 
+use crate::rules::reach::Reach;
 use super::facts::{self, last_termination, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::event::Event;
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its Events and logs, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

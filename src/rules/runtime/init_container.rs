@@ -1,5 +1,6 @@
 //! `runtime/init-container`: an init container that fails or never finishes.
 
+use crate::rules::reach::Reach;
 use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its Events and logs, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! `runtime/job-failed`: Jobs that gave up (backoff limit, deadline, failure policy).
 
+use crate::rules::reach::Reach;
 use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Job with its pods and Events (owners share the namespace).
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! `runtime/start-error`: the runtime cannot create or start a container.
 
+use crate::rules::reach::Reach;
 use super::facts;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
@@ -20,6 +21,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its Events, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

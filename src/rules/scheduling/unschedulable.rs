@@ -6,6 +6,7 @@
 //! `preemption`, `autoscaler` and `scheduler_compare` (the recomputation against the
 //! scheduler's own message), private modules of `rules::scheduling`.
 
+use crate::rules::reach::Reach;
 use super::autoscaler::autoscaler;
 use super::claims::{Claim, ClaimState, claims};
 use super::fit::{self, Exclusion, NodeFit, Usage};
@@ -47,6 +48,8 @@ declare_rule! {
         stage: Stage::Scheduling,
         severity: Severity::Error,
         fallback: false,
+        // Wide: a node's free room counts the pods of every namespace; a pending pod is a case by its own status, and only it, nodes and its Events are cited.
+        reach: Reach::Wide(|inv| inv.grouped_cases()),
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! An Ingress backend whose Service, or Service port, does not exist.
 
+use crate::rules::reach::Reach;
 use super::model::{Backend, Model};
 use super::ports::{self, Resolve};
 use crate::declare_rule;
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Ingress with the Services of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! An Ingress whose backend Service has no ready endpoint: the whole chain in one finding.
 
+use crate::rules::reach::Reach;
 use super::hops::{self, Chain};
 use super::ingress_backend::{backend_evidence, port_text};
 use super::model::{Backend, Cause, EpSource};
@@ -26,6 +27,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Ingress with the Services, endpoints and pods of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

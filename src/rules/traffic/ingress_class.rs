@@ -1,5 +1,6 @@
 //! An Ingress whose IngressClass does not exist (or that has none and no default).
 
+use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each Ingress with the cluster's IngressClasses.
+        reach: Reach::Local,
         run: run,
     };
 }

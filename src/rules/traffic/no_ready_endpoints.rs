@@ -1,5 +1,6 @@
 //! A Service whose selected pods are none Ready.
 
+use crate::rules::reach::Reach;
 use super::hops::{self, Chain};
 use super::model::{self, Cause, EpSource};
 use crate::declare_rule;
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Service with the endpoints and pods of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

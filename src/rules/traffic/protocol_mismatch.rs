@@ -1,5 +1,6 @@
 //! A Service port whose protocol differs from the container port it targets.
 
+use crate::rules::reach::Reach;
 use super::model::PodRef;
 use super::ports::{self, Resolve};
 use crate::declare_rule;
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Service with its endpoints and pods.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! A Service whose selector matches no pod.
 
+use crate::rules::reach::Reach;
 use super::model::{self, Cause, Model};
 use super::near_miss;
 use super::users;
@@ -34,6 +35,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: its message counts matching pods of other namespaces; which Services it reports, and what it cites, is told by the Service's namespace and the cluster scope.
+        reach: Reach::Wide(|inv| inv.own().any(|f| inv.touches_target(f))),
         run: run,
     };
 }

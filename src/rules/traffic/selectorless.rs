@@ -1,5 +1,6 @@
 //! A Service without selector and without hand-made endpoints.
 
+use crate::rules::reach::Reach;
 use super::model::{Cause, EpSource, Model};
 use crate::declare_rule;
 use crate::rules::evidence;
@@ -21,6 +22,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each Service with its own endpoints.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -1,5 +1,6 @@
 //! A Service targetPort that the selected pods do not declare.
 
+use crate::rules::reach::Reach;
 use super::model::{self, Model};
 use super::near_miss;
 use super::ports::{self, Resolve};
@@ -27,6 +28,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Service with its namespace's pods.
+        reach: Reach::Local,
         run: run,
     };
 }
