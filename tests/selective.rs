@@ -348,7 +348,7 @@ pub(crate) fn pod_list(ns: &str, n: usize) -> String {
 }
 
 /// A must-gather's `core/events.yaml`: the snapshot time is checked against its events.
-const EVENTS: &str = r#"apiVersion: v1
+pub(crate) const EVENTS: &str = r#"apiVersion: v1
 items:
 - apiVersion: v1
   count: 1

@@ -338,6 +338,11 @@ fn describe_leaves_other_namespaces_unread() {
         &format!("{top}/namespaces/shop/core/pods.yaml"),
         crate::selective::pod_list("shop", 2),
     );
+    // Events date the snapshot (without any, its newest object does: a full read).
+    scratch.write(
+        &format!("{top}/namespaces/shop/core/events.yaml"),
+        crate::selective::EVENTS,
+    );
     let path = scratch.file("mg");
     let stats = |full: bool| {
         let env = [
@@ -348,7 +353,11 @@ fn describe_leaves_other_namespaces_unread() {
     };
     let (picked, full) = (stats(false), stats(true));
     assert_eq!(picked.stdout, full.stdout);
-    assert!(picked.stdout.contains("web-1-7d4b9c5f8d"), "{}", picked.stdout);
+    assert!(
+        picked.stdout.contains("web-1-7d4b9c5f8d"),
+        "{}",
+        picked.stdout
+    );
     assert!(
         picked.stderr.contains("describe: namespace shop read"),
         "{}",

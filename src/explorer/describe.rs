@@ -18,9 +18,9 @@ use super::lookup::{known_kind, resolve_kind, resolve_object, resolve_prefix};
 use super::yaml::yaml_value;
 use super::{DescribeArgs, emit};
 use crate::load;
+use kdiag::ingest::Want;
 use kdiag::kube::time::format_rfc3339;
 use kdiag::report::redact::Redactor;
-use kdiag::ingest::Want;
 use kdiag::rules::Finding;
 use kdiag::rules::reach::reaching;
 use kdiag::snapshot::kinds::default_group;
@@ -102,6 +102,7 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
     let stats = std::env::var_os("KDIAG_STATS").is_some();
     let mut want = Want::nothing()
         .namespace(ns)
+        .logs_in(ns)
         .cluster_scope()
         .objects("Event", Some("default"), None);
     // The Kueue rules ask whether the bundle holds Workloads and LocalQueues whenever they

@@ -57,7 +57,6 @@ const KINDS: &[(&str, &str, &[&str])] = &[
     ("WorkloadPriorityClass", "workloadpriorityclasses", &[]),
 ];
 
-
 /// A kind as the user means it: its group ("" for core) and Kind.
 pub(super) struct Kind {
     pub group: String,

@@ -38,6 +38,9 @@ pub struct Want {
     /// `None`: every container log; else the logs of these pods, (namespace, pod), the
     /// namespace `None` for a pod of that name in any (or no) namespace.
     logs: Option<Vec<(Option<String>, String)>>,
+    /// Also the container logs of every pod of these namespaces (and of logs whose place
+    /// names no namespace).
+    log_namespaces: Vec<String>,
     /// Also every file of Events, for their times (see [`Want::with_all_events`]).
     event_times: bool,
 }
@@ -48,6 +51,7 @@ impl Want {
         Want {
             objects: None,
             logs: None,
+            log_namespaces: Vec::new(),
             event_times: false,
         }
     }
@@ -57,6 +61,7 @@ impl Want {
         Want {
             objects: Some(Vec::new()),
             logs: Some(Vec::new()),
+            log_namespaces: Vec::new(),
             event_times: false,
         }
     }
@@ -130,6 +135,15 @@ impl Want {
         self
     }
 
+    /// Also the container logs of every pod of `namespace`, and every log whose place
+    /// names no namespace (it may be of one of them).
+    pub fn logs_in(mut self, namespace: &str) -> Want {
+        if self.logs.is_some() {
+            self.log_namespaces.push(namespace.to_string());
+        }
+        self
+    }
+
     /// Whether this is a full read.
     pub fn is_all(&self) -> bool {
         self.objects.is_none() && self.logs.is_none()
@@ -198,11 +212,14 @@ impl Want {
             return true;
         }
         match detected.classify(path) {
-            FileClass::Log(key) => self.logs.as_ref().is_none_or(|pods| {
-                pods.iter().any(|(ns, pod)| {
-                    ns.as_ref().is_none_or(|ns| *ns == key.namespace) && *pod == key.pod
-                })
-            }),
+            FileClass::Log(key) => {
+                self.logs.as_ref().is_none_or(|pods| {
+                    pods.iter().any(|(ns, pod)| {
+                        ns.as_ref().is_none_or(|ns| *ns == key.namespace) && *pod == key.pod
+                    })
+                }) || (!self.log_namespaces.is_empty() && key.namespace.is_empty())
+                    || self.log_namespaces.contains(&key.namespace)
+            }
             FileClass::Objects | FileClass::MaybeObjects => match &self.objects {
                 None => true,
                 Some(list) => {

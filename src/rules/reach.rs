@@ -102,7 +102,11 @@ impl Involve<'_> {
 
 /// The first rule whose findings about `target` a narrow read cannot tell, if any: the
 /// caller reads everything then.
-pub fn reaching(snapshot: &Snapshot, findings: &[Finding], target: ObjectId) -> Option<&'static str> {
+pub fn reaching(
+    snapshot: &Snapshot,
+    findings: &[Finding],
+    target: ObjectId,
+) -> Option<&'static str> {
     registry().find_map(|r| match r.reach {
         Reach::Local => None,
         Reach::Wide(test) => {

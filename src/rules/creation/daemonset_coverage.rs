@@ -1,13 +1,13 @@
 //! `creation/daemonset-coverage`: DaemonSets missing pods on eligible nodes, or with pods
 //! on nodes they no longer fit.
 
-use crate::rules::reach::Reach;
 use super::failed_create::has_failed_create;
 use crate::declare_rule;
 use crate::kube::node::{Node, Taint};
 use crate::kube::pod::{Pod, PodSpec, Toleration};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::fit::{node_matches_terms, required_node_terms, tolerates};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;

@@ -1,12 +1,12 @@
 //! `creation/failed-create`: controllers that cannot create their pods.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::{Qty, ResourceList, condition};
 use crate::kube::pod::PodSpec;
 use crate::kube::quantity::Quantity;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::requests::{effective_requests, unread_requests};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};

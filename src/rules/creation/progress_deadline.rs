@@ -1,12 +1,12 @@
 //! `creation/progress-deadline`: a Deployment rollout that stopped progressing with no
 //! stuck pod to explain it.
 
-use crate::rules::reach::Reach;
 use super::failed_create::{deployment_replica_failure, has_failed_create};
 use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;

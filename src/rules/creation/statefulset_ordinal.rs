@@ -2,10 +2,10 @@
 //! ordinal. The note other rules add when a stuck pod blocks later ordinals is
 //! [`crate::rules::statefulset_ordinals::blocked_note`].
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::statefulset_ordinals::{ordered, ordinal_list, pods_by_ordinal};
 use crate::rules::{Context, Finding, Severity, Stage};
 

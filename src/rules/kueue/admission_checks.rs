@@ -1,8 +1,8 @@
 //! A Workload held back by admission checks.
 
-use crate::rules::reach::Reach;
 use super::chain::Verdict;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

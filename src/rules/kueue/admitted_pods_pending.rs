@@ -1,11 +1,11 @@
 //! Admitted Workloads whose pods stay Pending: a scheduler problem, not a queue one.
 
-use crate::rules::reach::Reach;
 use super::chain::words::{flavor_words, join_and, node_label_words};
 use super::chain::{self, Chain, Ctx, Verdict};
 use super::model::{kueue_gated, tolerates};
 use crate::declare_rule;
 use crate::kube::kueue::ResourceFlavor;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 use crate::snapshot::Snapshot;
 use std::collections::BTreeMap;

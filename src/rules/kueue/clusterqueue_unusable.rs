@@ -1,7 +1,7 @@
 //! A Workload whose ClusterQueue is missing, stopped or inactive.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

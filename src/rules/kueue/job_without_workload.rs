@@ -1,10 +1,10 @@
 //! Jobs (and gated pods) that Kueue should manage but that have no Workload.
 
-use crate::rules::reach::Reach;
 use super::chain::evidence::missing;
 use super::model::{kueue_gated, queue_label, workloads_of};
 use crate::declare_rule;
 use crate::kube::meta::ObjectMeta;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 use crate::snapshot::{ObjectId, Snapshot};
 

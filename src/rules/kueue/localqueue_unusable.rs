@@ -1,7 +1,7 @@
 //! A Workload whose LocalQueue is missing, stopped or inactive (or that names none).
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,7 +1,7 @@
 //! A Workload in a namespace its ClusterQueue does not select.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,8 +1,8 @@
 //! No flavor of the ClusterQueue can hold a podset (labels, taints, missing flavor,
 //! uncovered resource).
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,7 +1,7 @@
 //! A Workload that needs more than its ClusterQueue can ever give.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,7 +1,7 @@
 //! A Workload that fits its ClusterQueue, but not the quota left unused now.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

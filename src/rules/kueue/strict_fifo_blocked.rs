@@ -1,7 +1,7 @@
 //! A Workload that would fit but waits behind the head of a StrictFIFO queue.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,10 +1,10 @@
 //! Workloads that lost their admission: preempted, PodsReady timeout, deactivated,
 //! stopped queues; and deactivated Workloads that will not be admitted again.
 
-use crate::rules::reach::Reach;
 use super::chain::words::until_words;
 use super::chain::{self, Chain, Ctx, Verdict};
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 
 declare_rule! {

@@ -1,8 +1,8 @@
 //! A Workload that is not admitted although the recomputation finds no blocker, or whose
 //! chain the bundle cannot follow.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,12 +1,12 @@
 //! `node/admission-rejected`: the kubelet refused a pod the scheduler had placed.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, get_qty};
 use crate::kube::node::Node;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::fit::{Usage, pod_units};
 use crate::rules::scheduling::requests::{UnreadRequest, display_units, unread_requests};
 use crate::rules::{Context, Finding, Severity, Stage};

@@ -1,6 +1,5 @@
 //! `node/condition`: nodes that are NotReady or under pressure, and the pods stuck on them.
 
-use crate::rules::reach::Reach;
 use super::image_pull::IMAGE_REASONS;
 use crate::declare_rule;
 use crate::kube::meta::{Condition, condition};
@@ -8,6 +7,7 @@ use crate::kube::pod::Pod;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 

@@ -1,10 +1,10 @@
 //! `node/evicted`: pods the kubelet evicted or stopped for a node shutdown.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
 

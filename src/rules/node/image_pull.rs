@@ -1,12 +1,12 @@
 //! `node/image-pull`: pods bound to a node whose image cannot be pulled, one finding per image.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,10 +1,10 @@
 //! `node/sandbox`: pods whose sandbox (network namespace, pause container) cannot be created.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -252,7 +252,6 @@ fn finding(snap: &Snapshot, node: &str, key: &str, pods: &[(ObjectId, ObjectId)]
     f.details = Some(serde_json::json!({ "pods": names }));
     f
 }
-
 
 /// Whether a sandbox finding could touch the object asked: the cases are told by each
 /// pod (see [`crate::rules::reach::Involve::grouped_cases`]), but a finding also cites a

@@ -1,11 +1,11 @@
 //! `node/terminating`: pods deleted long ago that are still there.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -1,12 +1,12 @@
 //! `node/volume-mount`: containers not created because a volume cannot be attached or mounted.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;

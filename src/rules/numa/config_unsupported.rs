@@ -1,7 +1,6 @@
 //! `numa/kubelet-config-unsupported`: kubelet settings with which pod-level resource
 //! management cannot work.
 
-use crate::rules::reach::Reach;
 use super::budget::PodBudget;
 use super::kubelet::{
     GATE_POD_LEVEL_RESOURCE_MANAGERS, GATE_POD_LEVEL_RESOURCES, Gate, KubeletIndex, NodeKubelet,
@@ -13,6 +12,7 @@ use crate::declare_rule;
 use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note, plural};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};

@@ -55,7 +55,6 @@ pub fn resource_manager_text(message: &str) -> bool {
             || m.contains("cpu manager"))
 }
 
-
 /// Whether a NUMA finding could touch the object asked. What a node's kubelet is set to
 /// comes from cluster-scoped sources (and the pods bound to a node named by one), and the
 /// area explains pods first, so others skip them. So it could when the bundle holds such a

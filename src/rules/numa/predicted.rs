@@ -1,7 +1,6 @@
 //! `numa/shared-pool-predicted`: pods and pod templates the kubelet will reject for an
 //! empty pod shared pool, before any pod is rejected.
 
-use crate::rules::reach::Reach;
 use super::budget::PodBudget;
 use super::explains_rejection;
 use super::kubelet::{
@@ -15,6 +14,7 @@ use crate::declare_rule;
 use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note, plural};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::HashMap;

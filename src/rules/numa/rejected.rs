@@ -1,7 +1,6 @@
 //! `numa/resource-manager-rejected`: the kubelet's topology, CPU or Memory manager refused
 //! a pod, explained from the pod spec and the node's kubelet settings.
 
-use crate::rules::reach::Reach;
 use super::budget::{Breach, PodBudget, Violation};
 use super::explains_rejection;
 use super::kubelet::{KubeletIndex, NodeKubelet};
@@ -12,6 +11,7 @@ use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::requests::{display_units, effective_requests};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};

@@ -38,5 +38,8 @@ pub(crate) fn platform_reach(inv: &crate::rules::reach::Involve) -> bool {
     crate::rules::reach::bundle_holds(
         inv,
         &["ClusterVersion", "ClusterOperator", "MachineConfigPool"],
-    ) || inv.findings.iter().any(|f| f.stage == crate::rules::Stage::Platform)
+    ) || inv
+        .findings
+        .iter()
+        .any(|f| f.stage == crate::rules::Stage::Platform)
 }

@@ -1,13 +1,13 @@
 //! `platform/node-degraded`: a node whose machine-config daemon is Degraded, and what
 //! blocks its drain.
 
-use crate::rules::reach::Reach;
 use super::drain::{Blocker, blockers};
 use super::model::{NodeState, Phase, Platform};
 use crate::declare_rule;
 use crate::kube::openshift::mcd;
 use crate::rules::evidence;
 use crate::rules::pod_findings::note;
+use crate::rules::reach::Reach;
 use crate::rules::{CauseHint, Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::Snapshot;
 

@@ -1,8 +1,8 @@
 //! `platform/operator-unavailable`: ClusterOperators reporting `Available` other than True.
 
-use crate::rules::reach::Reach;
 use super::operator::{Bad, findings};
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

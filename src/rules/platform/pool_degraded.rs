@@ -1,11 +1,11 @@
 //! `platform/pool-degraded`: a MachineConfigPool reporting `Degraded=True` for a reason
 //! its nodes do not explain on their own.
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::rules::evidence;
 use crate::rules::platform::operator::first_line;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,9 +1,9 @@
 //! `platform/pool-paused`: a paused MachineConfigPool holding outdated nodes.
 
-use crate::rules::reach::Reach;
 use super::model::Phase;
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

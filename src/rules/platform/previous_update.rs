@@ -1,9 +1,9 @@
 //! `platform/previous-update-incomplete`: an update started before the last one finished.
 
-use crate::rules::reach::Reach;
 use super::model::Assessment;
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,13 +1,13 @@
 //! `platform/update-failing`: the ClusterVersion says the update cannot proceed, or it
 //! has stalled by `oc`'s estimate.
 
-use crate::rules::reach::Reach;
 use super::model::{Assessment, Platform};
 use super::operator::{condition_note, first_line};
 use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::kube::time::format_duration;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{CauseHint, Context, Finding, Severity, Stage};
 use crate::snapshot::Snapshot;
 

@@ -1,6 +1,5 @@
 //! The generic stage classifier: where did each stuck pod stop?
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
@@ -8,6 +7,7 @@ use crate::kube::pod::{ContainerStatus, Pod};
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, node_evidence};
+use crate::rules::reach::Reach;
 use crate::rules::superseded::superseded;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};

@@ -1,11 +1,11 @@
 //! Running but not Ready because the readiness probe fails.
 
-use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 

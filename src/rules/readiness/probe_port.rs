@@ -1,10 +1,10 @@
 //! A probe that targets a port name the container does not declare.
 
-use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 

@@ -1,10 +1,10 @@
 //! Containers ready, pod held back by readiness gates.
 
-use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 

@@ -1,11 +1,11 @@
 //! A startup probe that has not succeeded yet.
 
-use crate::rules::reach::Reach;
 use super::analysis::{self, NotReady, PodDiagnosis, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 

@@ -1,13 +1,13 @@
 //! `runtime/config-error`: CreateContainerConfigError, checked against the bundle's
 //! ConfigMaps and Secrets.
 
-use crate::rules::reach::Reach;
 use super::facts;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Container;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;

@@ -1,11 +1,11 @@
 //! `runtime/crash-loop`: containers in CrashLoopBackOff, with how they last ended.
 
-use crate::rules::reach::Reach;
 use super::facts::{self, last_termination, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;

@@ -1,12 +1,12 @@
 //! `runtime/job-failed`: Jobs that gave up (backoff limit, deadline, failure policy).
 
-use crate::rules::reach::Reach;
 use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;

@@ -1,10 +1,10 @@
 //! `runtime/start-error`: the runtime cannot create or start a container.
 
-use crate::rules::reach::Reach;
 use super::facts;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
 

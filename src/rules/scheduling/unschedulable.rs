@@ -6,7 +6,6 @@
 //! `preemption`, `autoscaler` and `scheduler_compare` (the recomputation against the
 //! scheduler's own message), private modules of `rules::scheduling`.
 
-use crate::rules::reach::Reach;
 use super::autoscaler::autoscaler;
 use super::claims::{Claim, ClaimState, claims};
 use super::fit::{self, Exclusion, NodeFit, Usage};
@@ -24,6 +23,7 @@ use crate::kube::pod::Pod;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;

@@ -1,11 +1,11 @@
 //! An Ingress backend whose Service, or Service port, does not exist.
 
-use crate::rules::reach::Reach;
 use super::model::{Backend, Model};
 use super::ports::{self, Resolve};
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;

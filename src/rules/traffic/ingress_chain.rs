@@ -1,12 +1,12 @@
 //! An Ingress whose backend Service has no ready endpoint: the whole chain in one finding.
 
-use crate::rules::reach::Reach;
 use super::hops::{self, Chain};
 use super::ingress_backend::{backend_evidence, port_text};
 use super::model::{Backend, Cause, EpSource};
 use super::ports;
 use super::selector_no_match;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;

@@ -1,9 +1,9 @@
 //! An Ingress whose IngressClass does not exist (or that has none and no default).
 
-use crate::rules::reach::Reach;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,10 +1,10 @@
 //! A Service whose selected pods are none Ready.
 
-use crate::rules::reach::Reach;
 use super::hops::{self, Chain};
 use super::model::{self, Cause, EpSource};
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,12 +1,12 @@
 //! A Service port whose protocol differs from the container port it targets.
 
-use crate::rules::reach::Reach;
 use super::model::PodRef;
 use super::ports::{self, Resolve};
 use crate::declare_rule;
 use crate::kube::network::{ServicePort, TargetPort};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
 

@@ -1,12 +1,12 @@
 //! A Service whose selector matches no pod.
 
-use crate::rules::reach::Reach;
 use super::model::{self, Cause, Model};
 use super::near_miss;
 use super::users;
 use crate::declare_rule;
 use crate::kube::pod::PodTemplate;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;

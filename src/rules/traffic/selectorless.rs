@@ -1,9 +1,9 @@
 //! A Service without selector and without hand-made endpoints.
 
-use crate::rules::reach::Reach;
 use super::model::{Cause, EpSource, Model};
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {

@@ -1,6 +1,5 @@
 //! A Service targetPort that the selected pods do not declare.
 
-use crate::rules::reach::Reach;
 use super::model::{self, Model};
 use super::near_miss;
 use super::ports::{self, Resolve};
@@ -8,6 +7,7 @@ use crate::declare_rule;
 use crate::kube::network::{Service, ServicePort, TargetPort};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
