@@ -96,7 +96,7 @@ impl Involve<'_> {
     /// pod no narrow finding of the rule touches.
     pub fn grouped_cases(&self) -> bool {
         let touched = self.own().any(|f| self.touches_namespace(f));
-        touched && !(self.target_is_pod() && !self.own().any(|f| self.touches_target(f)))
+        touched && (!self.target_is_pod() || self.own().any(|f| self.touches_target(f)))
     }
 }
 

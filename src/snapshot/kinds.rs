@@ -83,27 +83,6 @@ pub fn is_real_uid(uid: &str) -> bool {
     uid.bytes().any(|b| b != b'0' && b != b'-')
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups() {
-        assert_eq!(canonical_group("v1", "Node"), "");
-        assert_eq!(
-            canonical_group("longhorn.io/v1beta1", "Node"),
-            "longhorn.io"
-        );
-        assert_eq!(canonical_group("events.k8s.io/v1", "Event"), "");
-        assert_eq!(canonical_group("extensions/v1beta1", "Deployment"), "apps");
-        assert_eq!(canonical_group("", "Job"), "batch");
-        assert_eq!(canonical_group("", "Frobnicator"), "");
-        assert!(!is_real_uid("00000000-0000-0000-0000-000000000000"));
-        assert!(!is_real_uid(""));
-        assert!(is_real_uid("0a000000-0000-0000-0000-000000000000"));
-    }
-}
-
 /// Kinds without a namespace that kdiag knows (no namespace column, `-n` ignored): a
 /// selective read reads every one of them (see `ingest::want`).
 pub const CLUSTER_SCOPED: &[&str] = &[
@@ -124,3 +103,24 @@ pub const CLUSTER_SCOPED: &[&str] = &[
     "ValidatingWebhookConfiguration",
     "MutatingWebhookConfiguration",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups() {
+        assert_eq!(canonical_group("v1", "Node"), "");
+        assert_eq!(
+            canonical_group("longhorn.io/v1beta1", "Node"),
+            "longhorn.io"
+        );
+        assert_eq!(canonical_group("events.k8s.io/v1", "Event"), "");
+        assert_eq!(canonical_group("extensions/v1beta1", "Deployment"), "apps");
+        assert_eq!(canonical_group("", "Job"), "batch");
+        assert_eq!(canonical_group("", "Frobnicator"), "");
+        assert!(!is_real_uid("00000000-0000-0000-0000-000000000000"));
+        assert!(!is_real_uid(""));
+        assert!(is_real_uid("0a000000-0000-0000-0000-000000000000"));
+    }
+}
