@@ -82,7 +82,7 @@ struct Answer {
 struct NoAnswer {
     message: String,
     /// `None` before the kind is known.
-    holds_it: Option<Want>,
+    holds_it: Option<Box<Want>>,
 }
 
 /// Describes from the objects' namespace alone when that is the full read's answer (see
@@ -92,7 +92,7 @@ struct NoAnswer {
 /// kind, no `-n`, `--redact` (it masks names of the whole bundle), no object found, or a
 /// rule that could say more of it from other namespaces.
 fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCode> {
-    const EVERYWHERE: [&str; 2] = ["Workload", "LocalQueue"];
+    const COUNTED: [&str; 2] = ["Workload", "LocalQueue"];
     const ROUNDS: usize = 4;
     let (_, cluster_scoped) = known_kind(asked.typed)?;
     let ns = asked.namespace?;
@@ -106,12 +106,11 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
         .cluster_scope()
         .objects("Event", Some("default"), None);
     // The Kueue rules ask whether the bundle holds Workloads and LocalQueues whenever they
-    // run, and these are small: read everywhere at once, they spare a second read.
-    let mut everywhere: Vec<String> = Vec::new();
-    for kind in EVERYWHERE {
-        want = want.objects(kind, None, None);
-        everywhere.push(kind.to_string());
+    // run: their files everywhere are read for that at once, sparing a second read.
+    for kind in COUNTED {
+        want = want.counting(kind);
     }
+    let mut everywhere: Vec<String> = Vec::new();
     for _ in 0..ROUNDS {
         let (snap, findings) = kdiag::analyze_wanted(&crate::input_args(paths), &want).ok()?;
         let answer = answer(&snap, &findings, asked).ok()?;
@@ -140,7 +139,11 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
         if stats {
             eprintln!(
                 "kdiag stats: describe: namespace {ns} read, and every namespace's {}",
-                everywhere.join(", ")
+                if everywhere.is_empty() {
+                    "Events' times".to_string()
+                } else {
+                    everywhere.join(", ")
+                }
             );
         }
         return Some(print(&snap, args, &answer));
@@ -179,7 +182,7 @@ fn answer(snap: &Snapshot, findings: &[Finding], asked: &Asked) -> Result<Answer
     };
     let ids = found.map_err(|message| NoAnswer {
         message,
-        holds_it: Some(holds_it.clone()),
+        holds_it: Some(Box::new(holds_it.clone())),
     })?;
     // kubectl separates the objects it describes by two empty lines.
     let text = ids

@@ -248,6 +248,9 @@ pub struct Loaded {
     pub partial: bool,
     /// Events read only for their times (see [`Want::times_only`]), not kept.
     pub events_elsewhere: usize,
+    /// Kinds of the objects of files read only to tell they are there (see
+    /// [`Want::counting`]); those objects are not kept.
+    pub present_elsewhere: std::collections::BTreeSet<String>,
     /// Of each input a selective read left files of: its layout and those files' paths.
     pub unread: Vec<(layout::Detected, Vec<String>)>,
 }
@@ -282,6 +285,7 @@ impl Loaded {
             logs: Vec::new(),
             partial: false,
             events_elsewhere: 0,
+            present_elsewhere: Default::default(),
             unread: Vec::new(),
         }
     }
@@ -296,6 +300,7 @@ impl Loaded {
         self.partial |= other.partial;
         self.events_elsewhere += other.events_elsewhere;
         self.unread.extend(other.unread);
+        self.present_elsewhere.extend(other.present_elsewhere);
     }
 }
 
@@ -386,6 +391,8 @@ enum Outcome {
     /// A file of Events read only for their times (see [`Want::times_only`]): how many
     /// Events it holds, and their times.
     EventTimes(usize, Vec<i64>),
+    /// A file read only to tell which kinds it holds (see [`Want::counting`]).
+    Counted(Vec<String>),
     ClusterVersion(Option<String>),
     Problem(Option<u32>, String),
 }
@@ -501,6 +508,10 @@ fn load_input(
                 times
                     .events
                     .extend(events.into_iter().map(|t| (t, entry.path.clone())));
+            }
+            Outcome::Counted(kinds) => {
+                info.skipped += 1;
+                loaded.present_elsewhere.extend(kinds);
             }
             Outcome::EventTimes(count, events) => {
                 loaded.events_elsewhere += count;
@@ -688,6 +699,9 @@ fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
     if times_only && let Some((count, times)) = times_of_events(&read) {
         return Outcome::EventTimes(count, times);
     }
+    if times_only && let Some(kinds) = kinds_of(&read) {
+        return Outcome::Counted(kinds);
+    }
     match read {
         FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
         FileRead::NotText(_) => Outcome::Skipped(Skip::Binary),
@@ -746,6 +760,24 @@ fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
         let times = extracted.objects.iter().filter_map(|o| o.time).collect();
         (extracted.objects.len(), times)
     })
+}
+
+/// The kinds of a file read only to tell which kinds it holds: `None` (it is read as any
+/// other file) unless it parsed whole into objects, none of them an Event.
+fn kinds_of(read: &FileRead) -> Option<Vec<String>> {
+    let FileRead::Parsed {
+        extracted,
+        error: None,
+        ..
+    } = read
+    else {
+        return None;
+    };
+    let clean = extracted.defects.is_empty()
+        && !extracted.placeholders
+        && !extracted.internal_dump
+        && extracted.objects.iter().all(|o| o.kind != "Event");
+    clean.then(|| extracted.objects.iter().map(|o| o.kind.clone()).collect())
 }
 
 /// must-gather's `timestamp`, support-bundle-kit's `metadata.yaml`, Insights' compact

@@ -41,6 +41,9 @@ pub struct Want {
     /// Also the container logs of every pod of these namespaces (and of logs whose place
     /// names no namespace).
     log_namespaces: Vec<String>,
+    /// Kinds whose files in every namespace are read only to tell whether the bundle
+    /// holds any (see [`Want::counting`]).
+    counted: Vec<String>,
     /// Also every file of Events, for their times (see [`Want::with_all_events`]).
     event_times: bool,
 }
@@ -52,6 +55,7 @@ impl Want {
             objects: None,
             logs: None,
             log_namespaces: Vec::new(),
+            counted: Vec::new(),
             event_times: false,
         }
     }
@@ -62,6 +66,7 @@ impl Want {
             objects: Some(Vec::new()),
             logs: Some(Vec::new()),
             log_namespaces: Vec::new(),
+            counted: Vec::new(),
             event_times: false,
         }
     }
@@ -144,6 +149,16 @@ impl Want {
         self
     }
 
+    /// Also whether the bundle holds any object of `kind` in any namespace: a file whose
+    /// place holds only that kind, and no object wanted otherwise, is read for that alone
+    /// (see [`Want::times_only`]); its objects are not kept.
+    pub fn counting(mut self, kind: &str) -> Want {
+        if self.objects.is_some() {
+            self.counted.push(kind.to_string());
+        }
+        self
+    }
+
     /// Whether this is a full read.
     pub fn is_all(&self) -> bool {
         self.objects.is_none() && self.logs.is_none()
@@ -161,18 +176,21 @@ impl Want {
     /// Whether the file at `path` is read only for the times of its Events: its place
     /// says it holds Events (`namespaces/NS/core/events.yaml`, `cluster-resources/events/
     /// NS.json` …) and no object wanted otherwise.
+    /// A file of a kind [`Want::counting`] names is read so too, for that kind's presence.
     pub fn times_only(&self, detected: &Detected, path: &str) -> bool {
-        let Some(list) = self.objects.as_ref().filter(|_| self.event_times) else {
+        let Some(list) = self.objects.as_ref() else {
             return false;
         };
         if !matches!(detected.classify(path), FileClass::Objects) {
             return false;
         }
         let place = place_of(detected, path);
-        let events = place
+        let kind = place
             .word
-            .is_some_and(|w| kind_of_word(&w.to_ascii_lowercase()) == Some("Event"));
-        events && !list.iter().any(|w| w.fits(&place))
+            .and_then(|w| kind_of_word(&w.to_ascii_lowercase()));
+        let events = self.event_times && kind == Some("Event");
+        let counted = kind.is_some_and(|k| self.counted.iter().any(|c| c == k));
+        (events || counted) && !list.iter().any(|w| w.fits(&place))
     }
 
     /// Whether a problem in the file at `path` of `input` bears on what this want names:
@@ -226,6 +244,15 @@ impl Want {
                     let place = place_of(detected, path);
                     list.iter().any(|w| w.fits(&place))
                         || (self.event_times && ANY_EVENT.fits(&place))
+                        || self.counted.iter().any(|k| {
+                            Wanted {
+                                kind: Some(k.clone()),
+                                plural: None,
+                                within: Within::Everywhere,
+                                name: None,
+                            }
+                            .fits(&place)
+                        })
                 }
             },
             _ => true,

@@ -252,6 +252,8 @@ pub struct Snapshot {
     /// Kinds [`Snapshot::has_kind`] said this selective read holds none of, while a full
     /// read may hold some in namespaces it left unread.
     doubts: Mutex<std::collections::BTreeSet<String>>,
+    /// Kinds of objects a selective read saw in other namespaces without keeping them.
+    present_elsewhere: std::collections::BTreeSet<String>,
     /// Files a selective read left, by input (see [`Loaded::unread`]).
     unread: Vec<(crate::ingest::layout::Detected, Vec<String>)>,
     /// Per kind asked, whether an unread file can hold one.
@@ -269,6 +271,7 @@ impl Snapshot {
             logs,
             partial,
             events_elsewhere,
+            present_elsewhere,
             unread,
         } = loaded;
         let mut files = files;
@@ -393,6 +396,7 @@ impl Snapshot {
             partial,
             events_elsewhere,
             doubts: Mutex::default(),
+            present_elsewhere,
             unread,
             unread_kinds: Mutex::default(),
         };
@@ -582,7 +586,7 @@ impl Snapshot {
         if !self.ids_of(kind).is_empty() {
             return true;
         }
-        if kind == "Event" && self.events_elsewhere > 0 {
+        if (kind == "Event" && self.events_elsewhere > 0) || self.present_elsewhere.contains(kind) {
             return true;
         }
         if self.partial && !kinds::CLUSTER_SCOPED.contains(&kind) && self.unread_could_hold(kind) {
