@@ -25,6 +25,7 @@ mod report;
 mod samples;
 mod scheduling;
 mod selective;
+mod selective_describe;
 mod shapes;
 mod terminal;
 mod traffic;

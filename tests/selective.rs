@@ -340,7 +340,7 @@ fn pod_item(ns: &str, name: &str) -> String {
     )
 }
 
-fn pod_list(ns: &str, n: usize) -> String {
+pub(crate) fn pod_list(ns: &str, n: usize) -> String {
     let items: String = (0..n).map(|i| pod_item(ns, &format!("web-{i}"))).collect();
     format!(
         "apiVersion: v1\nitems:\n{items}kind: PodList\nmetadata:\n  resourceVersion: \"4812100\"\n"
@@ -348,7 +348,7 @@ fn pod_list(ns: &str, n: usize) -> String {
 }
 
 /// A must-gather's `core/events.yaml`: the snapshot time is checked against its events.
-const EVENTS: &str = r#"apiVersion: v1
+pub(crate) const EVENTS: &str = r#"apiVersion: v1
 items:
 - apiVersion: v1
   count: 1

@@ -14,13 +14,15 @@ use super::describe_node::describe_node;
 use super::describe_pod::describe_pod;
 use super::describe_writer::{Tabbed, annotations, labels, rfc1123z};
 use super::fields::str_at;
-use super::lookup::{resolve_kind, resolve_object, resolve_prefix};
+use super::lookup::{known_kind, resolve_kind, resolve_object, resolve_prefix};
 use super::yaml::yaml_value;
 use super::{DescribeArgs, emit};
 use crate::load;
+use kdiag::ingest::Want;
 use kdiag::kube::time::format_rfc3339;
 use kdiag::report::redact::Redactor;
 use kdiag::rules::Finding;
+use kdiag::rules::reach::reaching;
 use kdiag::snapshot::kinds::default_group;
 use kdiag::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -35,44 +37,164 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     };
+    let asked = Asked {
+        typed,
+        name,
+        namespace: args.namespace.as_deref(),
+        exact: args.target.contains('/'),
+    };
+    if let Some(code) = narrow(&args, &asked, paths) {
+        return code;
+    }
     let Some((snap, findings)) = load(paths) else {
         return ExitCode::from(2);
     };
-    let Some(kind) = resolve_kind(&snap, typed) else {
-        eprintln!("kdiag: the bundle holds no objects of kind {typed:?}");
-        return ExitCode::from(2);
+    match answer(&snap, &findings, &asked) {
+        Ok(answer) => print(&snap, &args, &answer),
+        Err(e) => {
+            if let Some(holds_it) = &e.holds_it {
+                crate::warn_of_problems(&snap, holds_it);
+            }
+            eprintln!("kdiag: {}", e.message);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What was asked: a kind as typed, a name (or a prefix of names), a namespace.
+struct Asked<'a> {
+    typed: &'a str,
+    name: &'a str,
+    namespace: Option<&'a str>,
+    /// `KIND/NAME`: the name is the whole name (kubectl matches prefixes only in `KIND NAME`).
+    exact: bool,
+}
+
+/// The objects described and their text, with the want naming the files that can hold
+/// them (their problems are told on stderr).
+struct Answer {
+    ids: Vec<ObjectId>,
+    text: String,
+    holds_it: Want,
+}
+
+/// Why there is no answer.
+struct NoAnswer {
+    message: String,
+    /// `None` before the kind is known.
+    holds_it: Option<Box<Want>>,
+}
+
+/// Describes from the objects' namespace alone when that is the full read's answer (see
+/// `kdiag::rules::reach`): that namespace, every cluster-scoped object and the Events of
+/// `default` (those of cluster-scoped objects), then the kinds `has_kind` could not answer
+/// in every namespace. `None` when a full read must answer: a cluster-scoped or unknown
+/// kind, no `-n`, `--redact` (it masks names of the whole bundle), no object found, or a
+/// rule that could say more of it from other namespaces.
+fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCode> {
+    const COUNTED: [&str; 2] = ["Workload", "LocalQueue"];
+    const ROUNDS: usize = 4;
+    let (_, cluster_scoped) = known_kind(asked.typed)?;
+    let ns = asked.namespace?;
+    if cluster_scoped || args.redact {
+        return None;
+    }
+    let stats = std::env::var_os("KDIAG_STATS").is_some();
+    let mut want = Want::nothing()
+        .namespace(ns)
+        .logs_in(ns)
+        .cluster_scope()
+        .objects("Event", Some("default"), None);
+    // The Kueue rules ask whether the bundle holds Workloads and LocalQueues whenever they
+    // run: their files everywhere are read for that at once, sparing a second read.
+    for kind in COUNTED {
+        want = want.counting(kind);
+    }
+    let mut everywhere: Vec<String> = Vec::new();
+    for _ in 0..ROUNDS {
+        let (snap, findings) = kdiag::analyze_wanted(&crate::input_args(paths), &want).ok()?;
+        let answer = answer(&snap, &findings, asked).ok()?;
+        let doubts: Vec<String> = snap
+            .doubts()
+            .into_iter()
+            .filter(|k| !everywhere.contains(k))
+            .collect();
+        if !doubts.is_empty() {
+            for kind in doubts {
+                want = want.objects(&kind, None, None);
+                everywhere.push(kind);
+            }
+            continue;
+        }
+        if let Some(rule) = answer
+            .ids
+            .iter()
+            .find_map(|&id| reaching(&snap, &findings, id))
+        {
+            if stats {
+                eprintln!("kdiag stats: describe: {rule} may weigh other namespaces, full read");
+            }
+            return None;
+        }
+        if stats {
+            eprintln!(
+                "kdiag stats: describe: namespace {ns} read, and every namespace's {}",
+                if everywhere.is_empty() {
+                    "Events' times".to_string()
+                } else {
+                    everywhere.join(", ")
+                }
+            );
+        }
+        return Some(print(&snap, args, &answer));
+    }
+    None
+}
+
+/// Prints an answer: the problems of the files that can hold it on stderr, its text.
+fn print(snap: &Snapshot, args: &DescribeArgs, answer: &Answer) -> ExitCode {
+    crate::warn_of_problems(snap, &answer.holds_it);
+    let redactor = args.redact.then(|| Redactor::from_snapshot(snap));
+    emit(answer.text.clone(), redactor.as_ref())
+}
+
+/// The objects asked and their text, from `snap`.
+fn answer(snap: &Snapshot, findings: &[Finding], asked: &Asked) -> Result<Answer, NoAnswer> {
+    let Some(kind) = resolve_kind(snap, asked.typed) else {
+        return Err(NoAnswer {
+            message: format!("the bundle holds no objects of kind {:?}", asked.typed),
+            holds_it: None,
+        });
     };
-    let ns = args.namespace.as_deref();
+    let ns = asked.namespace;
     // Problems in the files that can hold the object (any of the kind, when the name is a
     // prefix; any file, for a kind kdiag does not know by its files).
-    let exact = args.target.contains('/');
     let holds_it = if kind.is_known() {
-        kdiag::ingest::Want::nothing().objects(&kind.kind, ns, exact.then_some(name))
+        Want::nothing().objects(&kind.kind, ns, asked.exact.then_some(asked.name))
     } else {
-        kdiag::ingest::Want::all()
+        Want::all()
     };
-    crate::warn_of_problems(&snap, &holds_it);
     // kubectl matches names by prefix only in its `KIND NAME` form.
-    let found = if exact {
-        resolve_object(&snap, &kind, name, ns).map(|id| vec![id])
+    let found = if asked.exact {
+        resolve_object(snap, &kind, asked.name, ns).map(|id| vec![id])
     } else {
-        resolve_prefix(&snap, &kind, name, ns)
+        resolve_prefix(snap, &kind, asked.name, ns)
     };
-    let ids = match found {
-        Ok(ids) => ids,
-        Err(e) => {
-            eprintln!("kdiag: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let ids = found.map_err(|message| NoAnswer {
+        message,
+        holds_it: Some(Box::new(holds_it.clone())),
+    })?;
     // kubectl separates the objects it describes by two empty lines.
     let text = ids
         .iter()
-        .map(|&id| describe_object(&snap, &findings, id))
+        .map(|&id| describe_object(snap, findings, id))
         .collect::<Vec<_>>()
         .join("\n\n");
-    let redactor = args.redact.then(|| Redactor::from_snapshot(&snap));
-    emit(text, redactor.as_ref())
+    Ok(Answer {
+        ids,
+        text,
+        holds_it,
+    })
 }
 
 /// The kind, the name and the bundle's paths from `KIND/NAME PATH...` or from kubectl's

@@ -2,7 +2,7 @@
 //! `kind.group`), the kinds without a namespace, and one object found by name.
 
 use super::printer_columns::custom_kinds;
-use kdiag::snapshot::kinds::{canonical_group, default_group};
+use kdiag::snapshot::kinds::{CLUSTER_SCOPED, canonical_group, default_group};
 use kdiag::snapshot::{ObjectId, Snapshot};
 
 /// Kinds kubectl knows: (Kind, plural, short names). Singular is the lowercased Kind.
@@ -55,26 +55,6 @@ const KINDS: &[(&str, &str, &[&str])] = &[
     ("Cohort", "cohorts", &[]),
     ("AdmissionCheck", "admissionchecks", &[]),
     ("WorkloadPriorityClass", "workloadpriorityclasses", &[]),
-];
-
-/// Cluster-scoped kinds (no namespace column, `-n` ignored).
-const CLUSTER_SCOPED: &[&str] = &[
-    "Node",
-    "Namespace",
-    "PersistentVolume",
-    "StorageClass",
-    "PriorityClass",
-    "IngressClass",
-    "CustomResourceDefinition",
-    "ClusterQueue",
-    "ResourceFlavor",
-    "Cohort",
-    "AdmissionCheck",
-    "WorkloadPriorityClass",
-    "ClusterRole",
-    "ClusterRoleBinding",
-    "ValidatingWebhookConfiguration",
-    "MutatingWebhookConfiguration",
 ];
 
 /// A kind as the user means it: its group ("" for core) and Kind.

@@ -3,9 +3,10 @@
 //! hold them. What it cannot tell before reading (a kind named only by a CRD, `--redact`,
 //! which masks names found in the whole bundle) is a full read.
 //!
-//! `describe` reads the whole bundle: its findings section is the rules' findings, and
-//! they weigh objects of every namespace (a node's free cpu counts the pods of every
-//! namespace on it; a ClusterQueue's usage, the workloads of every namespace).
+//! `describe KIND/NAME -n NS` reads NS and the cluster scope when no rule could weigh
+//! other namespaces for the object (a node's free cpu counts the pods of every namespace
+//! on it; a ClusterQueue's usage, the workloads of every namespace), else everything:
+//! see `describe.rs` and `kdiag::rules::reach`.
 
 use super::GetArgs;
 use super::get_request::Request;

@@ -244,6 +244,25 @@ pub struct Loaded {
     pub objects: Vec<Vec<RawObject>>,
     pub problems: Vec<Problem>,
     pub logs: Vec<LogSource>,
+    /// A selective read: objects a full read holds may be missing (see [`Want`]).
+    pub partial: bool,
+    /// Events read only for their times (see [`Want::times_only`]), not kept.
+    pub events_elsewhere: usize,
+    /// Kinds of the objects of files read only to tell they are there (see
+    /// [`Want::counting`]); those objects are not kept.
+    pub present_elsewhere: std::collections::BTreeSet<String>,
+    /// Of each input a selective read left files of: its layout and those files' paths.
+    pub unread: Vec<(layout::Detected, Vec<String>)>,
+}
+
+impl Loaded {
+    /// Whether a file a selective read left unread can hold an object of `kind`, by its
+    /// place in its input's layout (see [`Want::could_hold`]).
+    pub fn unread_could_hold(unread: &[(layout::Detected, Vec<String>)], kind: &str) -> bool {
+        unread
+            .iter()
+            .any(|(detected, paths)| paths.iter().any(|p| Want::could_hold(detected, p, kind)))
+    }
 }
 
 /// A PATH that does not exist or cannot be opened: a usage error (exit 2).
@@ -264,6 +283,10 @@ impl Loaded {
             objects: Vec::new(),
             problems: Vec::new(),
             logs: Vec::new(),
+            partial: false,
+            events_elsewhere: 0,
+            present_elsewhere: Default::default(),
+            unread: Vec::new(),
         }
     }
 
@@ -274,6 +297,10 @@ impl Loaded {
         self.objects.extend(other.objects);
         self.problems.extend(other.problems);
         self.logs.extend(other.logs);
+        self.partial |= other.partial;
+        self.events_elsewhere += other.events_elsewhere;
+        self.unread.extend(other.unread);
+        self.present_elsewhere.extend(other.present_elsewhere);
     }
 }
 
@@ -303,6 +330,7 @@ pub fn load_wanted(args: &[InputArg], want: &Want) -> Result<Loaded, InputError>
             let t_collect = t.elapsed();
             let mut part = Loaded::empty();
             let wider = load_input(input, arg, collected, &mut part, &want);
+            part.partial = !want.is_all();
             if stats {
                 eprintln!(
                     "kdiag stats: input {input}: collect {:.3}s, parse {:.3}s, {}",
@@ -360,8 +388,11 @@ enum Outcome {
     Log,
     /// Times that date the snapshot: (from metadata, event times).
     Times(Vec<i64>, Vec<i64>),
-    /// A file of Events read only for their times (see [`Want::times_only`]).
-    EventTimes(Vec<i64>),
+    /// A file of Events read only for their times (see [`Want::times_only`]): how many
+    /// Events it holds, and their times.
+    EventTimes(usize, Vec<i64>),
+    /// A file read only to tell which kinds it holds (see [`Want::counting`]).
+    Counted(Vec<String>),
     ClusterVersion(Option<String>),
     Problem(Option<u32>, String),
 }
@@ -383,9 +414,17 @@ fn load_input(
         return Some(Want::all());
     }
     // Files a selective read leaves: they are neither read nor counted.
-    collected
-        .entries
-        .retain(|e| want.admits(&detected, &e.path));
+    let mut unread = std::mem::take(&mut collected.dropped);
+    collected.entries.retain(|e| {
+        let admitted = want.admits(&detected, &e.path);
+        if !admitted {
+            unread.push(e.path.clone());
+        }
+        admitted
+    });
+    if !unread.is_empty() {
+        loaded.unread.push((detected.clone(), unread));
+    }
     let layout = detected.layout;
     let mut info = InputInfo {
         path: arg.display(),
@@ -470,9 +509,16 @@ fn load_input(
                     .events
                     .extend(events.into_iter().map(|t| (t, entry.path.clone())));
             }
-            Outcome::EventTimes(events) => times
-                .events
-                .extend(events.into_iter().map(|t| (t, entry.path.clone()))),
+            Outcome::Counted(kinds) => {
+                info.skipped += 1;
+                loaded.present_elsewhere.extend(kinds);
+            }
+            Outcome::EventTimes(count, events) => {
+                loaded.events_elsewhere += count;
+                times
+                    .events
+                    .extend(events.into_iter().map(|t| (t, entry.path.clone())));
+            }
             Outcome::ClusterVersion(v) => {
                 info.skipped += 1;
                 skipped.add(Skip::Metadata, &entry.path);
@@ -650,8 +696,11 @@ fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
             Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
         },
     };
-    if times_only && let Some(times) = times_of_events(&read) {
-        return Outcome::EventTimes(times);
+    if times_only && let Some((count, times)) = times_of_events(&read) {
+        return Outcome::EventTimes(count, times);
+    }
+    if times_only && let Some(kinds) = kinds_of(&read) {
+        return Outcome::Counted(kinds);
     }
     match read {
         FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
@@ -693,7 +742,7 @@ fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
 
 /// The times of a file's Events as a full read counts them (see `clock`), when it holds
 /// Events only and read without a problem; else `None` (its objects are kept).
-fn times_of_events(read: &FileRead) -> Option<Vec<i64>> {
+fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
     let FileRead::Parsed {
         extracted,
         error: None,
@@ -707,7 +756,28 @@ fn times_of_events(read: &FileRead) -> Option<Vec<i64>> {
         && !extracted.internal_dump
         && !extracted.objects.is_empty()
         && extracted.objects.iter().all(|o| o.kind == "Event");
-    only_events.then(|| extracted.objects.iter().filter_map(|o| o.time).collect())
+    only_events.then(|| {
+        let times = extracted.objects.iter().filter_map(|o| o.time).collect();
+        (extracted.objects.len(), times)
+    })
+}
+
+/// The kinds of a file read only to tell which kinds it holds: `None` (it is read as any
+/// other file) unless it parsed whole into objects, none of them an Event.
+fn kinds_of(read: &FileRead) -> Option<Vec<String>> {
+    let FileRead::Parsed {
+        extracted,
+        error: None,
+        ..
+    } = read
+    else {
+        return None;
+    };
+    let clean = extracted.defects.is_empty()
+        && !extracted.placeholders
+        && !extracted.internal_dump
+        && extracted.objects.iter().all(|o| o.kind != "Event");
+    clean.then(|| extracted.objects.iter().map(|o| o.kind.clone()).collect())
 }
 
 /// must-gather's `timestamp`, support-bundle-kit's `metadata.yaml`, Insights' compact

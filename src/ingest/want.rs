@@ -38,6 +38,12 @@ pub struct Want {
     /// `None`: every container log; else the logs of these pods, (namespace, pod), the
     /// namespace `None` for a pod of that name in any (or no) namespace.
     logs: Option<Vec<(Option<String>, String)>>,
+    /// Also the container logs of every pod of these namespaces (and of logs whose place
+    /// names no namespace).
+    log_namespaces: Vec<String>,
+    /// Kinds whose files in every namespace are read only to tell whether the bundle
+    /// holds any (see [`Want::counting`]).
+    counted: Vec<String>,
     /// Also every file of Events, for their times (see [`Want::with_all_events`]).
     event_times: bool,
 }
@@ -48,6 +54,8 @@ impl Want {
         Want {
             objects: None,
             logs: None,
+            log_namespaces: Vec::new(),
+            counted: Vec::new(),
             event_times: false,
         }
     }
@@ -57,6 +65,8 @@ impl Want {
         Want {
             objects: Some(Vec::new()),
             logs: Some(Vec::new()),
+            log_namespaces: Vec::new(),
+            counted: Vec::new(),
             event_times: false,
         }
     }
@@ -130,6 +140,25 @@ impl Want {
         self
     }
 
+    /// Also the container logs of every pod of `namespace`, and every log whose place
+    /// names no namespace (it may be of one of them).
+    pub fn logs_in(mut self, namespace: &str) -> Want {
+        if self.logs.is_some() {
+            self.log_namespaces.push(namespace.to_string());
+        }
+        self
+    }
+
+    /// Also whether the bundle holds any object of `kind` in any namespace: a file whose
+    /// place holds only that kind, and no object wanted otherwise, is read for that alone
+    /// (see [`Want::times_only`]); its objects are not kept.
+    pub fn counting(mut self, kind: &str) -> Want {
+        if self.objects.is_some() {
+            self.counted.push(kind.to_string());
+        }
+        self
+    }
+
     /// Whether this is a full read.
     pub fn is_all(&self) -> bool {
         self.objects.is_none() && self.logs.is_none()
@@ -147,18 +176,21 @@ impl Want {
     /// Whether the file at `path` is read only for the times of its Events: its place
     /// says it holds Events (`namespaces/NS/core/events.yaml`, `cluster-resources/events/
     /// NS.json` …) and no object wanted otherwise.
+    /// A file of a kind [`Want::counting`] names is read so too, for that kind's presence.
     pub fn times_only(&self, detected: &Detected, path: &str) -> bool {
-        let Some(list) = self.objects.as_ref().filter(|_| self.event_times) else {
+        let Some(list) = self.objects.as_ref() else {
             return false;
         };
         if !matches!(detected.classify(path), FileClass::Objects) {
             return false;
         }
         let place = place_of(detected, path);
-        let events = place
+        let kind = place
             .word
-            .is_some_and(|w| kind_of_word(&w.to_ascii_lowercase()) == Some("Event"));
-        events && !list.iter().any(|w| w.fits(&place))
+            .and_then(|w| kind_of_word(&w.to_ascii_lowercase()));
+        let events = self.event_times && kind == Some("Event");
+        let counted = kind.is_some_and(|k| self.counted.iter().any(|c| c == k));
+        (events || counted) && !list.iter().any(|w| w.fits(&place))
     }
 
     /// Whether a problem in the file at `path` of `input` bears on what this want names:
@@ -175,6 +207,21 @@ impl Want {
         self.admits(&detected, path)
     }
 
+    /// Whether the file at `path` of an input laid out as `detected` can hold an object of
+    /// `kind`, by its place (a file of objects whose place does not rule the kind out).
+    pub fn could_hold(detected: &Detected, path: &str, kind: &str) -> bool {
+        matches!(
+            detected.classify(path),
+            FileClass::Objects | FileClass::MaybeObjects
+        ) && Wanted {
+            kind: Some(kind.to_string()),
+            plural: None,
+            within: Within::Everywhere,
+            name: None,
+        }
+        .fits(&place_of(detected, path))
+    }
+
     /// Whether the file at `path` of an input laid out as `detected` is read: bundle
     /// metadata and files the layout skips always are (they cost nothing), a log when its
     /// pod's logs are wanted, a file of objects when its place can hold a wanted one.
@@ -183,17 +230,29 @@ impl Want {
             return true;
         }
         match detected.classify(path) {
-            FileClass::Log(key) => self.logs.as_ref().is_none_or(|pods| {
-                pods.iter().any(|(ns, pod)| {
-                    ns.as_ref().is_none_or(|ns| *ns == key.namespace) && *pod == key.pod
-                })
-            }),
+            FileClass::Log(key) => {
+                self.logs.as_ref().is_none_or(|pods| {
+                    pods.iter().any(|(ns, pod)| {
+                        ns.as_ref().is_none_or(|ns| *ns == key.namespace) && *pod == key.pod
+                    })
+                }) || (!self.log_namespaces.is_empty() && key.namespace.is_empty())
+                    || self.log_namespaces.contains(&key.namespace)
+            }
             FileClass::Objects | FileClass::MaybeObjects => match &self.objects {
                 None => true,
                 Some(list) => {
                     let place = place_of(detected, path);
                     list.iter().any(|w| w.fits(&place))
                         || (self.event_times && ANY_EVENT.fits(&place))
+                        || self.counted.iter().any(|k| {
+                            Wanted {
+                                kind: Some(k.clone()),
+                                plural: None,
+                                within: Within::Everywhere,
+                                name: None,
+                            }
+                            .fits(&place)
+                        })
                 }
             },
             _ => true,

@@ -14,6 +14,7 @@ pub mod numa;
 pub mod platform;
 pub mod pod;
 pub mod pod_findings;
+pub mod reach;
 pub mod readiness;
 pub mod runtime;
 pub mod scheduling;
@@ -230,6 +231,9 @@ pub struct RuleMeta {
     pub doc: &'static str,
     /// Fallback rules run after the others and skip explained objects.
     pub fallback: bool,
+    /// Whether its findings about one object can be told from a read of that object's
+    /// namespace (see [`reach`]).
+    pub reach: reach::Reach,
     pub run: fn(&Context) -> Vec<Finding>,
 }
 
@@ -248,7 +252,7 @@ impl RuleMeta {
 /// ```ignore
 /// declare_rule! {
 ///     /// One-line summary.
-///     pub static MY_RULE = { id: "area/name", stage: Stage::Node, severity: Severity::Error, fallback: false, run: run };
+///     pub static MY_RULE = { id: "area/name", stage: Stage::Node, severity: Severity::Error, fallback: false, reach: Reach::Local, run: run };
 /// }
 /// ```
 #[macro_export]
@@ -260,6 +264,7 @@ macro_rules! declare_rule {
             stage: $stage:expr,
             severity: $sev:expr,
             fallback: $fallback:literal,
+            reach: $reach:expr,
             run: $run:path $(,)?
         };
     ) => {
@@ -270,6 +275,7 @@ macro_rules! declare_rule {
             severity: $sev,
             doc: concat!($($doc, "\n"),*),
             fallback: $fallback,
+            reach: $reach,
             run: $run,
         };
     };

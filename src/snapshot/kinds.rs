@@ -83,6 +83,27 @@ pub fn is_real_uid(uid: &str) -> bool {
     uid.bytes().any(|b| b != b'0' && b != b'-')
 }
 
+/// Kinds without a namespace that kdiag knows (no namespace column, `-n` ignored): a
+/// selective read reads every one of them (see `ingest::want`).
+pub const CLUSTER_SCOPED: &[&str] = &[
+    "Node",
+    "Namespace",
+    "PersistentVolume",
+    "StorageClass",
+    "PriorityClass",
+    "IngressClass",
+    "CustomResourceDefinition",
+    "ClusterQueue",
+    "ResourceFlavor",
+    "Cohort",
+    "AdmissionCheck",
+    "WorkloadPriorityClass",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ValidatingWebhookConfiguration",
+    "MutatingWebhookConfiguration",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

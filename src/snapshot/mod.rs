@@ -245,6 +245,19 @@ pub struct Snapshot {
     pods_by_node: OnceLock<HashMap<String, Vec<ObjectId>>>,
     per_input_objects: Vec<usize>,
     views: Views,
+    /// A selective read (see `ingest::want`): objects of other namespaces may be missing.
+    pub partial: bool,
+    /// Events of other namespaces read only for their times (a selective read).
+    events_elsewhere: usize,
+    /// Kinds [`Snapshot::has_kind`] said this selective read holds none of, while a full
+    /// read may hold some in namespaces it left unread.
+    doubts: Mutex<std::collections::BTreeSet<String>>,
+    /// Kinds of objects a selective read saw in other namespaces without keeping them.
+    present_elsewhere: std::collections::BTreeSet<String>,
+    /// Files a selective read left, by input (see [`Loaded::unread`]).
+    unread: Vec<(crate::ingest::layout::Detected, Vec<String>)>,
+    /// Per kind asked, whether an unread file can hold one.
+    unread_kinds: Mutex<HashMap<String, bool>>,
 }
 
 impl Snapshot {
@@ -256,6 +269,10 @@ impl Snapshot {
             objects: loaded_objects,
             problems,
             logs,
+            partial,
+            events_elsewhere,
+            present_elsewhere,
+            unread,
         } = loaded;
         let mut files = files;
         let bad = identity::problem_lines(&files, &problems);
@@ -376,6 +393,12 @@ impl Snapshot {
             pods_by_node: OnceLock::new(),
             per_input_objects: Vec::new(),
             views: Views::default(),
+            partial,
+            events_elsewhere,
+            doubts: Mutex::default(),
+            present_elsewhere,
+            unread,
+            unread_kinds: Mutex::default(),
         };
         snapshot.finish_inputs(per_input_objects);
         snapshot
@@ -556,8 +579,43 @@ impl Snapshot {
     }
 
     /// Whether the bundle holds any object of `kind` (to tell "absent" from "not collected").
+    /// A selective read answers as a full read for Events (it counts the Events it read
+    /// for their times) and for cluster-scoped kinds (it reads every one); for other kinds
+    /// a "no" may be a full read's "yes", and is noted (see [`Snapshot::doubts`]).
     pub fn has_kind(&self, kind: &str) -> bool {
-        !self.ids_of(kind).is_empty()
+        if !self.ids_of(kind).is_empty() {
+            return true;
+        }
+        if (kind == "Event" && self.events_elsewhere > 0) || self.present_elsewhere.contains(kind) {
+            return true;
+        }
+        if self.partial && !kinds::CLUSTER_SCOPED.contains(&kind) && self.unread_could_hold(kind) {
+            self.doubts
+                .lock()
+                .expect("doubts lock")
+                .insert(kind.to_string());
+        }
+        false
+    }
+
+    /// Whether a file this read left unread can hold an object of `kind` (by its place).
+    fn unread_could_hold(&self, kind: &str) -> bool {
+        let mut known = self.unread_kinds.lock().expect("unread kinds lock");
+        *known
+            .entry(kind.to_string())
+            .or_insert_with(|| Loaded::unread_could_hold(&self.unread, kind))
+    }
+
+    /// The kinds a selective read said it holds none of, where a full read may hold some
+    /// (see [`Snapshot::has_kind`]): an answer that asked is the full read's only once
+    /// those kinds are read in every namespace.
+    pub fn doubts(&self) -> Vec<String> {
+        self.doubts
+            .lock()
+            .expect("doubts lock")
+            .iter()
+            .cloned()
+            .collect()
     }
 
     /// Materializes objects of `kind` as `T` without caching, for a view that only one

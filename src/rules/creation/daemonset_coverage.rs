@@ -7,6 +7,7 @@ use crate::kube::node::{Node, Taint};
 use crate::kube::pod::{Pod, PodSpec, Toleration};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::fit::{node_matches_terms, required_node_terms, tolerates};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
@@ -29,6 +30,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each DaemonSet with its own pods and the nodes.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -6,6 +6,7 @@ use crate::kube::pod::PodSpec;
 use crate::kube::quantity::Quantity;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::requests::{effective_requests, unread_requests};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -29,6 +30,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Error,
         fallback: false,
+        // Local: each controller with its Events, quotas and LimitRanges of its namespace, and cluster-scoped webhooks and Namespaces.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -6,6 +6,7 @@ use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Deployment with its ReplicaSets, pods and Events.
+        reach: Reach::Local,
         run: run,
     };
 }

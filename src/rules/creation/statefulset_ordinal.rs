@@ -5,6 +5,7 @@
 use crate::declare_rule;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::statefulset_ordinals::{ordered, ordinal_list, pods_by_ordinal};
 use crate::rules::{Context, Finding, Severity, Stage};
 
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Creation,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each StatefulSet with its pods and Events.
+        reach: Reach::Local,
         run: run,
     };
 }

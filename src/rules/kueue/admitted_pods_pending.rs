@@ -5,6 +5,7 @@ use super::chain::{self, Chain, Ctx, Verdict};
 use super::model::{kueue_gated, tolerates};
 use crate::declare_rule;
 use crate::kube::kueue::ResourceFlavor;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 use crate::snapshot::Snapshot;
 use std::collections::BTreeMap;
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Scheduling,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! A Workload whose ClusterQueue is missing, stopped or inactive.
 
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -17,6 +18,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

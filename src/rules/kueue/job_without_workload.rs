@@ -4,6 +4,7 @@ use super::chain::evidence::missing;
 use super::model::{kueue_gated, queue_label, workloads_of};
 use crate::declare_rule;
 use crate::kube::meta::ObjectMeta;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Job with its Workload (an owned object) and the LocalQueue of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

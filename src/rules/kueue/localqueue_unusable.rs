@@ -1,6 +1,7 @@
 //! A Workload whose LocalQueue is missing, stopped or inactive (or that names none).
 
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -18,6 +19,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

@@ -75,3 +75,11 @@ pub(crate) fn report_verdicts(ctx: &Context, rule: &RuleMeta, words: &[&str]) ->
             .then_some(rule.severity)
     })
 }
+
+/// Whether a Kueue finding could touch the object asked. Findings are on Workloads, and
+/// a ClusterQueue's usage counts (and cites) the Workloads of every namespace sharing it;
+/// a finding explains its Workload's Jobs and pods, of its namespace. So one could touch
+/// an object of the namespace read only when that namespace holds a Workload.
+pub(crate) fn kueue_reach(inv: &crate::rules::reach::Involve) -> bool {
+    crate::rules::reach::namespace_holds(inv, "Workload")
+}

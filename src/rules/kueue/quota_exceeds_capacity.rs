@@ -1,6 +1,7 @@
 //! A Workload that needs more than its ClusterQueue can ever give.
 
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -19,6 +20,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

@@ -1,6 +1,7 @@
 //! A Workload that would fit but waits behind the head of a StrictFIFO queue.
 
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -16,6 +17,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

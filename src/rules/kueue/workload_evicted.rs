@@ -4,6 +4,7 @@
 use super::chain::words::until_words;
 use super::chain::{self, Chain, Ctx, Verdict};
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 
 declare_rule! {
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Queue,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `kueue_reach`.
+        reach: Reach::Wide(super::kueue_reach),
         run: run,
     };
 }

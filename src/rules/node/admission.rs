@@ -6,6 +6,7 @@ use crate::kube::node::Node;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::fit::{Usage, pod_units};
 use crate::rules::scheduling::requests::{UnreadRequest, display_units, unread_requests};
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -30,6 +31,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Local: each rejected pod with its node and Events, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -7,6 +7,7 @@ use crate::kube::pod::Pod;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: counts and names the pods of every namespace on the node (see `touches_bound_pods`).
+        reach: Reach::Wide(touches_bound_pods),
         run: run,
     };
 }
@@ -250,4 +253,14 @@ fn no_reason_of_its_own(snap: &Snapshot, id: ObjectId, p: &Pod) -> bool {
             "FailedMount" | "FailedAttachVolume" | "FailedMapVolume" | "FailedCreatePodSandBox"
         ) || IMAGE_REASONS.contains(&e.reason.as_str())
     })
+}
+
+/// Whether a node finding could touch the object asked: the node's conditions are
+/// cluster-scoped, so a full read flags the nodes a narrow one does; a flagged node's
+/// finding counts, explains and cites the pods of every namespace bound there, and the
+/// pods it explains change what other rules say of that namespace. So it could when a
+/// pod of the namespace read is bound to a flagged node.
+fn touches_bound_pods(inv: &crate::rules::reach::Involve) -> bool {
+    inv.own()
+        .any(|f| !inv.snapshot.pods_on_node(&f.object.name).is_empty())
 }

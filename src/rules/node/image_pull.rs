@@ -6,6 +6,7 @@ use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,6 +32,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: groups the pods of every namespace pulling one image; a pod is a case by its own status.
+        reach: Reach::Wide(|inv| inv.grouped_cases()),
         run: run,
     };
 }

@@ -4,6 +4,7 @@ use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -20,6 +21,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: groups one node's pods of every namespace and cites the node's CNI pod (see `sandbox_reach`).
+        reach: Reach::Wide(sandbox_reach),
         run: run,
     };
 }
@@ -248,6 +251,17 @@ fn finding(snap: &Snapshot, node: &str, key: &str, pods: &[(ObjectId, ObjectId)]
     );
     f.details = Some(serde_json::json!({ "pods": names }));
     f
+}
+
+/// Whether a sandbox finding could touch the object asked: the cases are told by each
+/// pod (see [`crate::rules::reach::Involve::grouped_cases`]), but a finding also cites a
+/// not-Ready host-network pod of the node (the CNI plugin's), of any namespace.
+fn sandbox_reach(inv: &crate::rules::reach::Involve) -> bool {
+    let cni_like = inv
+        .snapshot
+        .pod(inv.target)
+        .is_some_and(|p| p.spec.host_network && !p.is_ready());
+    inv.grouped_cases() || cni_like
 }
 
 #[cfg(test)]

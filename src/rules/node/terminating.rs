@@ -5,6 +5,7 @@ use crate::kube::meta::ObjectRef;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its node and Events; grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -6,6 +6,7 @@ use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its PVCs, volumes and Events, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -12,6 +12,7 @@ use crate::declare_rule;
 use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note, plural};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,6 +34,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `numa_reach`.
+        reach: Reach::Wide(super::numa_reach),
         run: run,
     };
 }

@@ -55,6 +55,17 @@ pub fn resource_manager_text(message: &str) -> bool {
             || m.contains("cpu manager"))
 }
 
+/// Whether a NUMA finding could touch the object asked. What a node's kubelet is set to
+/// comes from cluster-scoped sources (and the pods bound to a node named by one), and the
+/// area explains pods first, so others skip them. So it could when the bundle holds such a
+/// source or NodeResourceTopology, or a NUMA finding comes out of the narrow read.
+pub(crate) fn numa_reach(inv: &crate::rules::reach::Involve) -> bool {
+    let mut kinds = kubelet::SOURCE_KINDS.to_vec();
+    kinds.push("NodeResourceTopology");
+    crate::rules::reach::bundle_holds(inv, &kinds)
+        || inv.findings.iter().any(|f| f.rule.starts_with("numa/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use crate::declare_rule;
 use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note, plural};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::HashMap;
@@ -37,6 +38,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `numa_reach`.
+        reach: Reach::Wide(super::numa_reach),
         run: run,
     };
 }

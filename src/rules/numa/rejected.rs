@@ -11,6 +11,7 @@ use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, note};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::requests::{display_units, effective_requests};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -37,6 +38,8 @@ declare_rule! {
         stage: Stage::Node,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `numa_reach`.
+        reach: Reach::Wide(super::numa_reach),
         run: run,
     };
 }

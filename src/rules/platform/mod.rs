@@ -28,3 +28,18 @@ pub static RULES: &[&RuleMeta] = &[
     &pool_degraded::POOL_DEGRADED,
     &node_degraded::NODE_DEGRADED,
 ];
+
+/// Whether a platform finding could touch the object asked. Its findings are on
+/// cluster-scoped objects (ClusterVersion, ClusterOperators, MachineConfigPools, nodes),
+/// but they weigh operands in the operators' namespaces (pods, PodDisruptionBudgets) and
+/// cite the findings of those namespaces as causes. So it could whenever the bundle holds
+/// OpenShift's platform objects or a platform finding comes out of the narrow read.
+pub(crate) fn platform_reach(inv: &crate::rules::reach::Involve) -> bool {
+    crate::rules::reach::bundle_holds(
+        inv,
+        &["ClusterVersion", "ClusterOperator", "MachineConfigPool"],
+    ) || inv
+        .findings
+        .iter()
+        .any(|f| f.stage == crate::rules::Stage::Platform)
+}

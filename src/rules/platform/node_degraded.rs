@@ -7,6 +7,7 @@ use crate::declare_rule;
 use crate::kube::openshift::mcd;
 use crate::rules::evidence;
 use crate::rules::pod_findings::note;
+use crate::rules::reach::Reach;
 use crate::rules::{CauseHint, Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::Snapshot;
 
@@ -26,6 +27,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

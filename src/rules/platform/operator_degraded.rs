@@ -2,6 +2,7 @@
 
 use super::operator::{Bad, findings};
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -20,6 +21,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

@@ -5,6 +5,7 @@ use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::rules::evidence;
 use crate::rules::platform::operator::first_line;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -20,6 +21,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Error,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

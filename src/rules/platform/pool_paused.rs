@@ -3,6 +3,7 @@
 use super::model::Phase;
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -17,6 +18,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

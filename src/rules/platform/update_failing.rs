@@ -7,6 +7,7 @@ use crate::declare_rule;
 use crate::kube::meta::condition;
 use crate::kube::time::format_duration;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{CauseHint, Context, Finding, Severity, Stage};
 use crate::snapshot::Snapshot;
 
@@ -26,6 +27,8 @@ declare_rule! {
         stage: Stage::Platform,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: see `platform_reach`.
+        reach: Reach::Wide(super::platform_reach),
         run: run,
     };
 }

@@ -7,6 +7,7 @@ use crate::kube::pod::{ContainerStatus, Pod};
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, node_evidence};
+use crate::rules::reach::Reach;
 use crate::rules::superseded::superseded;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -34,6 +35,8 @@ declare_rule! {
         stage: Stage::Scheduling,
         severity: Severity::Error,
         fallback: true,
+        // Local: each pod with its owner chain, node, Events and logs, grouped by the pod's owner; it skips pods other rules explained, which are of the pod's namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -5,6 +5,7 @@ use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Readiness,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each pod with its Events and its namespace's Services, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -4,6 +4,7 @@ use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Readiness,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its Events.
+        reach: Reach::Local,
         run: run,
     };
 }

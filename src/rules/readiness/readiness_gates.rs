@@ -4,6 +4,7 @@ use super::analysis::{self, NotReady, PodDiagnosis};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Readiness,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each pod's own conditions.
+        reach: Reach::Local,
         run: run,
     };
 }

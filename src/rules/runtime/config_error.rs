@@ -7,6 +7,7 @@ use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Container;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, Presence, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -29,6 +30,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with the ConfigMaps, Secrets and Events of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

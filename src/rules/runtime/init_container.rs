@@ -5,6 +5,7 @@ use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::scheduling::requests::is_sidecar;
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its Events and logs, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -6,6 +6,7 @@ use crate::kube::meta::{ObjectRef, condition};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -24,6 +25,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Job with its pods and Events (owners share the namespace).
+        reach: Reach::Local,
         run: run,
     };
 }

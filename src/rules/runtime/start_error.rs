@@ -4,6 +4,7 @@ use super::facts;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
 
@@ -20,6 +21,8 @@ declare_rule! {
         stage: Stage::Runtime,
         severity: Severity::Error,
         fallback: false,
+        // Local: each pod with its Events, grouped by the pod's owner.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -23,6 +23,7 @@ use crate::kube::pod::Pod;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case};
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -47,6 +48,8 @@ declare_rule! {
         stage: Stage::Scheduling,
         severity: Severity::Error,
         fallback: false,
+        // Wide: a node's free room counts the pods of every namespace; a pending pod is a case by its own status, and only it, nodes and its Events are cited.
+        reach: Reach::Wide(|inv| inv.grouped_cases()),
         run: run,
     };
 }

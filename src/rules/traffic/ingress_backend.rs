@@ -5,6 +5,7 @@ use super::ports::{self, Resolve};
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Ingress with the Services of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -6,6 +6,7 @@ use super::model::{Backend, Cause, EpSource};
 use super::ports;
 use super::selector_no_match;
 use crate::declare_rule;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;
@@ -26,6 +27,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Ingress with the Services, endpoints and pods of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -3,6 +3,7 @@
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 
 declare_rule! {
@@ -22,6 +23,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each Ingress with the cluster's IngressClasses.
+        reach: Reach::Local,
         run: run,
     };
 }

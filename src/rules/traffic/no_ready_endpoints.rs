@@ -4,6 +4,7 @@ use super::hops::{self, Chain};
 use super::model::{self, Cause, EpSource};
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -25,6 +26,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Service with the endpoints and pods of its namespace.
+        reach: Reach::Local,
         run: run,
     };
 }

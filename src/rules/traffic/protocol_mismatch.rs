@@ -6,6 +6,7 @@ use crate::declare_rule;
 use crate::kube::network::{ServicePort, TargetPort};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
 
@@ -23,6 +24,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Service with its endpoints and pods.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -6,6 +6,7 @@ use super::users;
 use crate::declare_rule;
 use crate::kube::pod::PodTemplate;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -34,6 +35,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Warning,
         fallback: false,
+        // Wide: its message counts matching pods of other namespaces; which Services it reports, and what it cites, is told by the Service's namespace and the cluster scope.
+        reach: Reach::Wide(|inv| inv.own().any(|f| inv.touches_target(f))),
         run: run,
     };
 }

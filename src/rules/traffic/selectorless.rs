@@ -3,6 +3,7 @@
 use super::model::{Cause, EpSource, Model};
 use crate::declare_rule;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 
 declare_rule! {
@@ -21,6 +22,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Warning,
         fallback: false,
+        // Local: each Service with its own endpoints.
+        reach: Reach::Local,
         run: run,
     };
 }

@@ -7,6 +7,7 @@ use crate::declare_rule;
 use crate::kube::network::{Service, ServicePort, TargetPort};
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -27,6 +28,8 @@ declare_rule! {
         stage: Stage::Traffic,
         severity: Severity::Error,
         fallback: false,
+        // Local: each Service with its namespace's pods.
+        reach: Reach::Local,
         run: run,
     };
 }
