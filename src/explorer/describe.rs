@@ -22,6 +22,7 @@ use kdiag::ingest::Want;
 use kdiag::kube::time::format_rfc3339;
 use kdiag::report::redact::Redactor;
 use kdiag::rules::Finding;
+use kdiag::rules::platform::MCO_DEPLOYMENT as MCO;
 use kdiag::rules::reach::reaching;
 use kdiag::snapshot::kinds::default_group;
 use kdiag::snapshot::{ObjectId, Snapshot};
@@ -51,14 +52,17 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
     };
     match answer(&snap, &findings, &asked) {
         Ok(answer) => print(&snap, &args, &answer),
-        Err(e) => {
-            if let Some(holds_it) = &e.holds_it {
-                crate::warn_of_problems(&snap, holds_it);
-            }
-            eprintln!("kdiag: {}", e.message);
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&snap, &e),
     }
+}
+
+/// Says why there is no answer, after the problems of the files that could hold it.
+fn fail(snap: &Snapshot, e: &NoAnswer) -> ExitCode {
+    if let Some(holds_it) = &e.holds_it {
+        crate::warn_of_problems(snap, holds_it);
+    }
+    eprintln!("kdiag: {}", e.message);
+    ExitCode::from(2)
 }
 
 /// What was asked: a kind as typed, a name (or a prefix of names), a namespace.
@@ -104,7 +108,8 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
         .namespace(ns)
         .logs_in(ns)
         .cluster_scope()
-        .objects("Event", Some("default"), None);
+        .objects("Event", Some("default"), None)
+        .objects("Deployment", Some(MCO.0), Some(MCO.1));
     // The Kueue rules ask whether the bundle holds Workloads and LocalQueues whenever they
     // run: their files everywhere are read for that at once, sparing a second read.
     for kind in COUNTED {
@@ -113,7 +118,12 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
     let mut everywhere: Vec<String> = Vec::new();
     for _ in 0..ROUNDS {
         let (snap, findings) = kdiag::analyze_wanted(&crate::input_args(paths), &want).ok()?;
-        let answer = answer(&snap, &findings, asked).ok()?;
+        let answer = match answer(&snap, &findings, asked) {
+            Ok(answer) => answer,
+            // Not in the namespace: its kind in every namespace says where it is, as a
+            // full read would (see `lookup::resolve_object`).
+            Err(_) => return not_found(asked, paths, want),
+        };
         let doubts: Vec<String> = snap
             .doubts()
             .into_iter()
@@ -149,6 +159,20 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
         return Some(print(&snap, args, &answer));
     }
     None
+}
+
+/// The error a full read gives for an object not in the namespace asked, from the narrow
+/// read and its kind in every namespace (where the object is, when it is elsewhere);
+/// `None` when that read finds it after all (a full read answers then).
+fn not_found(asked: &Asked, paths: &[String], want: Want) -> Option<ExitCode> {
+    let (kind, _) = known_kind(asked.typed)?;
+    let want = want.objects(kind, None, None);
+    let (snap, findings) = kdiag::analyze_wanted(&crate::input_args(paths), &want).ok()?;
+    if !snap.doubts().is_empty() {
+        return None;
+    }
+    let e = answer(&snap, &findings, asked).err()?;
+    Some(fail(&snap, &e))
 }
 
 /// Prints an answer: the problems of the files that can hold it on stderr, its text.

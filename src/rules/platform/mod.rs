@@ -29,17 +29,22 @@ pub static RULES: &[&RuleMeta] = &[
     &node_degraded::NODE_DEGRADED,
 ];
 
+/// The one namespaced object the platform model weighs to decide whether there is a
+/// finding at all: the machine-config operator's Deployment (its image tells whether
+/// that operator is still updating). A narrow read (`kdiag describe`) reads it too.
+pub const MCO_DEPLOYMENT: (&str, &str) = (
+    "openshift-machine-config-operator",
+    "machine-config-operator",
+);
+
 /// Whether a platform finding could touch the object asked. Its findings are on
-/// cluster-scoped objects (ClusterVersion, ClusterOperators, MachineConfigPools, nodes),
-/// but they weigh operands in the operators' namespaces (pods, PodDisruptionBudgets) and
-/// cite the findings of those namespaces as causes. So it could whenever the bundle holds
-/// OpenShift's platform objects or a platform finding comes out of the narrow read.
+/// cluster-scoped objects (ClusterVersion, ClusterOperators, MachineConfigPools, nodes)
+/// and whether there is one is told by those, the snapshot time and [`MCO_DEPLOYMENT`]
+/// alone, which a narrow read holds whole; what they weigh in namespaces (operands' pods,
+/// PodDisruptionBudgets, causes in the operators' namespaces) only shapes a finding that
+/// is there anyway. So it could only when a platform finding comes out of the narrow read.
 pub(crate) fn platform_reach(inv: &crate::rules::reach::Involve) -> bool {
-    crate::rules::reach::bundle_holds(
-        inv,
-        &["ClusterVersion", "ClusterOperator", "MachineConfigPool"],
-    ) || inv
-        .findings
+    inv.findings
         .iter()
         .any(|f| f.stage == crate::rules::Stage::Platform)
 }

@@ -323,8 +323,8 @@ fn platform_clock(
 /// while it differs from the image the operator reports, the operator is still updating.
 fn mco_image(snap: &Snapshot) -> Option<&str> {
     snap.deployments().iter().find_map(|(_, d)| {
-        (d.metadata.namespace.as_deref() == Some("openshift-machine-config-operator")
-            && d.metadata.name == "machine-config-operator")
+        let (namespace, name) = super::MCO_DEPLOYMENT;
+        (d.metadata.namespace.as_deref() == Some(namespace) && d.metadata.name == name)
             .then_some(())?;
         d.spec
             .template
