@@ -23,7 +23,7 @@ const KINDS: &[&str] = &[
     "widgets",
 ];
 
-fn run(paths: &[String], args: &[&str], full: bool) -> Run {
+pub fn run(paths: &[String], args: &[&str], full: bool) -> Run {
     let mut all: Vec<&str> = args.to_vec();
     all.extend(paths.iter().map(String::as_str));
     let env = [("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string())];
@@ -133,6 +133,12 @@ fn forms(paths: &[String]) -> Vec<Vec<String>> {
 /// Runs every form both ways, on two threads; returns the forms whose output differs.
 fn differences(paths: &[String]) -> (usize, Vec<String>) {
     let forms = forms(paths);
+    (forms.len(), compare(paths, &forms))
+}
+
+/// Runs each of `forms` on `paths` selectively and as a full read, on two threads; the
+/// forms whose stdout, stderr or exit code differ, each with both answers.
+pub fn compare(paths: &[String], forms: &[Vec<String>]) -> Vec<String> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let differ = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -162,7 +168,7 @@ fn differences(paths: &[String]) -> (usize, Vec<String>) {
             });
         }
     });
-    (forms.len(), differ.into_inner().unwrap())
+    differ.into_inner().unwrap()
 }
 
 fn sample(path: &str) -> String {
@@ -381,7 +387,7 @@ metadata:
 "#;
 
 /// The peak RSS (MiB) `KDIAG_STATS` says a run reached once its inputs were loaded.
-fn peak_rss(run: &Run) -> u64 {
+pub fn peak_rss(run: &Run) -> u64 {
     run.stderr
         .lines()
         .filter_map(|l| l.split("peak RSS ").nth(1))

@@ -5,7 +5,8 @@
 //! sharing its nodes, ClusterQueues and ClusterOperators), describes exactly as a full
 //! read (`KDIAG_READ_ALL=1`) describes it, stdout, stderr and exit code.
 
-use crate::{Run, Scratch, kdiag_env, root};
+use crate::selective::{compare, peak_rss, run};
+use crate::{Scratch, kdiag_env, root};
 use serde_json::Value;
 
 /// The kinds described, by the plural a must-gather names their files by.
@@ -51,13 +52,6 @@ const CLUSTER_PLURALS: &[&str] = &[
     "machineconfigpools",
     "kubeletconfigs",
 ];
-
-fn run(paths: &[String], args: &[&str], full: bool) -> Run {
-    let mut all: Vec<&str> = args.to_vec();
-    all.extend(paths.iter().map(String::as_str));
-    let env = [("KDIAG_READ_ALL", if full { "1" } else { "0" }.to_string())];
-    kdiag_env(&all, None, &env)
-}
 
 /// The items a full read lists of `plural` in every namespace.
 fn items(paths: &[String], plural: &str) -> Vec<Value> {
@@ -200,36 +194,8 @@ fn differences(paths: &[String]) -> (usize, Vec<String>) {
             ]);
         }
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let differ = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(form) = forms.get(i) else { break };
-                    let args: Vec<&str> = form.iter().map(String::as_str).collect();
-                    let (picked, full) = (run(paths, &args, false), run(paths, &args, true));
-                    if (&picked.stdout, &picked.stderr, picked.code)
-                        != (&full.stdout, &full.stderr, full.code)
-                    {
-                        differ.lock().unwrap().push(format!(
-                            "{} {}\n--- selective ({}):\n{}{}\n--- full ({}):\n{}{}",
-                            args.join(" "),
-                            paths.join(" "),
-                            picked.code,
-                            picked.stdout,
-                            picked.stderr,
-                            full.code,
-                            full.stdout,
-                            full.stderr
-                        ));
-                    }
-                }
-            });
-        }
-    });
-    (forms.len(), differ.into_inner().unwrap())
+    let differ = compare(paths, &forms);
+    (forms.len(), differ)
 }
 
 fn assert_same(bundles: &[Vec<String>]) {
@@ -307,16 +273,6 @@ fn objects_of_namespaces_that_share_nodes_and_queues_describe_as_a_full_read() {
         .map(|(i, s)| vec![relaid(&scratch, &sample(s), &format!("mg-{i}"))])
         .collect();
     assert_same(&bundles);
-}
-
-/// The peak RSS (MiB) `KDIAG_STATS` says a run reached.
-fn peak_rss(run: &Run) -> u64 {
-    run.stderr
-        .lines()
-        .filter_map(|l| l.split("peak RSS ").nth(1))
-        .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
-        .max()
-        .unwrap_or_else(|| panic!("no peak RSS in {}", run.stderr))
 }
 
 /// A must-gather whose namespace `big` holds 28 MB of pods: describing a running pod of

@@ -740,9 +740,9 @@ fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
     }
 }
 
-/// The times of a file's Events as a full read counts them (see `clock`), when it holds
-/// Events only and read without a problem; else `None` (its objects are kept).
-fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
+/// What a file parsed into when it parsed whole, with nothing its input's notes or
+/// problems must say (a defect, troubleshoot's placeholder, an internal dump).
+fn read_cleanly(read: &FileRead) -> Option<&objects::Extracted> {
     let FileRead::Parsed {
         extracted,
         error: None,
@@ -751,11 +751,16 @@ fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
     else {
         return None;
     };
-    let only_events = extracted.defects.is_empty()
-        && !extracted.placeholders
-        && !extracted.internal_dump
-        && !extracted.objects.is_empty()
-        && extracted.objects.iter().all(|o| o.kind == "Event");
+    (extracted.defects.is_empty() && !extracted.placeholders && !extracted.internal_dump)
+        .then_some(extracted)
+}
+
+/// The times of a file's Events as a full read counts them (see `clock`), when it holds
+/// Events only and read without a problem; else `None` (its objects are kept).
+fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
+    let extracted = read_cleanly(read)?;
+    let only_events =
+        !extracted.objects.is_empty() && extracted.objects.iter().all(|o| o.kind == "Event");
     only_events.then(|| {
         let times = extracted.objects.iter().filter_map(|o| o.time).collect();
         (extracted.objects.len(), times)
@@ -765,18 +770,8 @@ fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
 /// The kinds of a file read only to tell which kinds it holds: `None` (it is read as any
 /// other file) unless it parsed whole into objects, none of them an Event.
 fn kinds_of(read: &FileRead) -> Option<Vec<String>> {
-    let FileRead::Parsed {
-        extracted,
-        error: None,
-        ..
-    } = read
-    else {
-        return None;
-    };
-    let clean = extracted.defects.is_empty()
-        && !extracted.placeholders
-        && !extracted.internal_dump
-        && extracted.objects.iter().all(|o| o.kind != "Event");
+    let extracted = read_cleanly(read)?;
+    let clean = extracted.objects.iter().all(|o| o.kind != "Event");
     clean.then(|| extracted.objects.iter().map(|o| o.kind.clone()).collect())
 }
 
