@@ -9,6 +9,7 @@ use super::{
     merge, not_regular, open_file, read_head, read_limited, special_kind,
 };
 use rayon::prelude::*;
+use std::io::Seek;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -184,7 +185,7 @@ impl Compressed {
         if is_log_name(&inner) || formats::has_archive_name(&inner) {
             return Ok(None);
         }
-        let opened = std::fs::File::open(file)?;
+        opened.seek(std::io::SeekFrom::Start(0))?;
         let Ok(mut decoder) = formats::decoder(format, std::io::BufReader::new(opened)) else {
             return Ok(None);
         };
