@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use source::{Collected, Entry, EntryData};
 use std::path::PathBuf;
-pub use want::Want;
+pub use want::{UnreadPlaces, Want};
 
 /// One PATH argument.
 #[derive(Clone, Debug)]
@@ -251,18 +251,8 @@ pub struct Loaded {
     /// Kinds of the objects of files read only to tell they are there (see
     /// [`Want::counting`]); those objects are not kept.
     pub present_elsewhere: std::collections::BTreeSet<String>,
-    /// Of each input a selective read left files of: its layout and those files' paths.
-    pub unread: Vec<(layout::Detected, Vec<String>)>,
-}
-
-impl Loaded {
-    /// Whether a file a selective read left unread can hold an object of `kind`, by its
-    /// place in its input's layout (see [`Want::could_hold`]).
-    pub fn unread_could_hold(unread: &[(layout::Detected, Vec<String>)], kind: &str) -> bool {
-        unread
-            .iter()
-            .any(|(detected, paths)| paths.iter().any(|p| Want::could_hold(detected, p, kind)))
-    }
+    /// What the files a selective read left can hold, by their places.
+    pub unread: UnreadPlaces,
 }
 
 /// A PATH that does not exist or cannot be opened: a usage error (exit 2).
@@ -286,7 +276,7 @@ impl Loaded {
             partial: false,
             events_elsewhere: 0,
             present_elsewhere: Default::default(),
-            unread: Vec::new(),
+            unread: UnreadPlaces::default(),
         }
     }
 
@@ -414,17 +404,16 @@ fn load_input(
         return Some(Want::all());
     }
     // Files a selective read leaves: they are neither read nor counted.
-    let mut unread = std::mem::take(&mut collected.dropped);
+    for path in std::mem::take(&mut collected.dropped) {
+        loaded.unread.add(&detected, &path);
+    }
     collected.entries.retain(|e| {
         let admitted = want.admits(&detected, &e.path);
         if !admitted {
-            unread.push(e.path.clone());
+            loaded.unread.add(&detected, &e.path);
         }
         admitted
     });
-    if !unread.is_empty() {
-        loaded.unread.push((detected.clone(), unread));
-    }
     let layout = detected.layout;
     let mut info = InputInfo {
         path: arg.display(),

@@ -207,21 +207,6 @@ impl Want {
         self.admits(&detected, path)
     }
 
-    /// Whether the file at `path` of an input laid out as `detected` can hold an object of
-    /// `kind`, by its place (a file of objects whose place does not rule the kind out).
-    pub fn could_hold(detected: &Detected, path: &str, kind: &str) -> bool {
-        matches!(
-            detected.classify(path),
-            FileClass::Objects | FileClass::MaybeObjects
-        ) && Wanted {
-            kind: Some(kind.to_string()),
-            plural: None,
-            within: Within::Everywhere,
-            name: None,
-        }
-        .fits(&place_of(detected, path))
-    }
-
     /// Whether the file at `path` of an input laid out as `detected` is read: bundle
     /// metadata and files the layout skips always are (they cost nothing), a log when its
     /// pod's logs are wanted, a file of objects when its place can hold a wanted one.
@@ -267,6 +252,65 @@ static ANY_EVENT: std::sync::LazyLock<Wanted> = std::sync::LazyLock::new(|| Want
     within: Within::Everywhere,
     name: None,
 });
+
+/// What the files a selective read left can hold, by their places: gathered once, as
+/// the files are left, so that asking of a kind (see `Snapshot::has_kind`) costs a look
+/// at a few resource words instead of a walk over every unread path.
+#[derive(Debug, Default)]
+pub struct UnreadPlaces {
+    /// A file of objects was left whose place names no kind: it can hold any.
+    any: bool,
+    /// The resource words (lowercase) naming the files of objects left, where the layout
+    /// names files by resource …
+    by_resource: std::collections::BTreeSet<String>,
+    /// … and where it does not.
+    otherwise: std::collections::BTreeSet<String>,
+}
+
+impl UnreadPlaces {
+    /// Notes the file at `path` of an input laid out as `detected` as left unread.
+    pub fn add(&mut self, detected: &Detected, path: &str) {
+        if !matches!(
+            detected.classify(path),
+            FileClass::Objects | FileClass::MaybeObjects
+        ) {
+            return;
+        }
+        let place = place_of(detected, path);
+        let Some(word) = place.word else {
+            self.any = true;
+            return;
+        };
+        let words = match place.by_resource {
+            true => &mut self.by_resource,
+            false => &mut self.otherwise,
+        };
+        if !words.contains(word) {
+            words.insert(word.to_ascii_lowercase());
+        }
+    }
+
+    pub fn extend(&mut self, other: UnreadPlaces) {
+        self.any |= other.any;
+        self.by_resource.extend(other.by_resource);
+        self.otherwise.extend(other.otherwise);
+    }
+
+    /// Whether a file left unread can hold an object of `kind`, by its place (a file of
+    /// objects whose place does not rule the kind out).
+    pub fn could_hold(&self, kind: &str) -> bool {
+        let wanted = Wanted {
+            kind: Some(kind.to_string()),
+            plural: None,
+            within: Within::Everywhere,
+            name: None,
+        };
+        let named = |words: &std::collections::BTreeSet<String>, by_resource| {
+            words.iter().any(|w| wanted.named_by(kind, w, by_resource))
+        };
+        self.any || named(&self.by_resource, true) || named(&self.otherwise, false)
+    }
+}
 
 impl Wanted {
     fn fits(&self, place: &Place) -> bool {

@@ -254,10 +254,8 @@ pub struct Snapshot {
     doubts: Mutex<std::collections::BTreeSet<String>>,
     /// Kinds of objects a selective read saw in other namespaces without keeping them.
     present_elsewhere: std::collections::BTreeSet<String>,
-    /// Files a selective read left, by input (see [`Loaded::unread`]).
-    unread: Vec<(crate::ingest::layout::Detected, Vec<String>)>,
-    /// Per kind asked, whether an unread file can hold one.
-    unread_kinds: Mutex<HashMap<String, bool>>,
+    /// What the files a selective read left can hold (see [`Loaded::unread`]).
+    unread: crate::ingest::UnreadPlaces,
 }
 
 impl Snapshot {
@@ -398,7 +396,6 @@ impl Snapshot {
             doubts: Mutex::default(),
             present_elsewhere,
             unread,
-            unread_kinds: Mutex::default(),
         };
         snapshot.finish_inputs(per_input_objects);
         snapshot
@@ -589,21 +586,13 @@ impl Snapshot {
         if (kind == "Event" && self.events_elsewhere > 0) || self.present_elsewhere.contains(kind) {
             return true;
         }
-        if self.partial && !kinds::CLUSTER_SCOPED.contains(&kind) && self.unread_could_hold(kind) {
+        if self.partial && !kinds::CLUSTER_SCOPED.contains(&kind) && self.unread.could_hold(kind) {
             self.doubts
                 .lock()
                 .expect("doubts lock")
                 .insert(kind.to_string());
         }
         false
-    }
-
-    /// Whether a file this read left unread can hold an object of `kind` (by its place).
-    fn unread_could_hold(&self, kind: &str) -> bool {
-        let mut known = self.unread_kinds.lock().expect("unread kinds lock");
-        *known
-            .entry(kind.to_string())
-            .or_insert_with(|| Loaded::unread_could_hold(&self.unread, kind))
     }
 
     /// The kinds a selective read said it holds none of, where a full read may hold some
