@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use std::io::Seek;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How many files a folder walk collects by default: a must-gather of a large cluster holds
 /// tens of thousands; `kdiag analyze /` would hold millions.
@@ -42,71 +43,19 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
     let mut out = Collected::default();
     let root_device = std::fs::metadata(root).ok().and_then(|m| device_of(&m));
     let max_files = max_folder_files();
+    let walk = Walk {
+        root_device,
+        files: AtomicU64::new(0),
+        max_files,
+    };
+    let found = walk.dir(root);
     let mut mounts = Vec::new();
-    let walker = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            let other = e.depth() > 0
-                && e.file_type().is_dir()
-                && root_device.is_some()
-                && e.metadata().ok().and_then(|m| device_of(&m)) != root_device;
-            if other {
-                mounts.push(e.path().to_path_buf());
-            }
-            !other
-        });
-    for item in walker {
-        let item = match item {
-            Ok(i) => i,
-            Err(e) => {
-                let path = e
-                    .path()
-                    .and_then(|p| p.strip_prefix(root).ok())
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                out.problems.push(SourceProblem {
-                    path,
-                    message: format!("cannot read: {e}"),
-                });
-                continue;
-            }
-        };
-        let ft = item.file_type();
-        if ft.is_symlink() {
-            out.symlinks += 1;
-            continue;
-        }
-        let rel = item
-            .path()
-            .strip_prefix(root)
-            .unwrap_or(item.path())
-            .to_string_lossy()
-            .replace('\\', "/");
-        if let Some(kind) = special_kind(&ft) {
-            out.problems.push(SourceProblem {
-                path: rel,
-                message: not_regular(kind).to_string(),
-            });
-            continue;
-        }
-        if !ft.is_file() {
-            continue;
-        }
-        if out.entries.len() as u64 >= max_files {
-            out.problems.push(SourceProblem {
-                path: rel,
-                message: format!(
-                    "the folder holds more than {max_files} files (KDIAG_MAX_FILES); this file and the ones after it in name order are not read"
-                ),
-            });
-            break;
-        }
-        out.entries.push(Entry {
-            path: rel,
-            data: EntryData::File(item.path().to_path_buf()),
-        });
+    if walk.files.load(Ordering::Relaxed) <= max_files {
+        walk.read_out(found, root, &mut out, &mut mounts);
+    } else {
+        // Past the limit, the serial walk says exactly where it stopped.
+        drop(found);
+        walk_in_order(root, root_device, max_files, &mut out, &mut mounts);
     }
     for mount in mounts {
         let path = mount.strip_prefix(root).unwrap_or(&mount);
@@ -157,6 +106,211 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
         merge(&mut out, sub);
     }
     out
+}
+
+/// What the walk found in one folder, in the order a serial walk in name order meets
+/// it (a folder's contents right after it): folders are read in parallel, on 2 cores a
+/// must-gather's 8,000 folders in about half the time, and read out in that order.
+enum Found {
+    File(PathBuf),
+    /// A path (none when the folder's listing itself failed part way) and what is wrong.
+    Problem(Option<PathBuf>, String),
+    /// A FIFO, device or socket, and which.
+    NotRegular(PathBuf, &'static str),
+    Symlink,
+    Mount(PathBuf),
+    Folder(Vec<Found>),
+}
+
+/// One walk's bounds: the root's device, and the files counted so far against the limit
+/// (a walk past it stops descending; the serial walk then names where it stopped).
+struct Walk {
+    root_device: Option<u64>,
+    files: AtomicU64,
+    max_files: u64,
+}
+
+impl Walk {
+    /// The folder's entries, sorted by name as `walkdir`'s `sort_by_file_name` does (a
+    /// listing error first), each folder among them walked in parallel.
+    fn dir(&self, dir: &Path) -> Vec<Found> {
+        if self.files.load(Ordering::Relaxed) > self.max_files {
+            return Vec::new();
+        }
+        let listing = match std::fs::read_dir(dir) {
+            Ok(listing) => listing,
+            Err(e) => return vec![io_problem(dir, &e)],
+        };
+        let mut entries: Vec<Result<(PathBuf, std::fs::FileType), Found>> = listing
+            .map(|item| match item {
+                Ok(item) => item
+                    .file_type()
+                    .map(|t| (item.path(), t))
+                    .map_err(|e| io_problem(&item.path(), &e)),
+                Err(e) => Err(Found::Problem(None, e.to_string())),
+            })
+            .collect();
+        entries.sort_by(|a, b| match (a, b) {
+            (Ok((a, _)), Ok((b, _))) => a.file_name().cmp(&b.file_name()),
+            (Err(_), Err(_)) => std::cmp::Ordering::Equal,
+            (Ok(_), Err(_)) => std::cmp::Ordering::Greater,
+            (Err(_), Ok(_)) => std::cmp::Ordering::Less,
+        });
+        let one = |entry| self.entry(entry);
+        if entries
+            .iter()
+            .any(|e| matches!(e, Ok((_, t)) if t.is_dir()))
+        {
+            entries.into_par_iter().filter_map(one).collect()
+        } else {
+            entries.into_iter().filter_map(one).collect()
+        }
+    }
+
+    fn entry(&self, entry: Result<(PathBuf, std::fs::FileType), Found>) -> Option<Found> {
+        let (path, ft) = match entry {
+            Ok(entry) => entry,
+            Err(problem) => return Some(problem),
+        };
+        if ft.is_symlink() {
+            return Some(Found::Symlink);
+        }
+        if ft.is_dir() {
+            let device = std::fs::symlink_metadata(&path)
+                .ok()
+                .and_then(|m| device_of(&m));
+            if self.root_device.is_some() && device != self.root_device {
+                return Some(Found::Mount(path));
+            }
+            return Some(Found::Folder(self.dir(&path)));
+        }
+        if let Some(kind) = special_kind(&ft) {
+            return Some(Found::NotRegular(path, kind));
+        }
+        if !ft.is_file() {
+            return None;
+        }
+        self.files.fetch_add(1, Ordering::Relaxed);
+        Some(Found::File(path))
+    }
+
+    /// Puts what the walk found into `out` in the serial walk's order.
+    fn read_out(
+        &self,
+        found: Vec<Found>,
+        root: &Path,
+        out: &mut Collected,
+        mounts: &mut Vec<PathBuf>,
+    ) {
+        for f in found {
+            match f {
+                Found::File(path) => out.entries.push(Entry {
+                    path: relative(root, &path),
+                    data: EntryData::File(path),
+                }),
+                Found::Problem(path, message) => out.problems.push(SourceProblem {
+                    path: problem_path(root, path.as_deref()),
+                    message: format!("cannot read: {message}"),
+                }),
+                Found::NotRegular(path, kind) => out.problems.push(SourceProblem {
+                    path: relative(root, &path),
+                    message: not_regular(kind).to_string(),
+                }),
+                Found::Symlink => out.symlinks += 1,
+                Found::Mount(path) => mounts.push(path),
+                Found::Folder(inside) => self.read_out(inside, root, out, mounts),
+            }
+        }
+    }
+}
+
+/// An I/O error on `path`, worded as `walkdir` words it.
+fn io_problem(path: &Path, e: &std::io::Error) -> Found {
+    Found::Problem(
+        Some(path.to_path_buf()),
+        format!("IO error for operation on {}: {e}", path.display()),
+    )
+}
+
+/// A file's path in the folder, with `/` between its parts.
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The path a walk error names, relative to the root (empty when it names none).
+fn problem_path(root: &Path, path: Option<&Path>) -> String {
+    path.and_then(|p| p.strip_prefix(root).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The walk one file at a time in name order, which stops at the file past the limit
+/// and names it (its mounts and problems are those met before it).
+fn walk_in_order(
+    root: &Path,
+    root_device: Option<u64>,
+    max_files: u64,
+    out: &mut Collected,
+    mounts: &mut Vec<PathBuf>,
+) {
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let other = e.depth() > 0
+                && e.file_type().is_dir()
+                && root_device.is_some()
+                && e.metadata().ok().and_then(|m| device_of(&m)) != root_device;
+            if other {
+                mounts.push(e.path().to_path_buf());
+            }
+            !other
+        });
+    for item in walker {
+        let item = match item {
+            Ok(i) => i,
+            Err(e) => {
+                out.problems.push(SourceProblem {
+                    path: problem_path(root, e.path()),
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        let ft = item.file_type();
+        if ft.is_symlink() {
+            out.symlinks += 1;
+            continue;
+        }
+        let rel = relative(root, item.path());
+        if let Some(kind) = special_kind(&ft) {
+            out.problems.push(SourceProblem {
+                path: rel,
+                message: not_regular(kind).to_string(),
+            });
+            continue;
+        }
+        if !ft.is_file() {
+            continue;
+        }
+        if out.entries.len() as u64 >= max_files {
+            out.problems.push(SourceProblem {
+                path: rel,
+                message: format!(
+                    "the folder holds more than {max_files} files (KDIAG_MAX_FILES); this file and the ones after it in name order are not read"
+                ),
+            });
+            break;
+        }
+        out.entries.push(Entry {
+            path: rel,
+            data: EntryData::File(item.path().to_path_buf()),
+        });
+    }
 }
 
 /// A compressed file of a folder holding one file that is no archive (`pods.yaml.gz`):
@@ -226,5 +380,55 @@ impl Compressed {
             };
             std::io::Error::other(format!("{}: {why}", self.name))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a walk gave, comparable: entries' paths, problems, link count.
+    fn seen(c: &Collected) -> (Vec<String>, Vec<(String, String)>, usize) {
+        let entries = c.entries.iter().map(|e| e.path.clone()).collect();
+        let problems = c
+            .problems
+            .iter()
+            .map(|p| (p.path.clone(), p.message.clone()))
+            .collect();
+        (entries, problems, c.symlinks)
+    }
+
+    /// The parallel walk meets files, links, special files and folders in the order the
+    /// serial walk in name order does, so the file limit and the problems read the same.
+    #[test]
+    fn the_parallel_walk_reads_out_as_the_serial_walk() {
+        let root = std::env::temp_dir().join(format!("kdiag-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (i, dir) in ["b/z", "b/a/deep/er", "a", "c.d", "c"].iter().enumerate() {
+            let dir = root.join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            for f in 0..(7 * i + 3) {
+                std::fs::write(dir.join(format!("f{}.yaml", 13 * f % 31)), "x: 1\n").unwrap();
+            }
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc", root.join("b/link")).unwrap();
+            std::os::unix::fs::symlink("../a", root.join("c/up")).unwrap();
+            let fifo = root.join("b/a/pipe");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        }
+        let parallel = collect_dir(&root, None);
+        let mut serial = Collected::default();
+        let mut mounts = Vec::new();
+        let device = std::fs::metadata(&root).ok().and_then(|m| device_of(&m));
+        walk_in_order(&root, device, u64::MAX, &mut serial, &mut mounts);
+        std::fs::remove_dir_all(&root).unwrap();
+        assert!(mounts.is_empty());
+        let (files, problems, links) = seen(&parallel);
+        assert_eq!((files.len(), links), (85, 2));
+        assert_eq!(problems.len(), usize::from(cfg!(unix)));
+        assert_eq!(seen(&parallel), seen(&serial));
     }
 }
