@@ -325,3 +325,66 @@ fn describe_leaves_other_namespaces_unread() {
         "peak RSS {picked_mib} MiB selective, {full_mib} MiB full"
     );
 }
+
+/// A name its namespace does not hold: the error names where it is, as a full read's does,
+/// from a must-gather folder (its files of the kind read again for names), and from its
+/// tar.gz, whose narrow read kept those members so the archive is inflated once.
+#[test]
+fn a_name_not_in_its_namespace_is_told_as_a_full_read_tells_it() {
+    let scratch = Scratch::new("selective-describe-elsewhere");
+    let folder = relaid(
+        &scratch,
+        &sample("scheduling/scheduling-unschedulable"),
+        "mg",
+    );
+    let tgz = scratch.file("mg.tar.gz");
+    let gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&tgz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    tar.append_dir_all("mg", &folder).unwrap();
+    tar.into_inner().unwrap().finish().unwrap();
+    let paths = vec![folder.clone()];
+    let mut forms: Vec<Vec<String>> = Vec::new();
+    for plural in ["pods", "deployments", "configmaps", "services"] {
+        for item in items(&paths, plural).iter().take(3) {
+            let ns = item["metadata"]["namespace"].as_str().unwrap();
+            let name = item["metadata"]["name"].as_str().unwrap();
+            let prefix = &name[..name.len().min(3)];
+            for (target, ns) in [
+                (format!("{plural}/{name}"), "elsewhere".to_string()),
+                (format!("{plural}/{name}-gone"), ns.to_string()),
+                (format!("{plural}/{name}"), "default".to_string()),
+            ] {
+                forms.push(vec!["describe".into(), target, "-n".into(), ns]);
+            }
+            forms.push(
+                ["describe", plural, prefix, "-n", "nowhere"]
+                    .map(String::from)
+                    .to_vec(),
+            );
+        }
+    }
+    assert!(forms.len() >= 24, "{} forms", forms.len());
+    for path in [&folder, &tgz] {
+        let differ = compare(std::slice::from_ref(path), &forms);
+        assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+    }
+    let pod = &items(&paths, "pods")[0];
+    let name = pod["metadata"]["name"].as_str().unwrap();
+    let env = [("KDIAG_STATS", "1".to_string())];
+    let target = format!("pod/{name}");
+    for (path, kept) in [(&folder, 0), (&tgz, 1)] {
+        let run = kdiag_env(&["describe", &target, "-n", "elsewhere", path], None, &env);
+        let said = format!("Pod named from {kept} of 1 input(s) kept by the narrow read");
+        assert!(run.stderr.contains(&said), "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("is not in namespace elsewhere: it is in namespaces"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.code, 2);
+    }
+}

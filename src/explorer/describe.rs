@@ -14,7 +14,9 @@ use super::describe_node::describe_node;
 use super::describe_pod::describe_pod;
 use super::describe_writer::{Tabbed, annotations, labels, rfc1123z};
 use super::fields::str_at;
-use super::lookup::{known_kind, resolve_kind, resolve_object, resolve_prefix};
+use super::lookup::{
+    known_kind, resolve_kind, resolve_object, resolve_object_also, resolve_prefix,
+};
 use super::yaml::yaml_value;
 use super::{DescribeArgs, emit};
 use crate::load;
@@ -24,7 +26,7 @@ use kdiag::report::redact::Redactor;
 use kdiag::rules::Finding;
 use kdiag::rules::platform::MCO_DEPLOYMENT as MCO;
 use kdiag::rules::reach::reaching;
-use kdiag::snapshot::kinds::default_group;
+use kdiag::snapshot::kinds::{canonical_group, default_group};
 use kdiag::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -98,7 +100,7 @@ struct NoAnswer {
 fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCode> {
     const COUNTED: [&str; 2] = ["Workload", "LocalQueue"];
     const ROUNDS: usize = 4;
-    let (_, cluster_scoped) = known_kind(asked.typed)?;
+    let (kind, cluster_scoped) = known_kind(asked.typed)?;
     let ns = asked.namespace?;
     if cluster_scoped || args.redact {
         return None;
@@ -109,7 +111,8 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
         .logs_in(ns)
         .cluster_scope()
         .objects("Event", Some("default"), None)
-        .objects("Deployment", Some(MCO.0), Some(MCO.1));
+        .objects("Deployment", Some(MCO.0), Some(MCO.1))
+        .sparing(kind);
     // The Kueue rules ask whether the bundle holds Workloads and LocalQueues whenever they
     // run: their files everywhere are read for that at once, sparing a second read.
     for kind in COUNTED {
@@ -122,7 +125,7 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
             Ok(answer) => answer,
             // Not in the namespace: its kind in every namespace says where it is, as a
             // full read would (see `lookup::resolve_object`).
-            Err(_) => return not_found(asked, paths, want),
+            Err(e) => return not_found(asked, paths, &snap, e),
         };
         let doubts: Vec<String> = snap
             .doubts()
@@ -161,18 +164,35 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
     None
 }
 
-/// The error a full read gives for an object not in the namespace asked, from the narrow
-/// read and its kind in every namespace (where the object is, when it is elsewhere);
-/// `None` when that read finds it after all (a full read answers then).
-fn not_found(asked: &Asked, paths: &[String], want: Want) -> Option<ExitCode> {
-    let (kind, _) = known_kind(asked.typed)?;
-    let want = want.objects(kind, None, None);
-    let (snap, findings) = kdiag::analyze_wanted(&crate::input_args(paths), &want).ok()?;
-    if !snap.doubts().is_empty() {
-        return None;
+/// The error a full read gives for an object not in the namespace asked: the narrow read
+/// holds the namespace, and where else objects of that kind and name are comes from the
+/// kind's files read for their names alone (`kdiag::ingest::locate`), without the rules.
+/// (`narrow` answers only kinds of kdiag's table in their own group, which resolve without
+/// the bundle's kinds.)
+fn not_found(asked: &Asked, paths: &[String], snap: &Snapshot, e: NoAnswer) -> Option<ExitCode> {
+    if !snap.is_partial() {
+        return Some(fail(snap, &e));
     }
-    let e = answer(&snap, &findings, asked).err()?;
-    Some(fail(&snap, &e))
+    let kind = resolve_kind(snap, asked.typed)?;
+    let args = crate::input_args(paths);
+    let spared = snap.take_spared();
+    if std::env::var_os("KDIAG_STATS").is_some() {
+        eprintln!(
+            "kdiag stats: describe: not in namespace; {} named from {} of {} input(s) kept by the narrow read",
+            kind.kind,
+            spared.len(),
+            args.len()
+        );
+    }
+    let located = kdiag::ingest::locate::locate(&args, &kind.kind, spared).ok()?;
+    let also: Vec<&str> = located
+        .iter()
+        .filter(|l| l.name == asked.name && canonical_group(&l.api_version, &l.kind) == kind.group)
+        .filter_map(|l| l.namespace.as_deref())
+        .collect();
+    let message = resolve_object_also(snap, &kind, asked.name, asked.namespace, &also).err()?;
+    let holds_it = e.holds_it;
+    Some(fail(snap, &NoAnswer { message, holds_it }))
 }
 
 /// Prints an answer: the problems of the files that can hold it on stderr, its text.

@@ -253,9 +253,21 @@ pub(super) fn resolve_object(
     name: &str,
     ns: Option<&str>,
 ) -> Result<ObjectId, String> {
+    resolve_object_also(snap, kind, name, ns, &[])
+}
+
+/// [`resolve_object`], with the namespaces of objects of that kind and name that `snap`
+/// does not hold (`also`: a selective read located them; see `kdiag::ingest::locate`).
+pub(super) fn resolve_object_also(
+    snap: &Snapshot,
+    kind: &Kind,
+    name: &str,
+    ns: Option<&str>,
+    also: &[&str],
+) -> Result<ObjectId, String> {
     let scoped = cluster_scoped(snap, kind);
     snap.resolve_in(&kind.group, &kind.kind, name, ns, scoped)
-        .map_err(|e| elsewhere(snap, kind, name, ns, scoped).unwrap_or(e))
+        .map_err(|e| elsewhere(snap, kind, name, ns, scoped, also).unwrap_or(e))
 }
 
 /// The objects `kubectl describe KIND NAME` shows: the one named so, else every one
@@ -297,6 +309,7 @@ fn elsewhere(
     name: &str,
     ns: Option<&str>,
     scoped: bool,
+    also: &[&str],
 ) -> Option<String> {
     let asked = ns.filter(|_| !scoped)?;
     let mut found: Vec<&str> = kind
@@ -305,6 +318,7 @@ fn elsewhere(
         .map(|&id| snap.object(id))
         .filter(|o| o.name == name)
         .filter_map(|o| o.namespace.as_deref())
+        .chain(also.iter().copied())
         .filter(|n| *n != asked)
         .collect();
     found.sort_unstable();

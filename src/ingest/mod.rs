@@ -13,6 +13,7 @@ pub mod early;
 pub mod header;
 pub mod json;
 pub mod layout;
+pub mod locate;
 pub mod objects;
 pub mod source;
 pub mod want;
@@ -253,6 +254,32 @@ pub struct Loaded {
     pub present_elsewhere: std::collections::BTreeSet<String>,
     /// What the files a selective read left can hold, by their places.
     pub unread: UnreadPlaces,
+    /// The objects of the files read only to tell they are there: who they are.
+    pub located: Vec<Located>,
+    /// Per input, the members a selective read of a stream archive left and kept (see
+    /// [`Want::sparing`]), when it kept every one.
+    pub spared: Vec<locate::Spare>,
+}
+
+/// Who an object is, without the object: of the files read only to tell which objects
+/// they hold (see [`Want::counting`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl Located {
+    fn of(o: &RawObject) -> Located {
+        Located {
+            api_version: o.api_version.clone(),
+            kind: o.kind.clone(),
+            namespace: o.namespace.clone(),
+            name: o.name.clone(),
+        }
+    }
 }
 
 /// A PATH that does not exist or cannot be opened: a usage error (exit 2).
@@ -277,6 +304,8 @@ impl Loaded {
             events_elsewhere: 0,
             present_elsewhere: Default::default(),
             unread: UnreadPlaces::default(),
+            located: Vec::new(),
+            spared: Vec::new(),
         }
     }
 
@@ -291,6 +320,8 @@ impl Loaded {
         self.events_elsewhere += other.events_elsewhere;
         self.unread.extend(other.unread);
         self.present_elsewhere.extend(other.present_elsewhere);
+        self.located.extend(other.located);
+        self.spared.extend(other.spared);
     }
 }
 
@@ -305,7 +336,10 @@ pub fn load_wanted(args: &[InputArg], want: &Want) -> Result<Loaded, InputError>
     for (input, arg) in args.iter().enumerate() {
         // The snapshot time is checked against the newest event of every namespace (or
         // the newest object, without events): a selective read reads every event.
-        let mut want = want.clone().with_all_events();
+        let mut want = match want.needs_time() {
+            true => want.clone().with_all_events(),
+            false => want.clone(),
+        };
         if read_all || matches!(arg, InputArg::Stdin) {
             want = Want::all();
         }
@@ -381,8 +415,8 @@ enum Outcome {
     /// A file of Events read only for their times (see [`Want::times_only`]): how many
     /// Events it holds, and their times.
     EventTimes(usize, Vec<i64>),
-    /// A file read only to tell which kinds it holds (see [`Want::counting`]).
-    Counted(Vec<String>),
+    /// A file read only to tell which objects it holds (see [`Want::counting`]).
+    Counted(Vec<Located>),
     ClusterVersion(Option<String>),
     Problem(Option<u32>, String),
 }
@@ -402,6 +436,9 @@ fn load_input(
     let detected = layout::detect(paths.chain(collected.dropped.iter().map(String::as_str)));
     if collected.dropped.iter().any(|p| want.admits(&detected, p)) {
         return Some(Want::all());
+    }
+    if let Some(spare) = locate::Spare::of(input, &detected, &mut collected, want) {
+        loaded.spared.push(spare);
     }
     // Files a selective read leaves: they are neither read nor counted.
     for path in std::mem::take(&mut collected.dropped) {
@@ -498,9 +535,11 @@ fn load_input(
                     .events
                     .extend(events.into_iter().map(|t| (t, entry.path.clone())));
             }
-            Outcome::Counted(kinds) => {
+            Outcome::Counted(located) => {
                 info.skipped += 1;
+                let kinds = located.iter().map(|l| l.kind.clone());
                 loaded.present_elsewhere.extend(kinds);
+                loaded.located.extend(located);
             }
             Outcome::EventTimes(count, events) => {
                 loaded.events_elsewhere += count;
@@ -588,7 +627,7 @@ fn load_input(
     }
     // Without events, the snapshot time is the newest object's, or the metadata's checked
     // against it: every object counts.
-    if !want.is_all() && times.events.is_empty() {
+    if !want.is_all() && want.needs_time() && times.events.is_empty() {
         return Some(Want::all());
     }
     let (as_of, from_objects, notes) = clock::decide(times);
@@ -688,8 +727,8 @@ fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
     if times_only && let Some((count, times)) = times_of_events(&read) {
         return Outcome::EventTimes(count, times);
     }
-    if times_only && let Some(kinds) = kinds_of(&read) {
-        return Outcome::Counted(kinds);
+    if times_only && let Some(located) = located_of(&read) {
+        return Outcome::Counted(located);
     }
     match read {
         FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
@@ -756,12 +795,12 @@ fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
     })
 }
 
-/// The kinds of a file read only to tell which kinds it holds: `None` (it is read as any
-/// other file) unless it parsed whole into objects, none of them an Event.
-fn kinds_of(read: &FileRead) -> Option<Vec<String>> {
+/// Who the objects of a file read only to tell which it holds are: `None` (it is read as
+/// any other file) unless it parsed whole into objects, none of them an Event.
+fn located_of(read: &FileRead) -> Option<Vec<Located>> {
     let extracted = read_cleanly(read)?;
     let clean = extracted.objects.iter().all(|o| o.kind != "Event");
-    clean.then(|| extracted.objects.iter().map(|o| o.kind.clone()).collect())
+    clean.then(|| extracted.objects.iter().map(Located::of).collect())
 }
 
 /// must-gather's `timestamp`, support-bundle-kit's `metadata.yaml`, Insights' compact

@@ -194,6 +194,44 @@ pub struct Collected {
     /// Members of the input archive left unread by a selective read (see [`Want`]): their
     /// paths, which decide the layout as the others' do.
     pub dropped: Vec<String>,
+    /// Members left unread and kept (see [`Want::sparing`]).
+    pub spared: Spared,
+}
+
+/// How many bytes of members a selective read leaves are kept for a read that may follow
+/// (see [`Want::sparing`]): the pod files of a real must-gather are 8–13 MB; past this,
+/// none are kept and the second read inflates the archive again.
+const SPARE_BYTES: u64 = 32 << 20;
+
+/// The members of a stream archive a selective read left and kept, unparsed, for a read
+/// that may follow (see [`Want::sparing`]).
+#[derive(Default)]
+pub struct Spared {
+    pub entries: Vec<Entry>,
+    bytes: u64,
+    /// Every member the want spares was kept: only a tar read with a pick keeps any.
+    pub whole: bool,
+}
+
+impl Spared {
+    /// Keeps the member being read, if the bound allows; else keeps none.
+    fn keep<R: Read>(&mut self, member: &mut R, path: &str, size: u64) {
+        if !self.whole {
+            return;
+        }
+        self.bytes += size;
+        let bytes = match self.bytes <= SPARE_BYTES {
+            true => read_limited(member, size).ok(),
+            false => None,
+        };
+        match bytes {
+            Some(bytes) => self.entries.push(Entry {
+                path: path.to_string(),
+                data: EntryData::Bytes(bytes),
+            }),
+            None => *self = Spared::default(),
+        }
+    }
 }
 
 pub use formats::Format;
@@ -674,6 +712,7 @@ fn expand_tar<R: Read>(
             .pick
             .filter(|_| prefix.is_empty())
             .map(|want| (want, Detector::default()));
+        out.spared.whole = detector.is_some();
         for entry in entries {
             let mut entry = match entry {
                 Ok(e) => e,
@@ -720,6 +759,10 @@ fn expand_tar<R: Read>(
                 detector.add(&path);
                 if !want.admits(detector.decided(), &path) {
                     // Its bytes are inflated on the way to the next member, never parsed.
+                    if want.spares(detector.decided(), &path) {
+                        let size = entry.header().size().unwrap_or(0);
+                        out.spared.keep(&mut entry, &path, size);
+                    }
                     out.dropped.push(path);
                     continue;
                 }

@@ -46,6 +46,11 @@ pub struct Want {
     counted: Vec<String>,
     /// Also every file of Events, for their times (see [`Want::with_all_events`]).
     event_times: bool,
+    /// No snapshot time is needed (see [`Want::without_time`]).
+    timeless: bool,
+    /// Kinds whose files this read leaves are kept unparsed from a stream archive, for a
+    /// read that may follow (see [`Want::sparing`]).
+    spared: Vec<String>,
 }
 
 impl Want {
@@ -57,6 +62,8 @@ impl Want {
             log_namespaces: Vec::new(),
             counted: Vec::new(),
             event_times: false,
+            timeless: false,
+            spared: Vec::new(),
         }
     }
 
@@ -68,6 +75,8 @@ impl Want {
             log_namespaces: Vec::new(),
             counted: Vec::new(),
             event_times: false,
+            timeless: false,
+            spared: Vec::new(),
         }
     }
 
@@ -159,6 +168,48 @@ impl Want {
         self
     }
 
+    /// A read that dates nothing: the snapshot time is not asked for, so the Events of
+    /// every namespace are not read for it (see [`crate::ingest::load_wanted`]).
+    pub fn without_time(mut self) -> Want {
+        self.timeless = true;
+        self
+    }
+
+    /// Whether the read must give the snapshot time a full read gives.
+    pub fn needs_time(&self) -> bool {
+        !self.timeless
+    }
+
+    /// Also keeps, from a stream archive (a tar, compressed or not), the bytes of the
+    /// members this read leaves whose place can hold `kind`, up to a bound: a second read
+    /// of that kind everywhere (`describe` of a name not in its namespace) then parses
+    /// them instead of inflating the archive again (see [`crate::ingest::locate`]).
+    pub fn sparing(mut self, kind: &str) -> Want {
+        if self.objects.is_some() {
+            self.spared.push(kind.to_string());
+        }
+        self
+    }
+
+    /// Whether this read keeps members it leaves (see [`Want::sparing`]).
+    pub fn is_sparing(&self) -> bool {
+        !self.spared.is_empty()
+    }
+
+    /// Whether the member at `path`, which this read leaves, is kept (see [`Want::sparing`]).
+    pub fn spares(&self, detected: &Detected, path: &str) -> bool {
+        if self.spared.is_empty()
+            || !matches!(
+                detected.classify(path),
+                FileClass::Objects | FileClass::MaybeObjects
+            )
+        {
+            return false;
+        }
+        let place = place_of(detected, path);
+        self.spared.iter().any(|k| everywhere(k).fits(&place))
+    }
+
     /// Whether this is a full read.
     pub fn is_all(&self) -> bool {
         self.objects.is_none() && self.logs.is_none()
@@ -229,19 +280,21 @@ impl Want {
                     let place = place_of(detected, path);
                     list.iter().any(|w| w.fits(&place))
                         || (self.event_times && ANY_EVENT.fits(&place))
-                        || self.counted.iter().any(|k| {
-                            Wanted {
-                                kind: Some(k.clone()),
-                                plural: None,
-                                within: Within::Everywhere,
-                                name: None,
-                            }
-                            .fits(&place)
-                        })
+                        || self.counted.iter().any(|k| everywhere(k).fits(&place))
                 }
             },
             _ => true,
         }
+    }
+}
+
+/// Every object of `kind`, wherever it is.
+fn everywhere(kind: &str) -> Wanted {
+    Wanted {
+        kind: Some(kind.to_string()),
+        plural: None,
+        within: Within::Everywhere,
+        name: None,
     }
 }
 
@@ -299,12 +352,7 @@ impl UnreadPlaces {
     /// Whether a file left unread can hold an object of `kind`, by its place (a file of
     /// objects whose place does not rule the kind out).
     pub fn could_hold(&self, kind: &str) -> bool {
-        let wanted = Wanted {
-            kind: Some(kind.to_string()),
-            plural: None,
-            within: Within::Everywhere,
-            name: None,
-        };
+        let wanted = everywhere(kind);
         let named = |words: &std::collections::BTreeSet<String>, by_resource| {
             words.iter().any(|w| wanted.named_by(kind, w, by_resource))
         };

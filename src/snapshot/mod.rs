@@ -256,6 +256,8 @@ pub struct Snapshot {
     present_elsewhere: std::collections::BTreeSet<String>,
     /// What the files a selective read left can hold (see [`Loaded::unread`]).
     unread: crate::ingest::UnreadPlaces,
+    /// Members of stream archives a selective read left and kept (see [`Loaded::spared`]).
+    spared: Mutex<Vec<crate::ingest::locate::Spare>>,
 }
 
 impl Snapshot {
@@ -271,6 +273,8 @@ impl Snapshot {
             events_elsewhere,
             present_elsewhere,
             unread,
+            located: _,
+            spared,
         } = loaded;
         let mut files = files;
         let bad = identity::problem_lines(&files, &problems);
@@ -396,6 +400,7 @@ impl Snapshot {
             doubts: Mutex::default(),
             present_elsewhere,
             unread,
+            spared: Mutex::new(spared),
         };
         snapshot.finish_inputs(per_input_objects);
         snapshot
@@ -593,6 +598,16 @@ impl Snapshot {
                 .insert(kind.to_string());
         }
         false
+    }
+
+    /// Whether this is a selective read (see [`crate::ingest::Want`]).
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// Takes the members the selective read left and kept (see [`Loaded::spared`]).
+    pub fn take_spared(&self) -> Vec<crate::ingest::locate::Spare> {
+        std::mem::take(&mut *self.spared.lock().expect("spared lock"))
     }
 
     /// The kinds a selective read said it holds none of, where a full read may hold some
