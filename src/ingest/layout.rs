@@ -318,22 +318,52 @@ const SKIP_DIRS: &[&str] = &[
 /// and its path (archive-relative, `!/` for nested). Names a layout reserves for metadata
 /// are metadata only at the top folder.
 pub fn classify(layout: Layout, root: &str, path: &str) -> FileClass {
+    classify_parts(layout, root, path, &PathParts::of(path))
+}
+
+/// What classifying a path needs whatever the layout and the root: computed once where
+/// one path is classified under every layout and root (see [`parse_early`], run for
+/// each archive member on the thread that inflates the archive).
+struct PathParts<'a> {
+    /// The folder the file is in.
+    dir: &'a str,
+    /// The parts of the path inside its innermost archive (`a.zip!/x/y` → `x`, `y`).
+    comps: Vec<&'a str>,
+    /// The file name, lowercase.
+    lower: String,
+}
+
+impl<'a> PathParts<'a> {
+    fn of(path: &'a str) -> PathParts<'a> {
+        let inner = path.rsplit("!/").next().unwrap_or(path);
+        let comps: Vec<&str> = inner.split('/').filter(|c| !c.is_empty()).collect();
+        PathParts {
+            dir: path.rsplit_once('/').map_or("", |(d, _)| d),
+            lower: comps
+                .last()
+                .map(|f| f.to_ascii_lowercase())
+                .unwrap_or_default(),
+            comps,
+        }
+    }
+}
+
+fn classify_parts(layout: Layout, root: &str, path: &str, parts: &PathParts) -> FileClass {
     if path == super::source::STDIN_NAME {
         return FileClass::Objects;
     }
     let rel = path.strip_prefix(root);
-    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let dir = parts.dir;
     // A file in the top folder, or (must-gather's outer `timestamp`) in one above it.
     let top = match rel {
         Some(r) => !r.contains('/'),
         None => root.starts_with(dir) && (dir.is_empty() || root[dir.len()..].starts_with('/')),
     };
-    let inner = path.rsplit("!/").next().unwrap_or(path);
-    let comps: Vec<&str> = inner.split('/').filter(|c| !c.is_empty()).collect();
+    let comps = &parts.comps;
     let Some(file) = comps.last().copied() else {
         return FileClass::Skip;
     };
-    if let Some(key) = log_key(layout, rel.unwrap_or(path), &comps) {
+    if let Some(key) = log_key(layout, rel.unwrap_or(path), comps) {
         return FileClass::Log(key);
     }
     match (layout, file) {
@@ -347,7 +377,7 @@ pub fn classify(layout: Layout, root: &str, path: &str) -> FileClass {
     if file == "cluster_version.json" && comps.contains(&"cluster-info") {
         return FileClass::ClusterVersion;
     }
-    let lower = file.to_ascii_lowercase();
+    let lower = parts.lower.as_str();
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     let object_ext = matches!(ext, "yaml" | "yml" | "json");
     if !object_ext && !lower.contains('.') {
@@ -413,10 +443,11 @@ pub fn classify(layout: Layout, root: &str, path: &str) -> FileClass {
 /// never wrong.
 pub fn parse_early(path: &str) -> bool {
     let roots = std::iter::once("").chain(path.match_indices('/').map(|(i, _)| &path[..=i]));
+    let parts = PathParts::of(path);
     let mut any_objects = false;
     for root in roots {
         for layout in Layout::ALL {
-            match classify(layout, root, path) {
+            match classify_parts(layout, root, path, &parts) {
                 FileClass::Objects | FileClass::MaybeObjects => any_objects = true,
                 FileClass::Skip => {}
                 _ => return false,
