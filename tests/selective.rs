@@ -193,15 +193,21 @@ fn must_gather_folder(scratch: &Scratch, name: &str) -> String {
 /// The must-gather sample unpacked into a folder, and packed again as a tar.gz.
 fn must_gather_folder_and_tgz(scratch: &Scratch) -> (String, String) {
     let folder = must_gather_folder(scratch, "mg");
-    let tgz = scratch.file("mg.tar.gz");
+    let tgz = tar_gz(scratch, "mg.tar.gz", "must-gather.local.1", &folder);
+    (folder, tgz)
+}
+
+/// `folder` packed as the tar.gz `name` of `scratch`, its files under `top`.
+pub fn tar_gz(scratch: &Scratch, name: &str, top: &str, folder: &str) -> String {
+    let tgz = scratch.file(name);
     let gz = flate2::write::GzEncoder::new(
         std::fs::File::create(&tgz).unwrap(),
         flate2::Compression::fast(),
     );
     let mut tar = tar::Builder::new(gz);
-    tar.append_dir_all("must-gather.local.1", &folder).unwrap();
+    tar.append_dir_all(top, folder).unwrap();
     tar.into_inner().unwrap().finish().unwrap();
-    (folder, tgz)
+    tgz
 }
 
 /// The must-gather sample with a pod list cut in the middle of its second item in one
@@ -424,14 +430,7 @@ fn get_leaves_other_namespaces_unread() {
         .collect();
     let refs: Vec<(&str, &[u8])> = members.iter().map(|(n, t)| (n.as_str(), *t)).collect();
     let zip = scratch.write("mg.zip", crate::zip_of(&refs));
-    let tgz = scratch.file("mg.tar.gz");
-    let gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(&tgz).unwrap(),
-        flate2::Compression::fast(),
-    );
-    let mut tar = tar::Builder::new(gz);
-    tar.append_dir_all(".", scratch.file("mg")).unwrap();
-    tar.into_inner().unwrap().finish().unwrap();
+    let tgz = tar_gz(&scratch, "mg.tar.gz", ".", &scratch.file("mg"));
     // A name asked with `-n` is read in that namespace only when it is there.
     let forms: [&[&str]; 2] = [
         &["get", "pods", "-n", "shop"],

@@ -5,7 +5,7 @@
 //! sharing its nodes, ClusterQueues and ClusterOperators), describes exactly as a full
 //! read (`KDIAG_READ_ALL=1`) describes it, stdout, stderr and exit code.
 
-use crate::selective::{compare, peak_rss, run};
+use crate::selective::{compare, peak_rss, run, tar_gz};
 use crate::{Scratch, kdiag_env, root};
 use serde_json::Value;
 
@@ -337,14 +337,7 @@ fn a_name_not_in_its_namespace_is_told_as_a_full_read_tells_it() {
         &sample("scheduling/scheduling-unschedulable"),
         "mg",
     );
-    let tgz = scratch.file("mg.tar.gz");
-    let gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(&tgz).unwrap(),
-        flate2::Compression::fast(),
-    );
-    let mut tar = tar::Builder::new(gz);
-    tar.append_dir_all("mg", &folder).unwrap();
-    tar.into_inner().unwrap().finish().unwrap();
+    let tgz = tar_gz(&scratch, "mg.tar.gz", "mg", &folder);
     let paths = vec![folder.clone()];
     let mut forms: Vec<Vec<String>> = Vec::new();
     for plural in ["pods", "deployments", "configmaps", "services"] {

@@ -254,8 +254,6 @@ pub struct Loaded {
     pub present_elsewhere: std::collections::BTreeSet<String>,
     /// What the files a selective read left can hold, by their places.
     pub unread: UnreadPlaces,
-    /// The objects of the files read only to tell they are there: who they are.
-    pub located: Vec<Located>,
     /// Per input, the members a selective read of a stream archive left and kept (see
     /// [`Want::sparing`]), when it kept every one.
     pub spared: Vec<locate::Spare>,
@@ -304,7 +302,6 @@ impl Loaded {
             events_elsewhere: 0,
             present_elsewhere: Default::default(),
             unread: UnreadPlaces::default(),
-            located: Vec::new(),
             spared: Vec::new(),
         }
     }
@@ -320,7 +317,6 @@ impl Loaded {
         self.events_elsewhere += other.events_elsewhere;
         self.unread.extend(other.unread);
         self.present_elsewhere.extend(other.present_elsewhere);
-        self.located.extend(other.located);
         self.spared.extend(other.spared);
     }
 }
@@ -537,9 +533,8 @@ fn load_input(
             }
             Outcome::Counted(located) => {
                 info.skipped += 1;
-                let kinds = located.iter().map(|l| l.kind.clone());
+                let kinds = located.into_iter().map(|l| l.kind);
                 loaded.present_elsewhere.extend(kinds);
-                loaded.located.extend(located);
             }
             Outcome::EventTimes(count, events) => {
                 loaded.events_elsewhere += count;

@@ -273,7 +273,6 @@ impl Snapshot {
             events_elsewhere,
             present_elsewhere,
             unread,
-            located: _,
             spared,
         } = loaded;
         let mut files = files;
