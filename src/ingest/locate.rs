@@ -73,7 +73,7 @@ pub fn locate(
                 match process(entry, &class, want.times_only(&detected, &entry.path)) {
                     Outcome::Counted(located) => located,
                     Outcome::Objects { extracted, .. } => {
-                        extracted.objects.iter().map(Located::of).collect()
+                        extracted.objects.into_iter().map(Located::from).collect()
                     }
                     _ => Vec::new(),
                 }

@@ -269,13 +269,13 @@ pub struct Located {
     pub name: String,
 }
 
-impl Located {
-    fn of(o: &RawObject) -> Located {
+impl From<RawObject> for Located {
+    fn from(o: RawObject) -> Located {
         Located {
-            api_version: o.api_version.clone(),
-            kind: o.kind.clone(),
-            namespace: o.namespace.clone(),
-            name: o.name.clone(),
+            api_version: o.api_version,
+            kind: o.kind,
+            namespace: o.namespace,
+            name: o.name,
         }
     }
 }
@@ -722,9 +722,13 @@ fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
     if times_only && let Some((count, times)) = times_of_events(&read) {
         return Outcome::EventTimes(count, times);
     }
-    if times_only && let Some(located) = located_of(&read) {
-        return Outcome::Counted(located);
-    }
+    let read = match times_only {
+        true => match located_of(read) {
+            Ok(located) => return Outcome::Counted(located),
+            Err(read) => read,
+        },
+        false => read,
+    };
     match read {
         FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
         FileRead::NotText(_) => Outcome::Skipped(Skip::Binary),
@@ -790,12 +794,17 @@ fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
     })
 }
 
-/// Who the objects of a file read only to tell which it holds are: `None` (it is read as
-/// any other file) unless it parsed whole into objects, none of them an Event.
-fn located_of(read: &FileRead) -> Option<Vec<Located>> {
-    let extracted = read_cleanly(read)?;
-    let clean = extracted.objects.iter().all(|o| o.kind != "Event");
-    clean.then(|| extracted.objects.iter().map(Located::of).collect())
+/// Who the objects of a file read only to tell which it holds are, taken from it: the
+/// read back (it is read as any other file) unless it parsed whole into objects, none of
+/// them an Event.
+fn located_of(read: FileRead) -> Result<Vec<Located>, FileRead> {
+    let clean = read_cleanly(&read).is_some_and(|e| e.objects.iter().all(|o| o.kind != "Event"));
+    match read {
+        FileRead::Parsed { extracted, .. } if clean => {
+            Ok(extracted.objects.into_iter().map(Located::from).collect())
+        }
+        read => Err(read),
+    }
 }
 
 /// must-gather's `timestamp`, support-bundle-kit's `metadata.yaml`, Insights' compact
