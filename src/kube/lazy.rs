@@ -22,7 +22,9 @@ use std::sync::OnceLock;
 pub struct Lazy<T> {
     /// The `key: value` entry as written, when the value is not parsed yet.
     text: Text,
-    value: OnceLock<T>,
+    /// Boxed: most are never read, and in place each would cost its type's size (a
+    /// pod's three in its spec, five in each container).
+    value: OnceLock<Box<T>>,
 }
 
 #[derive(Clone)]
@@ -111,7 +113,7 @@ impl Text {
 impl<T: DeserializeOwned + Default> Lazy<T> {
     pub fn get(&self) -> &T {
         self.value
-            .get_or_init(|| self.text.value().map(convert).unwrap_or_default())
+            .get_or_init(|| Box::new(self.text.value().map(convert).unwrap_or_default()))
     }
 }
 

@@ -9,19 +9,20 @@
 mod identity;
 pub mod kinds;
 mod locate;
+mod views;
 use locate::line_steps;
+use views::Views;
 pub mod logs;
 
 use crate::ingest::body::Body;
 use crate::ingest::early::Early;
 use crate::ingest::header::Owner;
 use crate::ingest::{InputInfo, Loaded, LogSource, Problem, SourceFile};
+use crate::kube::event;
 use crate::kube::meta::{ObjectRef, UnreadField};
-use crate::kube::{core, event, kueue, network, node, openshift, pod, policy, storage, workload};
 use crate::parse::spans::Span;
 use crate::parse::tree;
 use foldhash::{HashMap, HashMapExt};
-use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::sync::{Mutex, OnceLock};
@@ -94,17 +95,28 @@ impl Object {
     /// The view ingest read as a `T` (see [`crate::ingest::early`]), taken: each view is
     /// built once.
     fn take_early<T: 'static>(&self) -> Option<T> {
+        self.take_early_boxed::<T>().map(|v| *v)
+    }
+
+    /// The view ingest read as a `T`, in the box it was read into.
+    fn take_early_boxed<T: 'static>(&self) -> Option<Box<T>> {
         let mut early = self.early.lock().unwrap_or_else(|e| e.into_inner());
         if !early.as_ref().is_some_and(|e| e.view.is::<T>()) {
             return None;
         }
-        early.take()?.view.downcast::<T>().ok().map(|v| *v)
+        early.take()?.view.downcast::<T>().ok()
     }
 
     /// The object as a view's `T`: the one ingest read, else read now from its text.
     fn view<T: DeserializeOwned + 'static>(&self) -> Result<T, String> {
         self.take_early::<T>()
             .map_or_else(|| self.deserialize::<T>(), Ok)
+    }
+
+    /// [`Self::view`] in a box: the one ingest read stays in its own.
+    fn view_boxed<T: DeserializeOwned + 'static>(&self) -> Result<Box<T>, String> {
+        self.take_early_boxed::<T>()
+            .map_or_else(|| self.deserialize::<T>().map(Box::new), Ok)
     }
 
     /// Deserializes the fields `T` names, straight from the bundle's text.
@@ -169,58 +181,6 @@ fn drop_unread_text(files: &mut [SourceFile], objects: &[Object], bad: &[Vec<u32
             f.text = std::sync::Arc::default();
         }
     }
-}
-
-/// The items that are `Some`, in order, in the vector they were collected into. A
-/// filtered parallel iterator has no length, so rayon collects it into pieces and then
-/// copies them into one vector: two copies of a view (the Pod view is 72 MB at 1 GB).
-/// Here each item is written in its place, the `None`s (views that did not read, rare)
-/// are removed in place, and unwrapping reuses the vector.
-fn in_order<T: Send>(items: impl IndexedParallelIterator<Item = Option<T>>) -> Vec<T> {
-    let mut items: Vec<Option<T>> = items.collect();
-    items.retain(Option::is_some);
-    items.into_iter().map(Option::unwrap).collect()
-}
-
-/// Typed views, each materialized once from the objects of one kind.
-#[derive(Default)]
-struct Views {
-    pods: OnceLock<Vec<(ObjectId, pod::Pod)>>,
-    nodes: OnceLock<Vec<(ObjectId, node::Node)>>,
-    events: OnceLock<Vec<(ObjectId, event::Event)>>,
-    namespaces: OnceLock<Vec<(ObjectId, core::Namespace)>>,
-    secrets: OnceLock<Vec<(ObjectId, core::Secret)>>,
-    services: OnceLock<Vec<(ObjectId, network::Service)>>,
-    endpoint_slices: OnceLock<Vec<(ObjectId, network::EndpointSlice)>>,
-    endpoints: OnceLock<Vec<(ObjectId, network::Endpoints)>>,
-    ingresses: OnceLock<Vec<(ObjectId, network::Ingress)>>,
-    pvcs: OnceLock<Vec<(ObjectId, storage::PersistentVolumeClaim)>>,
-    pvs: OnceLock<Vec<(ObjectId, storage::PersistentVolume)>>,
-    storage_classes: OnceLock<Vec<(ObjectId, storage::StorageClass)>>,
-    jobs: OnceLock<Vec<(ObjectId, workload::Job)>>,
-    deployments: OnceLock<Vec<(ObjectId, workload::Deployment)>>,
-    replica_sets: OnceLock<Vec<(ObjectId, workload::ReplicaSet)>>,
-    stateful_sets: OnceLock<Vec<(ObjectId, workload::StatefulSet)>>,
-    daemon_sets: OnceLock<Vec<(ObjectId, workload::DaemonSet)>>,
-    workloads: OnceLock<Vec<(ObjectId, kueue::Workload)>>,
-    local_queues: OnceLock<Vec<(ObjectId, kueue::LocalQueue)>>,
-    cluster_queues: OnceLock<Vec<(ObjectId, kueue::ClusterQueue)>>,
-    resource_flavors: OnceLock<Vec<(ObjectId, kueue::ResourceFlavor)>>,
-    cohorts: OnceLock<Vec<(ObjectId, kueue::Cohort)>>,
-    admission_checks: OnceLock<Vec<(ObjectId, kueue::AdmissionCheck)>>,
-    workload_priority_classes: OnceLock<Vec<(ObjectId, kueue::WorkloadPriorityClass)>>,
-    resource_quotas: OnceLock<Vec<(ObjectId, policy::ResourceQuota)>>,
-    limit_ranges: OnceLock<Vec<(ObjectId, policy::LimitRange)>>,
-    service_accounts: OnceLock<Vec<(ObjectId, policy::ServiceAccount)>>,
-    config_maps: OnceLock<Vec<(ObjectId, policy::ConfigMap)>>,
-    priority_classes: OnceLock<Vec<(ObjectId, policy::PriorityClass)>>,
-    ingress_classes: OnceLock<Vec<(ObjectId, network::IngressClass)>>,
-    pod_disruption_budgets: OnceLock<Vec<(ObjectId, policy::PodDisruptionBudget)>>,
-    cluster_versions: OnceLock<Vec<(ObjectId, openshift::ClusterVersion)>>,
-    cluster_operators: OnceLock<Vec<(ObjectId, openshift::ClusterOperator)>>,
-    machine_config_pools: OnceLock<Vec<(ObjectId, openshift::MachineConfigPool)>>,
-    machine_configs: OnceLock<Vec<(ObjectId, openshift::MachineConfig)>>,
-    events_by_object: OnceLock<HashMap<ObjectId, Vec<ObjectId>>>,
 }
 
 pub struct Snapshot {
@@ -619,280 +579,6 @@ impl Snapshot {
             .iter()
             .cloned()
             .collect()
-    }
-
-    /// Materializes objects of `kind` as `T` without caching, for a view that only one
-    /// rule reads (prefer a cached accessor for views several rules share).
-    pub fn deserialize_all<T: DeserializeOwned>(&self, kind: &str) -> Vec<(ObjectId, T)> {
-        self.ids_of(kind)
-            .iter()
-            .filter_map(|&id| self.object(id).deserialize::<T>().ok().map(|v| (id, v)))
-            .collect()
-    }
-
-    fn typed<'a, T: DeserializeOwned + Send + Sync + 'static>(
-        &'a self,
-        cell: &'a OnceLock<Vec<(ObjectId, T)>>,
-        kind: &str,
-    ) -> &'a [(ObjectId, T)] {
-        self.typed_checked(cell, kind, |_, _| {})
-    }
-
-    /// [`Self::typed`] for a view whose values can read and still not be usable (a
-    /// quantity `1.5.5Gi`): `unread` lists them, each becoming a problem as a field that
-    /// does not read. Asked of every view as it is built, not in a pass of its own.
-    fn typed_checked<'a, T: DeserializeOwned + Send + Sync + 'static>(
-        &'a self,
-        cell: &'a OnceLock<Vec<(ObjectId, T)>>,
-        kind: &str,
-        unread: fn(&T, &mut Vec<UnreadField>),
-    ) -> &'a [(ObjectId, T)] {
-        cell.get_or_init(|| {
-            let started = std::time::Instant::now();
-            let view = in_order(self.ids_of(kind).par_iter().map(|&id| {
-                let o = self.object(id);
-                let e = match o.view::<T>() {
-                    Ok(v) => {
-                        let mut fields = Vec::new();
-                        unread(&v, &mut fields);
-                        self.report_unread(id, fields);
-                        return Some((id, v));
-                    }
-                    Err(e) => e,
-                };
-                let src = o.sources[0];
-                let file = &self.files[src.file];
-                let Ok((v, mut odd)) = o.view_without_odd_fields::<T>() else {
-                    self.add_problem(Problem {
-                        input: file.input,
-                        file: Some(file.path.clone()),
-                        line: Some(src.span.start),
-                        message: format!(
-                            "{} {} has an unexpected shape and is not analyzed: {e}",
-                            o.kind, o.name
-                        ),
-                    });
-                    return None;
-                };
-                unread(&v, &mut odd);
-                self.report_unread(id, odd);
-                Some((id, v))
-            }));
-            if std::env::var_os("KDIAG_STATS").is_some() {
-                let took = started.elapsed().as_secs_f64();
-                let rss = crate::rss_mib().unwrap_or(0);
-                eprintln!("kdiag stats: view {kind} {took:.3}s (RSS then {rss} MiB)");
-            }
-            view
-        })
-    }
-
-    /// A problem for each field of object `id` that does not read, naming its line.
-    fn report_unread(&self, id: ObjectId, fields: Vec<UnreadField>) {
-        if fields.is_empty() {
-            return;
-        }
-        let o = self.object(id);
-        let file = &self.files[o.sources[0].file];
-        let who = match &o.namespace {
-            Some(ns) => format!("{} {ns}/{}", o.kind, o.name),
-            None => format!("{} {}", o.kind, o.name),
-        };
-        for f in fields {
-            let steps: Vec<&str> = f.steps.iter().map(String::as_str).collect();
-            self.add_problem(Problem {
-                input: file.input,
-                file: Some(file.path.clone()),
-                line: Some(self.locate(id, &steps)),
-                message: format!(
-                    "{who}: field `{}` does not read and is left unknown (the rest is analyzed): {}",
-                    f.path, f.message
-                ),
-            });
-        }
-    }
-
-    /// Looks up one typed object by id in a view (views are sorted by id).
-    pub fn view_of<T>(items: &[(ObjectId, T)], id: ObjectId) -> Option<&T> {
-        items
-            .binary_search_by_key(&id, |(i, _)| *i)
-            .ok()
-            .map(|i| &items[i].1)
-    }
-
-    pub fn pods(&self) -> &[(ObjectId, pod::Pod)] {
-        self.typed_checked(&self.views.pods, "Pod", pod::Pod::unread_quantities)
-    }
-    pub fn nodes(&self) -> &[(ObjectId, node::Node)] {
-        self.typed_checked(&self.views.nodes, "Node", node::Node::unread_quantities)
-    }
-    pub fn namespaces(&self) -> &[(ObjectId, core::Namespace)] {
-        self.typed(&self.views.namespaces, "Namespace")
-    }
-    pub fn secrets(&self) -> &[(ObjectId, core::Secret)] {
-        self.typed(&self.views.secrets, "Secret")
-    }
-    pub fn services(&self) -> &[(ObjectId, network::Service)] {
-        self.typed(&self.views.services, "Service")
-    }
-    pub fn endpoint_slices(&self) -> &[(ObjectId, network::EndpointSlice)] {
-        self.typed(&self.views.endpoint_slices, "EndpointSlice")
-    }
-    pub fn endpoints(&self) -> &[(ObjectId, network::Endpoints)] {
-        self.typed(&self.views.endpoints, "Endpoints")
-    }
-    pub fn ingresses(&self) -> &[(ObjectId, network::Ingress)] {
-        self.typed(&self.views.ingresses, "Ingress")
-    }
-    pub fn pvcs(&self) -> &[(ObjectId, storage::PersistentVolumeClaim)] {
-        self.typed(&self.views.pvcs, "PersistentVolumeClaim")
-    }
-    pub fn pvs(&self) -> &[(ObjectId, storage::PersistentVolume)] {
-        self.typed(&self.views.pvs, "PersistentVolume")
-    }
-    pub fn storage_classes(&self) -> &[(ObjectId, storage::StorageClass)] {
-        self.typed(&self.views.storage_classes, "StorageClass")
-    }
-    pub fn jobs(&self) -> &[(ObjectId, workload::Job)] {
-        self.typed(&self.views.jobs, "Job")
-    }
-    pub fn deployments(&self) -> &[(ObjectId, workload::Deployment)] {
-        self.typed(&self.views.deployments, "Deployment")
-    }
-    pub fn replica_sets(&self) -> &[(ObjectId, workload::ReplicaSet)] {
-        self.typed(&self.views.replica_sets, "ReplicaSet")
-    }
-    pub fn stateful_sets(&self) -> &[(ObjectId, workload::StatefulSet)] {
-        self.typed(&self.views.stateful_sets, "StatefulSet")
-    }
-    pub fn daemon_sets(&self) -> &[(ObjectId, workload::DaemonSet)] {
-        self.typed(&self.views.daemon_sets, "DaemonSet")
-    }
-
-    pub fn workloads(&self) -> &[(ObjectId, kueue::Workload)] {
-        self.typed_checked(
-            &self.views.workloads,
-            "Workload",
-            kueue::Workload::unread_quantities,
-        )
-    }
-    pub fn local_queues(&self) -> &[(ObjectId, kueue::LocalQueue)] {
-        self.typed(&self.views.local_queues, "LocalQueue")
-    }
-    pub fn cluster_queues(&self) -> &[(ObjectId, kueue::ClusterQueue)] {
-        self.typed_checked(
-            &self.views.cluster_queues,
-            "ClusterQueue",
-            kueue::ClusterQueue::unread_quantities,
-        )
-    }
-    pub fn resource_flavors(&self) -> &[(ObjectId, kueue::ResourceFlavor)] {
-        self.typed(&self.views.resource_flavors, "ResourceFlavor")
-    }
-    pub fn cohorts(&self) -> &[(ObjectId, kueue::Cohort)] {
-        self.typed(&self.views.cohorts, "Cohort")
-    }
-    pub fn admission_checks(&self) -> &[(ObjectId, kueue::AdmissionCheck)] {
-        self.typed(&self.views.admission_checks, "AdmissionCheck")
-    }
-    pub fn workload_priority_classes(&self) -> &[(ObjectId, kueue::WorkloadPriorityClass)] {
-        self.typed(
-            &self.views.workload_priority_classes,
-            "WorkloadPriorityClass",
-        )
-    }
-    pub fn resource_quotas(&self) -> &[(ObjectId, policy::ResourceQuota)] {
-        self.typed_checked(
-            &self.views.resource_quotas,
-            "ResourceQuota",
-            policy::ResourceQuota::unread_quantities,
-        )
-    }
-    pub fn limit_ranges(&self) -> &[(ObjectId, policy::LimitRange)] {
-        self.typed_checked(
-            &self.views.limit_ranges,
-            "LimitRange",
-            policy::LimitRange::unread_quantities,
-        )
-    }
-    pub fn service_accounts(&self) -> &[(ObjectId, policy::ServiceAccount)] {
-        self.typed(&self.views.service_accounts, "ServiceAccount")
-    }
-    pub fn config_maps(&self) -> &[(ObjectId, policy::ConfigMap)] {
-        self.typed(&self.views.config_maps, "ConfigMap")
-    }
-    pub fn priority_classes(&self) -> &[(ObjectId, policy::PriorityClass)] {
-        self.typed(&self.views.priority_classes, "PriorityClass")
-    }
-    pub fn ingress_classes(&self) -> &[(ObjectId, network::IngressClass)] {
-        self.typed(&self.views.ingress_classes, "IngressClass")
-    }
-    pub fn pod_disruption_budgets(&self) -> &[(ObjectId, policy::PodDisruptionBudget)] {
-        self.typed(&self.views.pod_disruption_budgets, "PodDisruptionBudget")
-    }
-    pub fn cluster_versions(&self) -> &[(ObjectId, openshift::ClusterVersion)] {
-        self.typed(&self.views.cluster_versions, "ClusterVersion")
-    }
-    pub fn cluster_operators(&self) -> &[(ObjectId, openshift::ClusterOperator)] {
-        self.typed(&self.views.cluster_operators, "ClusterOperator")
-    }
-    pub fn machine_config_pools(&self) -> &[(ObjectId, openshift::MachineConfigPool)] {
-        self.typed(&self.views.machine_config_pools, "MachineConfigPool")
-    }
-    pub fn machine_configs(&self) -> &[(ObjectId, openshift::MachineConfig)] {
-        self.typed(&self.views.machine_configs, "MachineConfig")
-    }
-
-    pub fn pod(&self, id: ObjectId) -> Option<&pod::Pod> {
-        Self::view_of(self.pods(), id)
-    }
-    /// The pods of one namespace (`None`: those without one): a range of [`Self::pods`],
-    /// which is sorted by namespace, so a rule asking per pod does not walk every pod.
-    pub fn pods_in_namespace(&self, namespace: Option<&str>) -> &[(ObjectId, pod::Pod)] {
-        let pods = self.pods();
-        let ns_of = |(id, _): &(ObjectId, pod::Pod)| self.object(*id).namespace.as_deref();
-        let start = pods.partition_point(|p| ns_of(p) < namespace);
-        let len = pods[start..].partition_point(|p| ns_of(p) == namespace);
-        &pods[start..start + len]
-    }
-    pub fn node_named(&self, name: &str) -> Option<(ObjectId, &node::Node)> {
-        let id = self.find("Node", None, name)?;
-        Self::view_of(self.nodes(), id).map(|n| (id, n))
-    }
-
-    /// Builds the views that most rules read, side by side, before the rules run. A rule
-    /// that needs a view another rule is building waits for it, blocked instead of helping
-    /// build it: with the views built inside the rules, one core sat idle.
-    pub fn prepare_views(&self) {
-        rayon::scope(|s| {
-            s.spawn(|_| {
-                self.pods();
-            });
-            s.spawn(|_| {
-                self.events();
-            });
-            s.spawn(|_| {
-                self.replica_sets();
-                self.deployments();
-                self.jobs();
-            });
-            s.spawn(|_| {
-                self.nodes();
-                self.services();
-                self.endpoint_slices();
-                self.workloads();
-            });
-        });
-    }
-
-    /// Events of both API groups, normalized.
-    pub fn events(&self) -> &[(ObjectId, event::Event)] {
-        self.views.events.get_or_init(|| {
-            in_order(self.ids_of("Event").par_iter().map(|&id| {
-                let doc = self.object(id).view::<event::EventDoc>().ok()?;
-                Some((id, doc.0?))
-            }))
-        })
     }
 
     /// Events about an object, by `involvedObject.uid` first (names are reused), else by

@@ -578,7 +578,7 @@ fn unread_values(spec: &PodSpec) -> Vec<String> {
     let blocks = spec
         .resources
         .iter()
-        .map(|r| ("the pod-level".to_owned(), r));
+        .map(|r| ("the pod-level".to_owned(), &**r));
     let containers = spec.init_containers.iter().chain(&spec.containers);
     let blocks =
         blocks.chain(containers.map(|c| (format!("container {}'s", c.name), &c.resources)));

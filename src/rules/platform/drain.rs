@@ -50,7 +50,7 @@ pub fn blockers<'a>(snap: &'a Snapshot, node: &str) -> Vec<Blocker<'a>> {
                     && p.is_active()
                     && selector.matches(&p.metadata.labels)
             })
-            .map(|(i, p)| (*i, p))
+            .map(|(i, p)| (*i, &**p))
             .collect();
         let pods_here: Vec<ObjectId> = selected
             .iter()

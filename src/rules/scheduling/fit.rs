@@ -661,7 +661,7 @@ impl InterPod {
                 .filter(|(id, p)| *id != pod_id && p.is_active())
                 .filter_map(|(id, p)| {
                     let n = p.spec.node_name.as_deref().filter(|n| !n.is_empty())?;
-                    labels_of(n).map(|l| (*id, p, l))
+                    labels_of(n).map(|l| (*id, &**p, l))
                 })
                 .collect();
             let matches = |t: &AffinityTerm, p: &Pod| {

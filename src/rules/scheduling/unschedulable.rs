@@ -70,7 +70,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         .pods()
         .iter()
         .filter(|(_, p)| is_candidate(p))
-        .map(|(id, p)| (*id, p))
+        .map(|(id, p)| (*id, &**p))
         .collect();
     if pending.is_empty() {
         return Vec::new();
