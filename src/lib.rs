@@ -38,7 +38,7 @@ pub fn analyze_wanted(
     let snapshot = snapshot::Snapshot::build(loaded);
     let (t_build, c_build) = (t.elapsed(), cpu());
     let rss_after_build = if stats { peak_rss_mib() } else { None };
-    let findings = rules::run_all(&snapshot);
+    let findings = rules::registry::run_all(&snapshot);
     if stats {
         // Where the time of one run goes, for the benchmark and docs/performance.md; CPU
         // time beside wall time tells how well a phase uses the cores.

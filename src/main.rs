@@ -305,7 +305,7 @@ enum RulesFormat {
 
 /// `kdiag rules [ID]`: the registry as a table, one rule's doc, or either as JSON.
 fn rules_command(args: RulesArgs) -> ExitCode {
-    let all: Vec<&rules::RuleMeta> = rules::registry().collect();
+    let all: Vec<&rules::RuleMeta> = rules::registry::all().collect();
     let picked: Vec<&rules::RuleMeta> = match args.id.as_deref() {
         None => all,
         Some(id) => {

@@ -322,7 +322,7 @@ pub fn fleet_table(lines: &[Value]) -> String {
         "RULE", "STAGE", "BUNDLES", "FINDINGS"
     ));
     for (rule, (b, f)) in rows {
-        let stage = match rules::find_rule(rule) {
+        let stage = match rules::registry::find(rule) {
             Some(r) if r.fallback => "(per pod)",
             Some(r) => r.stage.as_str(),
             None => "?",

@@ -25,7 +25,7 @@ use kdiag::kube::time::format_rfc3339;
 use kdiag::report::redact::Redactor;
 use kdiag::rules::Finding;
 use kdiag::rules::platform::MCO_DEPLOYMENT as MCO;
-use kdiag::rules::reach::reaching;
+use kdiag::rules::registry::reaching;
 use kdiag::snapshot::kinds::{canonical_group, default_group};
 use kdiag::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;

@@ -595,6 +595,30 @@ fn load_input(
             internal_dumps.len()
         ));
     }
+    object_times(loaded, input, first_file, layout, &mut times);
+    // Without events, the snapshot time is the newest object's, or the metadata's checked
+    // against it: every object counts.
+    if !want.is_all() && want.needs_time() && times.events.is_empty() {
+        return Some(Want::all());
+    }
+    let (as_of, from_objects, notes) = clock::decide(times);
+    info.as_of = as_of;
+    info.as_of_from_objects = from_objects;
+    info.notes.extend(notes);
+    info.notes.extend(skipped.note());
+    loaded.inputs.push(info);
+    None
+}
+
+/// The snapshot time's candidates from what this input's files hold (from `first_file`
+/// on): troubleshoot's folder name, each object's and each Event's newest time.
+fn object_times(
+    loaded: &Loaded,
+    input: usize,
+    first_file: usize,
+    layout: Layout,
+    times: &mut clock::Candidates,
+) {
     if layout == Layout::Troubleshoot
         && let Some(t) = loaded
             .files
@@ -620,18 +644,6 @@ fn load_input(
             }
         }
     }
-    // Without events, the snapshot time is the newest object's, or the metadata's checked
-    // against it: every object counts.
-    if !want.is_all() && want.needs_time() && times.events.is_empty() {
-        return Some(Want::all());
-    }
-    let (as_of, from_objects, notes) = clock::decide(times);
-    info.as_of = as_of;
-    info.as_of_from_objects = from_objects;
-    info.notes.extend(notes);
-    info.notes.extend(skipped.note());
-    loaded.inputs.push(info);
-    None
 }
 
 /// Why a file holds no objects kdiag reads.

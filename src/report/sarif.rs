@@ -17,7 +17,7 @@ use std::collections::HashMap;
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
-    let registry: Vec<&rules::RuleMeta> = rules::registry().collect();
+    let registry: Vec<&rules::RuleMeta> = rules::registry::all().collect();
     let index: HashMap<&str, usize> = registry
         .iter()
         .enumerate()

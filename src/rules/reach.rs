@@ -16,13 +16,13 @@
 //! read saying whether it could touch the object described; when one could, the caller
 //! reads everything.
 //!
-//! The steps after the rules (`rules/mod.rs`) keep the argument: a later finding is
+//! The steps after the rules (`rules/registry.rs`, which also holds [`super::registry::reaching`]) keep the argument: a later finding is
 //! dropped when the Kueue or NUMA rules already explained every object it explains, and
 //! fallback rules skip explained objects; a local rule's explained objects are of its
 //! finding's namespace, and the Kueue and NUMA areas are wide (tested here). Cause links
 //! with a namespace hint come only from platform rules, which are wide.
 
-use crate::rules::{Finding, registry};
+use crate::rules::Finding;
 use crate::snapshot::{ObjectId, Snapshot};
 
 /// How far a rule reaches (see the module's doc).
@@ -98,27 +98,6 @@ impl Involve<'_> {
         let touched = self.own().any(|f| self.touches_namespace(f));
         touched && (!self.target_is_pod() || self.own().any(|f| self.touches_target(f)))
     }
-}
-
-/// The first rule whose findings about `target` a narrow read cannot tell, if any: the
-/// caller reads everything then.
-pub fn reaching(
-    snapshot: &Snapshot,
-    findings: &[Finding],
-    target: ObjectId,
-) -> Option<&'static str> {
-    registry().find_map(|r| match r.reach {
-        Reach::Local => None,
-        Reach::Wide(test) => {
-            let inv = Involve {
-                snapshot,
-                findings,
-                target,
-                rule: r.id,
-            };
-            test(&inv).then_some(r.id)
-        }
-    })
 }
 
 /// Whether the narrow read holds an object of `kind` in the namespace asked.

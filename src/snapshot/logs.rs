@@ -1,6 +1,6 @@
 //! Container logs by namespace, pod, container and current/previous; read on demand.
 
-use crate::ingest::LogSource;
+pub use crate::ingest::LogSource;
 use std::collections::BTreeMap;
 
 pub struct LogIndex {

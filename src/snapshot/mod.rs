@@ -752,6 +752,12 @@ impl Snapshot {
     pub fn logs_of(&self, namespace: &str, pod: &str) -> Vec<&LogSource> {
         self.logs.of(namespace, pod)
     }
+
+    /// A log's text, read on demand (the kept tail of a long one), and the line number of
+    /// its first line: how rules read logs, without knowing where ingest keeps them.
+    pub fn log_text(&self, log: &LogSource) -> std::io::Result<(String, usize)> {
+        crate::ingest::read_log(log)
+    }
 }
 
 /// Whether two objects are of one kind and group.

@@ -93,69 +93,8 @@ fn finding(k: &Ctx, c: &Chain) -> Option<Finding> {
         .iter()
         .filter(|(_, p)| kueue_gated(&p.spec))
         .collect();
-    // Nodes behind each flavor.
-    let mut flavor_facts = Vec::new();
-    let mut no_nodes = Vec::new();
-    for f in flavors.keys() {
-        let rf: Option<(_, &ResourceFlavor)> = snap
-            .find("ResourceFlavor", None, f)
-            .and_then(|id| Snapshot::view_of(snap.resource_flavors(), id).map(|v| (id, v)));
-        let Some((fid, rf)) = rf else {
-            ev.push(chain::evidence::missing(
-                "ResourceFlavor",
-                None,
-                f,
-                "assigned at admission, not in the bundle",
-            ));
-            continue;
-        };
-        let nodes = matching_nodes(snap, rf, &first.spec.tolerations);
-        let labels = node_label_words(rf);
-        let node_words = match nodes {
-            None => String::new(),
-            Some((0, _)) if labels.is_empty() => String::new(),
-            Some((0, 0)) => {
-                no_nodes.push(f.clone());
-                format!("no node in the bundle carries {}", labels.join(", "))
-            }
-            Some((0, labelled)) => {
-                no_nodes.push(f.clone());
-                format!(
-                    "{labelled} node(s) carry {} but have taints the pods do not tolerate",
-                    labels.join(", ")
-                )
-            }
-            Some((n, _)) => format!(
-                "{n} node(s) in the bundle carry {}",
-                if labels.is_empty() {
-                    "no required labels".into()
-                } else {
-                    labels.join(", ")
-                }
-            ),
-        };
-        ev.push(evidence::object(
-            snap,
-            fid,
-            format!(
-                "{}{}",
-                flavor_words(rf, None),
-                if node_words.is_empty() {
-                    String::new()
-                } else {
-                    format!("; {node_words}")
-                }
-            ),
-        ));
-        let mut fact = format!("flavor {f}");
-        if !labels.is_empty() {
-            fact.push_str(&format!(" (nodeLabels {})", labels.join(", ")));
-        }
-        if !node_words.is_empty() {
-            fact.push_str(&format!(": {node_words}"));
-        }
-        flavor_facts.push(fact);
-    }
+    let (flavor_facts, no_nodes) =
+        flavor_evidence(snap, flavors.keys(), &first.spec.tolerations, &mut ev);
     // The scheduler's words for the first pending pod.
     let cond = first
         .condition("PodScheduled")
@@ -272,6 +211,79 @@ fn finding(k: &Ctx, c: &Chain) -> Option<Finding> {
     details["pending_pods"] = serde_json::json!(names);
     f.details = Some(details);
     Some(f)
+}
+
+/// Evidence for each flavor assigned at admission and the nodes behind it: (a fact per
+/// flavor for the message, the flavors no node can serve).
+fn flavor_evidence<'f>(
+    snap: &Snapshot,
+    flavors: impl Iterator<Item = &'f String>,
+    tolerations: &[crate::kube::pod::Toleration],
+    ev: &mut Vec<Evidence>,
+) -> (Vec<String>, Vec<String>) {
+    let mut flavor_facts = Vec::new();
+    let mut no_nodes = Vec::new();
+    for f in flavors {
+        let rf: Option<(_, &ResourceFlavor)> = snap
+            .find("ResourceFlavor", None, f)
+            .and_then(|id| Snapshot::view_of(snap.resource_flavors(), id).map(|v| (id, v)));
+        let Some((fid, rf)) = rf else {
+            ev.push(chain::evidence::missing(
+                "ResourceFlavor",
+                None,
+                f,
+                "assigned at admission, not in the bundle",
+            ));
+            continue;
+        };
+        let nodes = matching_nodes(snap, rf, tolerations);
+        let labels = node_label_words(rf);
+        let node_words = match nodes {
+            None => String::new(),
+            Some((0, _)) if labels.is_empty() => String::new(),
+            Some((0, 0)) => {
+                no_nodes.push(f.clone());
+                format!("no node in the bundle carries {}", labels.join(", "))
+            }
+            Some((0, labelled)) => {
+                no_nodes.push(f.clone());
+                format!(
+                    "{labelled} node(s) carry {} but have taints the pods do not tolerate",
+                    labels.join(", ")
+                )
+            }
+            Some((n, _)) => format!(
+                "{n} node(s) in the bundle carry {}",
+                if labels.is_empty() {
+                    "no required labels".into()
+                } else {
+                    labels.join(", ")
+                }
+            ),
+        };
+        ev.push(evidence::object(
+            snap,
+            fid,
+            format!(
+                "{}{}",
+                flavor_words(rf, None),
+                if node_words.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {node_words}")
+                }
+            ),
+        ));
+        let mut fact = format!("flavor {f}");
+        if !labels.is_empty() {
+            fact.push_str(&format!(" (nodeLabels {})", labels.join(", ")));
+        }
+        if !node_words.is_empty() {
+            fact.push_str(&format!(": {node_words}"));
+        }
+        flavor_facts.push(fact);
+    }
+    (flavor_facts, no_nodes)
 }
 
 /// (nodes carrying the flavor's labels whose NoSchedule/NoExecute taints the pods or the

@@ -335,9 +335,19 @@ pub struct Chain<'a> {
 /// Holders kept per chain (the message names five, `details` all of these, with the total).
 const MAX_HOLDERS: usize = 10;
 
-/// (Workload, verdict word) for every live Workload of a snapshot. Computed once per
-/// run and shared by the Kueue rules ([`crate::rules::Context::kueue_verdicts`]); each
-/// rule then re-analyzes only the Workloads whose verdict it reports.
+/// The verdict word of every live Workload, computed once per run and shared by the Kueue
+/// rules ([`crate::rules::Context::model`]); each rule then re-analyzes only the Workloads
+/// whose verdict it reports.
+pub struct Verdicts;
+
+impl crate::rules::Model for Verdicts {
+    type Of<'a> = Vec<(ObjectId, &'static str)>;
+    fn build(snapshot: &Snapshot) -> Self::Of<'_> {
+        verdicts(snapshot)
+    }
+}
+
+/// (Workload, verdict word) for every live Workload of a snapshot.
 pub fn verdicts(snap: &Snapshot) -> Vec<(ObjectId, &'static str)> {
     let ctx = Ctx::new(snap);
     snap.workloads()
@@ -349,7 +359,7 @@ pub fn verdicts(snap: &Snapshot) -> Vec<(ObjectId, &'static str)> {
 
 /// The live Workloads whose verdict is one of `words`.
 pub fn workloads_with(ctx: &crate::rules::Context, words: &[&str]) -> Vec<ObjectId> {
-    ctx.kueue_verdicts()
+    ctx.model::<Verdicts>()
         .iter()
         .filter(|(_, w)| words.contains(w))
         .map(|(id, _)| *id)

@@ -319,55 +319,7 @@ fn finding(
             nodes.iter().copied().collect::<Vec<_>>().join(", ")
         )
     };
-    let what = match class {
-        PullClass::NotFound => format!(
-            "the tag or manifest does not exist: registry {} has no {} for repository {}",
-            r.registry,
-            r.digest
-                .as_deref()
-                .map(|d| format!("digest {d}"))
-                .or_else(|| r.tag.as_deref().map(|t| format!("tag {t}")))
-                .unwrap_or_default(),
-            r.repository
-        ),
-        PullClass::Platform => {
-            let arch = snap
-                .node_named(&first.node)
-                .and_then(|(_, n)| n.status.node_info.architecture.clone())
-                .unwrap_or_else(|| "unknown".into());
-            format!("the image has no variant for the node's platform (architecture {arch})")
-        }
-        PullClass::AccessDenied => format!(
-            "registry {} denied the pull: repository {} does not exist or the credentials do not grant access to it",
-            r.registry, r.repository
-        ),
-        PullClass::Unauthorized => format!(
-            "registry {} rejected the pull as unauthorized: no credentials, or wrong ones",
-            r.registry
-        ),
-        PullClass::Tls => format!(
-            "the node does not trust the TLS certificate of registry {} (x509)",
-            r.registry
-        ),
-        PullClass::TlsName => format!(
-            "the TLS certificate served at {} is not issued for that host name (x509 name mismatch): the image reference may name the wrong registry host",
-            r.registry
-        ),
-        PullClass::Dns => format!("the node cannot resolve registry host {}", r.registry),
-        PullClass::Network => format!(
-            "the node cannot reach registry {} (timeout, refused or unavailable)",
-            r.registry
-        ),
-        PullClass::RateLimit => format!("registry {} is rate-limiting pulls", r.registry),
-        PullClass::InvalidName => "the image reference cannot be parsed".to_string(),
-        PullClass::NeverPull => format!(
-            "imagePullPolicy is Never and the image is not present on {node_text}"
-        ),
-        PullClass::Signature => "the image's signature failed validation".to_string(),
-        PullClass::Unknown => {
-            "the bundle holds no pull error detail (only the back-off; events expire after about an hour)".to_string()
-        }
-    };
+    let what = what_failed(snap, class, &r, &first.node, &node_text);
     let kind = if first.init {
         "init container"
     } else {
@@ -457,21 +409,7 @@ fn finding(
             compact.join(", ")
         )));
     }
-    let help = match class {
-        PullClass::NotFound => "check that the tag (or digest) was pushed to that repository — a typo or a deleted tag is the usual cause (crane/skopeo inspect, the registry UI); adding nodes will not help".to_string(),
-        PullClass::Platform => "push a multi-arch image (or one for this architecture) or pin the pod to nodes of a supported architecture".into(),
-        PullClass::AccessDenied => format!("check the repository name, then the pull credentials: {secret_sentence}"),
-        PullClass::Unauthorized => format!("give the pod working registry credentials: {secret_sentence}"),
-        PullClass::Tls => "install the registry's CA on the nodes (containerd certs.d / hosts.toml) or fix the certificate's names; the pod spec cannot fix this".into(),
-        PullClass::TlsName => "check the registry host in the image reference (a typo or a host that serves something else); if the host is right, the registry's certificate must list that name — installing a CA does not fix a name mismatch".into(),
-        PullClass::Dns => "check the node's own DNS resolver (the container runtime does not use CoreDNS), the registry host name, and proxy settings of the runtime".into(),
-        PullClass::Network => "check egress from the node to the registry (firewall, proxy settings of the container runtime, NAT) and the registry's health".into(),
-        PullClass::RateLimit => format!("authenticate pulls to get a higher limit, or use a mirror or pull-through cache: {secret_sentence}"),
-        PullClass::InvalidName => "fix the image reference in the pod template (registry/repository:tag or @sha256:digest)".into(),
-        PullClass::NeverPull => "preload the image on the node or change imagePullPolicy to IfNotPresent".into(),
-        PullClass::Signature => "check the image's signature and the cluster's signature policy".into(),
-        PullClass::Unknown => "run kubectl describe pod for fresh Failed events; check the image reference and the pull credentials".into(),
-    };
+    let help = help_for(class, &secret_sentence);
     // Owners: group the pods' owners; one finding for all of them.
     let mut owners: Vec<ObjectRef> = list
         .iter()
@@ -502,6 +440,85 @@ fn finding(
         ));
     }
     f
+}
+
+/// What the pull error of `class` means for image `r` on `node` (`node_text`: the nodes
+/// the pods are on, in words).
+fn what_failed(
+    snap: &Snapshot,
+    class: PullClass,
+    r: &ImageRef,
+    node: &str,
+    node_text: &str,
+) -> String {
+    match class {
+        PullClass::NotFound => format!(
+            "the tag or manifest does not exist: registry {} has no {} for repository {}",
+            r.registry,
+            r.digest
+                .as_deref()
+                .map(|d| format!("digest {d}"))
+                .or_else(|| r.tag.as_deref().map(|t| format!("tag {t}")))
+                .unwrap_or_default(),
+            r.repository
+        ),
+        PullClass::Platform => {
+            let arch = snap
+                .node_named(node)
+                .and_then(|(_, n)| n.status.node_info.architecture.clone())
+                .unwrap_or_else(|| "unknown".into());
+            format!("the image has no variant for the node's platform (architecture {arch})")
+        }
+        PullClass::AccessDenied => format!(
+            "registry {} denied the pull: repository {} does not exist or the credentials do not grant access to it",
+            r.registry, r.repository
+        ),
+        PullClass::Unauthorized => format!(
+            "registry {} rejected the pull as unauthorized: no credentials, or wrong ones",
+            r.registry
+        ),
+        PullClass::Tls => format!(
+            "the node does not trust the TLS certificate of registry {} (x509)",
+            r.registry
+        ),
+        PullClass::TlsName => format!(
+            "the TLS certificate served at {} is not issued for that host name (x509 name mismatch): the image reference may name the wrong registry host",
+            r.registry
+        ),
+        PullClass::Dns => format!("the node cannot resolve registry host {}", r.registry),
+        PullClass::Network => format!(
+            "the node cannot reach registry {} (timeout, refused or unavailable)",
+            r.registry
+        ),
+        PullClass::RateLimit => format!("registry {} is rate-limiting pulls", r.registry),
+        PullClass::InvalidName => "the image reference cannot be parsed".to_string(),
+        PullClass::NeverPull => format!(
+            "imagePullPolicy is Never and the image is not present on {node_text}"
+        ),
+        PullClass::Signature => "the image's signature failed validation".to_string(),
+        PullClass::Unknown => {
+            "the bundle holds no pull error detail (only the back-off; events expire after about an hour)".to_string()
+        }
+    }
+}
+
+/// What to do about a pull error of `class` (`secret_sentence`: the pod's pull secrets).
+fn help_for(class: PullClass, secret_sentence: &str) -> String {
+    match class {
+        PullClass::NotFound => "check that the tag (or digest) was pushed to that repository — a typo or a deleted tag is the usual cause (crane/skopeo inspect, the registry UI); adding nodes will not help".to_string(),
+        PullClass::Platform => "push a multi-arch image (or one for this architecture) or pin the pod to nodes of a supported architecture".into(),
+        PullClass::AccessDenied => format!("check the repository name, then the pull credentials: {secret_sentence}"),
+        PullClass::Unauthorized => format!("give the pod working registry credentials: {secret_sentence}"),
+        PullClass::Tls => "install the registry's CA on the nodes (containerd certs.d / hosts.toml) or fix the certificate's names; the pod spec cannot fix this".into(),
+        PullClass::TlsName => "check the registry host in the image reference (a typo or a host that serves something else); if the host is right, the registry's certificate must list that name — installing a CA does not fix a name mismatch".into(),
+        PullClass::Dns => "check the node's own DNS resolver (the container runtime does not use CoreDNS), the registry host name, and proxy settings of the runtime".into(),
+        PullClass::Network => "check egress from the node to the registry (firewall, proxy settings of the container runtime, NAT) and the registry's health".into(),
+        PullClass::RateLimit => format!("authenticate pulls to get a higher limit, or use a mirror or pull-through cache: {secret_sentence}"),
+        PullClass::InvalidName => "fix the image reference in the pod template (registry/repository:tag or @sha256:digest)".into(),
+        PullClass::NeverPull => "preload the image on the node or change imagePullPolicy to IfNotPresent".into(),
+        PullClass::Signature => "check the image's signature and the cluster's signature policy".into(),
+        PullClass::Unknown => "run kubectl describe pod for fresh Failed events; check the image reference and the pull credentials".into(),
+    }
 }
 
 /// The kubelet's event when a pull secret named in the pod spec cannot be read

@@ -156,6 +156,16 @@ pub struct Platform<'a> {
     pub previous: Option<&'a UpdateHistory>,
 }
 
+/// Where the update stands, shared by the platform rules ([`crate::rules::Context::model`]).
+pub struct Update;
+
+impl crate::rules::Model for Update {
+    type Of<'a> = Platform<'a>;
+    fn build(snapshot: &Snapshot) -> Platform<'_> {
+        Platform::new(snapshot)
+    }
+}
+
 impl<'a> Platform<'a> {
     pub fn new(snap: &'a Snapshot) -> Platform<'a> {
         let cv = snap

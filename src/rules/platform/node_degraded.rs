@@ -37,7 +37,7 @@ declare_rule! {
 const DRAIN_EVENTS: &[&str] = &["FailedToDrain", "DrainThresholdExceeded"];
 
 fn run(ctx: &Context) -> Vec<Finding> {
-    let p = ctx.platform();
+    let p = ctx.model::<super::model::Update>();
     let snap = ctx.snapshot;
     let mut out = Vec::new();
     for pool in &p.pools {

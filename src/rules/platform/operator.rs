@@ -37,7 +37,7 @@ fn counted<'a>(p: &Platform<'a>) -> Vec<(ObjectId, &'a ClusterOperator)> {
 }
 
 pub fn findings(ctx: &Context, rule: &RuleMeta, bad: &Bad) -> Vec<Finding> {
-    let p = ctx.platform();
+    let p = ctx.model::<super::model::Update>();
     let snap = ctx.snapshot;
     let mut out = Vec::new();
     for (id, op) in counted(p) {

@@ -28,7 +28,7 @@ declare_rule! {
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
-    let p = ctx.platform();
+    let p = ctx.model::<super::model::Update>();
     let snap = ctx.snapshot;
     let mut out = Vec::new();
     for pool in &p.pools {

@@ -34,7 +34,7 @@ declare_rule! {
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
-    let p = ctx.platform();
+    let p = ctx.model::<super::model::Update>();
     let snap = ctx.snapshot;
     let Some((id, cv)) = p.cv else {
         return Vec::new();

@@ -2,12 +2,12 @@
 //! signal, OOM kill against the memory limit), the last error lines of its log, and the
 //! Job that owns a pod.
 
-use crate::ingest::{LogSource, read_log};
 use crate::kube::meta::get_qty;
 use crate::kube::pod::{ContainerStatus, Pod, StateDetail};
 use crate::kube::workload::Job;
 use crate::rules::Evidence;
 use crate::rules::evidence;
+use crate::snapshot::logs::LogSource;
 use crate::snapshot::{ObjectId, Snapshot};
 
 /// The termination a crash-looping container last ended with: the current state when
@@ -160,7 +160,7 @@ pub fn log_evidence(
     let Some(log) = pick else {
         return Vec::new();
     };
-    let Ok((text, first_line)) = read_log(log) else {
+    let Ok((text, first_line)) = snap.log_text(log) else {
         return Vec::new();
     };
     let lines: Vec<(usize, &str)> = text

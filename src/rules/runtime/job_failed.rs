@@ -206,34 +206,44 @@ fn run(ctx: &Context) -> Vec<Finding> {
     }
     groups
         .into_iter()
-        .map(|((owner, cause), mut jobs)| {
-            // Newest Job last; several failed runs of one CronJob are one finding.
-            jobs.sort_by(|a, b| a.created.cmp(&b.created).then(a.job.cmp(&b.job)));
-            let n = jobs.len();
-            let severity = jobs.last().map(|j| j.severity).unwrap_or(Severity::Error);
-            let names: Vec<String> = jobs.iter().map(|j| j.job.clone()).collect();
-            let explains: Vec<ObjectId> = jobs.iter().flat_map(|j| j.pods.iter().copied()).collect();
-            let pods: Vec<String> = explains.iter().map(|id| snap.object(*id).name.clone()).collect();
-            let latest = jobs.pop().expect("groups are never empty");
-            let message = if n > 1 {
-                format!("{n} Jobs of this {} failed the same way; the latest, {}", owner.kind, latest.message)
-            } else {
-                latest.message
-            };
-            let mut f = Finding::new(
-                &JOB_FAILED,
-                severity,
-                owner,
-                &cause,
-                message,
-                latest.evidence,
-                "fix what made the pods fail (the exit code and log above), then re-run the Job: a failed Job does not retry; raise backoffLimit only for flaky, retryable work".into(),
-                explains,
-            );
-            f.details = Some(serde_json::json!({ "jobs": names, "pods": pods }));
-            f
-        })
+        .map(|((owner, cause), jobs)| finding(snap, owner, &cause, jobs))
         .collect()
+}
+
+/// One finding for the failed Jobs of one owner that failed for one cause: the latest
+/// speaks for them all.
+fn finding(snap: &Snapshot, owner: ObjectRef, cause: &str, mut jobs: Vec<Failed>) -> Finding {
+    // Newest Job last; several failed runs of one CronJob are one finding.
+    jobs.sort_by(|a, b| a.created.cmp(&b.created).then(a.job.cmp(&b.job)));
+    let n = jobs.len();
+    let severity = jobs.last().map(|j| j.severity).unwrap_or(Severity::Error);
+    let names: Vec<String> = jobs.iter().map(|j| j.job.clone()).collect();
+    let explains: Vec<ObjectId> = jobs.iter().flat_map(|j| j.pods.iter().copied()).collect();
+    let pods: Vec<String> = explains
+        .iter()
+        .map(|id| snap.object(*id).name.clone())
+        .collect();
+    let latest = jobs.pop().expect("groups are never empty");
+    let message = if n > 1 {
+        format!(
+            "{n} Jobs of this {} failed the same way; the latest, {}",
+            owner.kind, latest.message
+        )
+    } else {
+        latest.message
+    };
+    let mut f = Finding::new(
+        &JOB_FAILED,
+        severity,
+        owner,
+        cause,
+        message,
+        latest.evidence,
+        "fix what made the pods fail (the exit code and log above), then re-run the Job: a failed Job does not retry; raise backoffLimit only for flaky, retryable work".into(),
+        explains,
+    );
+    f.details = Some(serde_json::json!({ "jobs": names, "pods": pods }));
+    f
 }
 
 /// One failed Job before grouping by owner and cause.

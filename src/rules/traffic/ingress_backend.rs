@@ -52,7 +52,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     if !snap.has_kind("Service") {
         return Vec::new();
     }
-    let model = ctx.traffic();
+    let model = ctx.model::<super::model::Traffic>();
     // (ingress, service, cause) → the backends (places) that hit it.
     let mut groups: Groups = BTreeMap::new();
     for b in model.backends() {

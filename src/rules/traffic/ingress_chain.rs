@@ -35,7 +35,7 @@ declare_rule! {
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
-    let model = ctx.traffic();
+    let model = ctx.model::<super::model::Traffic>();
     // (ingress, service, port index) → backends.
     let mut groups: BTreeMap<(ObjectId, ObjectId, usize), Vec<&Backend>> = BTreeMap::new();
     for b in model.backends() {

@@ -219,6 +219,16 @@ pub struct Backend<'a> {
     pub default: bool,
 }
 
+/// The traffic rules' shared [`Model`], built once per run ([`crate::rules::Context::model`]).
+pub struct Traffic;
+
+impl crate::rules::Model for Traffic {
+    type Of<'a> = Model<'a>;
+    fn build(snapshot: &Snapshot) -> Model<'_> {
+        Model::new(snapshot)
+    }
+}
+
 impl<'a> Model<'a> {
     pub fn new(snap: &'a Snapshot) -> Model<'a> {
         let mut services = HashMap::new();

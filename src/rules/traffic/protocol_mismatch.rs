@@ -32,7 +32,7 @@ declare_rule! {
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
-    let model = ctx.traffic();
+    let model = ctx.model::<super::model::Traffic>();
     let mut out = Vec::new();
     for (id, svc) in model.live_services() {
         if svc.spec.selector().is_none() || svc.spec.is_external_name() || svc.spec.is_headless() {

@@ -43,7 +43,7 @@ declare_rule! {
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;
-    let model = ctx.traffic();
+    let model = ctx.model::<super::model::Traffic>();
     let mut out = Vec::new();
     for (id, svc) in model.live_services() {
         let Some(sel) = svc.spec.selector() else {

@@ -16,6 +16,38 @@ impl Chain<'_> {
     pub fn evidence(&self, ctx: &Ctx) -> Vec<Evidence> {
         let snap = self.snap;
         let mut ev = Vec::new();
+        self.workload_evidence(ctx, &mut ev);
+        self.queue_evidence(ctx, &mut ev);
+        self.holder_evidence(ctx, &mut ev);
+        self.admission_check_evidence(ctx, &mut ev);
+        if let Verdict::StrictFifo { head } = self.verdict {
+            let o = snap.object(head);
+            ev.push(ctx.field(
+                head,
+                &["metadata", "creationTimestamp"],
+                format!(
+                    "head of the StrictFIFO queue: Workload {}/{}",
+                    o.namespace.as_deref().unwrap_or(""),
+                    o.name
+                ),
+            ));
+        }
+        for n in &self.notes {
+            ev.push(Evidence {
+                object: None,
+                input: None,
+                file: None,
+                line: None,
+                note: n.clone(),
+            });
+        }
+        ev
+    }
+
+    /// The Workload's pod sets (or its queue name), Kueue's condition, its last warning
+    /// event and its owner.
+    fn workload_evidence(&self, ctx: &Ctx, ev: &mut Vec<Evidence>) {
+        let snap = self.snap;
         for n in &self.needs {
             let totals: Vec<String> = n.total.iter().map(|(r, u)| show_with(r, *u)).collect();
             ev.push(ctx.field(
@@ -89,6 +121,12 @@ impl Chain<'_> {
                 )),
             }
         }
+    }
+
+    /// The LocalQueue and the ClusterQueue, or what the bundle lacks of them, and the
+    /// Namespace when its labels decide.
+    fn queue_evidence(&self, ctx: &Ctx, ev: &mut Vec<Evidence>) {
+        let snap = self.snap;
         // LocalQueue.
         let qname = self.wl.queue_name().unwrap_or("");
         match self.lq {
@@ -154,6 +192,11 @@ impl Chain<'_> {
                 format!("Namespace {}: its labels", self.namespace),
             ));
         }
+    }
+
+    /// The first five Workloads holding the quota this one needs.
+    fn holder_evidence(&self, ctx: &Ctx, ev: &mut Vec<Evidence>) {
+        let snap = self.snap;
         // Holders.
         let mut seen = Vec::new();
         for (id, f, r, amount) in &self.holders {
@@ -174,6 +217,11 @@ impl Chain<'_> {
                 ),
             ));
         }
+    }
+
+    /// Each admission check's state and its AdmissionCheck object.
+    fn admission_check_evidence(&self, ctx: &Ctx, ev: &mut Vec<Evidence>) {
+        let snap = self.snap;
         if let Verdict::AdmissionChecks { .. } = self.verdict {
             for a in &self.wl.status.admission_checks {
                 ev.push(ctx.field(
@@ -235,28 +283,6 @@ impl Chain<'_> {
                 }
             }
         }
-        if let Verdict::StrictFifo { head } = self.verdict {
-            let o = snap.object(head);
-            ev.push(ctx.field(
-                head,
-                &["metadata", "creationTimestamp"],
-                format!(
-                    "head of the StrictFIFO queue: Workload {}/{}",
-                    o.namespace.as_deref().unwrap_or(""),
-                    o.name
-                ),
-            ));
-        }
-        for n in &self.notes {
-            ev.push(Evidence {
-                object: None,
-                input: None,
-                file: None,
-                line: None,
-                note: n.clone(),
-            });
-        }
-        ev
     }
 
     fn cq_evidence(&self, ctx: &Ctx, cid: ObjectId, cq: &ClusterQueue) -> Vec<Evidence> {
