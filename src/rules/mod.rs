@@ -10,6 +10,7 @@ pub mod creation;
 pub mod evidence;
 pub mod kueue;
 pub mod node;
+pub mod node_usage;
 pub mod numa;
 pub mod platform;
 pub mod pod;

@@ -2,9 +2,10 @@
 
 use super::chain::words::{flavor_words, join_and, node_label_words};
 use super::chain::{self, Chain, Ctx, Verdict};
-use super::model::{kueue_gated, tolerates};
+use super::model::kueue_gated;
 use crate::declare_rule;
 use crate::kube::kueue::ResourceFlavor;
+use crate::kube::placement::toleration_matches;
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 use crate::snapshot::Snapshot;
@@ -301,7 +302,7 @@ fn matching_nodes(
                 || pod_tolerations
                     .iter()
                     .chain(rf.spec.tolerations.iter())
-                    .any(|tol| tolerates(tol, &t.key, t.value.as_deref(), &t.effect))
+                    .any(|tol| toleration_matches(tol, t))
         });
         if tolerated {
             usable += 1;
