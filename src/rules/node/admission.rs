@@ -82,7 +82,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         let node = pod.spec.node_name.clone().unwrap_or_default();
         // Resource-manager rejections (TopologyAffinityError, …) are the NUMA rules'.
         let rejected = pod.phase() == "Failed"
-            && !crate::rules::numa::explains_rejection(pod)
+            && !crate::rules::resource_manager::is_resource_manager_rejection(pod)
             && (REJECTIONS.contains(&reason.as_str())
                 || reason.starts_with("OutOf")
                 || message.starts_with("Pod was rejected"));
