@@ -11,7 +11,7 @@ use crate::kube::pod::{PodSpec, Toleration};
 use serde_json::Value;
 
 /// `ToleratesTaint` (k8s.io/api core/v1 helpers): whether one toleration tolerates `taint`.
-pub fn toleration_matches(t: &Toleration, taint: &Taint) -> bool {
+fn toleration_matches(t: &Toleration, taint: &Taint) -> bool {
     let effect_ok = t
         .effect
         .as_deref()
@@ -87,16 +87,7 @@ impl NodeSelectorRequirement {
         NodeSelectorRequirement {
             key: str_at(v, "key").to_string(),
             operator: str_at(v, "operator").to_string(),
-            values: v
-                .get("values")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            values: strings_at(v, "values"),
         }
     }
 
@@ -194,6 +185,19 @@ fn str_at<'a>(v: &'a Value, k: &str) -> &'a str {
     v.get(k).and_then(Value::as_str).unwrap_or("")
 }
 
+/// The strings of the list at `k` (other items left out; no list: none).
+fn strings_at(v: &Value, k: &str) -> Vec<String> {
+    v.get(k)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `(hostPort, protocol)` of every container port that asks for one.
 pub fn host_ports(spec: &PodSpec) -> Vec<(i64, String)> {
     spec.containers
@@ -236,16 +240,7 @@ pub fn affinity_terms(affinity: Option<&Value>, which: &str) -> Vec<AffinityTerm
             Some(AffinityTerm {
                 selector: selector?,
                 topology_key: str_at(t, "topologyKey").to_string(),
-                namespaces: t
-                    .get("namespaces")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
+                namespaces: strings_at(t, "namespaces"),
                 namespace_selector: t
                     .get("namespaceSelector")
                     .filter(|v| !v.is_null())

@@ -6,8 +6,8 @@ use crate::kube::kueue::{
     ADMISSION_GATE, ClusterQueue, Cohort, QUEUE_NAME_LABEL, ResourceFlavor, ResourceGroup, Workload,
 };
 use crate::kube::meta::{ObjectMeta, ResourceList, null_default, null_vec};
-use crate::kube::placement::{NodeSelectorRequirement, required_node_terms, toleration_matches};
-use crate::kube::pod::PodSpec;
+use crate::kube::placement::{NodeSelectorRequirement, required_node_terms, untolerated};
+use crate::kube::pod::{PodSpec, Toleration};
 use crate::kube::requests::{Counter, display_units, in_units, requests_counted, scheduler_units};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde::Deserialize;
@@ -106,30 +106,30 @@ pub fn pod_requests(spec: &PodSpec, d: &LimitDefaults) -> BTreeMap<String, Units
 
 // ---------------------------------------------------------------- flavor matching
 
+/// The tolerations a podset's pods have on a flavor's nodes: their own and the flavor's.
+pub fn flavor_tolerations(rf: &ResourceFlavor, pod_tolerations: &[Toleration]) -> Vec<Toleration> {
+    pod_tolerations
+        .iter()
+        .chain(&rf.spec.tolerations)
+        .cloned()
+        .collect()
+}
+
 /// Why a flavor cannot hold a podset (admission-time matching, §1.14), or `None`.
 pub fn flavor_mismatch(rf: &ResourceFlavor, spec: &PodSpec) -> Option<String> {
-    for taint in &rf.spec.node_taints {
-        if taint.effect != "NoSchedule" && taint.effect != "NoExecute" {
-            continue;
-        }
-        let tolerated = spec
-            .tolerations
-            .iter()
-            .chain(rf.spec.tolerations.iter())
-            .any(|t| toleration_matches(t, taint));
-        if !tolerated {
-            return Some(format!(
-                "untolerated taint {}{}:{} in flavor {}",
-                taint.key,
-                taint
-                    .value
-                    .as_deref()
-                    .map(|v| format!("={v}"))
-                    .unwrap_or_default(),
-                taint.effect,
-                rf.metadata.name
-            ));
-        }
+    let tolerations = flavor_tolerations(rf, &spec.tolerations);
+    if let Some(taint) = untolerated(&tolerations, &rf.spec.node_taints) {
+        return Some(format!(
+            "untolerated taint {}{}:{} in flavor {}",
+            taint.key,
+            taint
+                .value
+                .as_deref()
+                .map(|v| format!("={v}"))
+                .unwrap_or_default(),
+            taint.effect,
+            rf.metadata.name
+        ));
     }
     let labels = &rf.spec.node_labels;
     for (k, v) in &spec.node_selector {
