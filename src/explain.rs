@@ -10,12 +10,13 @@
 
 use crate::ingest::InputArg;
 use crate::kube::kueue::ClusterQueue;
+use crate::kube::requests::{display_units as show, scheduler_units};
 use crate::parse::terminal::one_line;
 use crate::rules::Finding;
 use crate::rules::kueue::chain::quota::quota_table;
 use crate::rules::kueue::chain::words::{describe_selector, flavor_words};
 use crate::rules::kueue::chain::{self, Chain, Ctx, Verdict};
-use crate::rules::kueue::model::{self, Node, show};
+use crate::rules::kueue::model::{self, Node};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -823,7 +824,7 @@ fn table(rows: &[Value], indent: &str, with_needed: bool, out: &mut String) {
             let u = |s: &str| {
                 crate::kube::quantity::Quantity::parse(s)
                     .ok()
-                    .map(|q| model::units(r, q))
+                    .map(|q| scheduler_units(r, q))
             };
             if let (Some(n), Some(max), Some(free)) = (u(n), u(max), u(free)) {
                 line.push_str(if n > max {

@@ -5,6 +5,11 @@
 //! Views name only the fields rules read, with defaults for everything else, so a
 //! partial object or a field of an odd shape reads as "no evidence", never as an error.
 //! Nothing here knows bundles or files: ingest builds these views, the snapshot keeps them.
+//!
+//! The semantics several rule areas and the explorer share live here too, once:
+//! [`requests`] (a pod's effective requests and limits, as the scheduler and Kueue count
+//! them) and [`placement`] (tolerations against taints, node selectors and node affinity,
+//! inter-pod affinity terms, host ports, claims).
 
 pub mod core;
 pub mod event;
@@ -15,10 +20,12 @@ pub mod meta;
 pub mod network;
 pub mod node;
 pub mod openshift;
+pub mod placement;
 pub mod pod;
 pub mod policy;
 #[allow(dead_code)]
 pub mod quantity;
+pub mod requests;
 pub mod storage;
 pub mod time;
 pub mod vecmap;

@@ -1,11 +1,13 @@
 //! Helpers shared by the pod-level rules of the creation, scheduling, node and runtime
-//! areas and by the generic classifier (`pod/stuck`): the owner a pod is reported on,
-//! the grouped finding ("3 pods of this Deployment stopped the same way; …"), node and
-//! event evidence, and what a bundle says about a referenced object (present, absent
-//! from a bundle that holds that kind, or not collected at all).
+//! areas and by the generic classifier (`pod/stuck`): the owner a pod is reported on (and
+//! the Job that owns it), the grouped finding ("3 pods of this Deployment stopped the
+//! same way; …"), node and event evidence, and what a bundle says about a referenced
+//! object (present, absent from a bundle that holds that kind, or not collected at all).
 
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
+use crate::kube::pod::Pod;
+use crate::kube::workload::Job;
 use crate::rules::evidence;
 use crate::rules::statefulset_ordinals;
 use crate::rules::{Evidence, Finding, RuleMeta, Severity};
@@ -27,6 +29,19 @@ pub fn owner_of(snap: &Snapshot, id: ObjectId) -> ObjectRef {
     snap.top_controller(id)
         .map(|(r, _)| r)
         .unwrap_or_else(|| snap.object(id).reference())
+}
+
+/// The Job that directly owns a pod, when it is in the bundle.
+pub fn owning_job<'a>(snap: &'a Snapshot, pod: &Pod) -> Option<(ObjectId, &'a Job)> {
+    let owner = pod
+        .metadata
+        .owner_references
+        .iter()
+        .find(|o| o.kind == "Job")?;
+    let id = snap
+        .by_uid(&owner.uid)
+        .or_else(|| snap.find("Job", pod.metadata.namespace.as_deref(), &owner.name))?;
+    Snapshot::view_of(snap.jobs(), id).map(|j| (id, j))
 }
 
 /// One finding for pods that stopped the same way under one owner.

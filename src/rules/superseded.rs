@@ -15,8 +15,7 @@
 use crate::kube::openshift::StaticPodOperator;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
-use crate::rules::pod_findings;
-use crate::rules::runtime::facts::owning_job;
+use crate::rules::pod_findings::{self, owning_job};
 use crate::rules::{Evidence, Severity};
 use crate::snapshot::{ObjectId, Snapshot};
 

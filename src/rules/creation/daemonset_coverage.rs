@@ -3,15 +3,16 @@
 
 use super::failed_create::has_failed_create;
 use crate::declare_rule;
-use crate::kube::node::{Node, Taint};
+use crate::kube::node::Node;
+use crate::kube::placement::{
+    node_matches_terms, required_node_terms, unmatched_selector, untolerated,
+};
 use crate::kube::pod::{Pod, PodSpec, Toleration};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
 use crate::rules::reach::Reach;
-use crate::rules::scheduling::fit::{node_matches_terms, required_node_terms, tolerates};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::ObjectId;
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 declare_rule! {
@@ -60,24 +61,15 @@ fn daemon_tolerations(spec: &PodSpec) -> Vec<Toleration> {
 
 /// Why a node is not eligible for the template, or `None` when it is.
 fn ineligible(spec: &PodSpec, tolerations: &[Toleration], node: &Node) -> Option<String> {
-    if let Some((k, v)) = spec
-        .node_selector
-        .iter()
-        .find(|(k, v)| node.metadata.labels.get(k) != Some(*v))
-    {
+    if let Some((k, v)) = unmatched_selector(&spec.node_selector, &node.metadata.labels) {
         return Some(format!("lacks label {k}={v}"));
     }
     if let Some(terms) = required_node_terms(spec.affinity.get().as_ref())
-        && !node_matches_terms(&node.metadata, terms)
+        && !node_matches_terms(&node.metadata, &terms)
     {
         return Some("is outside the required node affinity".into());
     }
-    node.spec
-        .taints
-        .iter()
-        .find(|t: &&Taint| {
-            matches!(t.effect.as_str(), "NoSchedule" | "NoExecute") && !tolerates(tolerations, t)
-        })
+    untolerated(tolerations, &node.spec.taints)
         .map(|t| format!("has untolerated taint {}:{}", t.key, t.effect))
 }
 
@@ -88,17 +80,9 @@ fn target_node(p: &Pod) -> Option<String> {
     }
     let terms = required_node_terms(p.spec.affinity.get().as_ref())?;
     terms.iter().find_map(|t| {
-        t.get("matchFields")?.as_array()?.iter().find_map(|f| {
-            (f.get("key").and_then(Value::as_str) == Some("metadata.name"))
-                .then(|| {
-                    f.get("values")?
-                        .as_array()?
-                        .first()?
-                        .as_str()
-                        .map(str::to_string)
-                })
-                .flatten()
-        })
+        t.match_fields
+            .iter()
+            .find_map(|f| (f.key == "metadata.name").then(|| f.values.first().cloned())?)
     })
 }
 

@@ -2,9 +2,10 @@
 
 use super::chain::words::{flavor_words, join_and, node_label_words};
 use super::chain::{self, Chain, Ctx, Verdict};
-use super::model::{kueue_gated, tolerates};
+use super::model::{flavor_tolerations, kueue_gated};
 use crate::declare_rule;
 use crate::kube::kueue::ResourceFlavor;
+use crate::kube::placement::untolerated;
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage, evidence};
 use crate::snapshot::Snapshot;
@@ -296,6 +297,7 @@ fn matching_nodes(
     if !snap.has_kind("Node") {
         return None;
     }
+    let tolerations = flavor_tolerations(rf, pod_tolerations);
     let mut labelled = 0;
     let mut usable = 0;
     for (_, n) in snap.nodes() {
@@ -308,14 +310,7 @@ fn matching_nodes(
             continue;
         }
         labelled += 1;
-        let tolerated = n.spec.taints.iter().all(|t| {
-            (t.effect != "NoSchedule" && t.effect != "NoExecute")
-                || pod_tolerations
-                    .iter()
-                    .chain(rf.spec.tolerations.iter())
-                    .any(|tol| tolerates(tol, &t.key, t.value.as_deref(), &t.effect))
-        });
-        if tolerated {
+        if untolerated(&tolerations, &n.spec.taints).is_none() {
             usable += 1;
         }
     }

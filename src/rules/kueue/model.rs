@@ -6,38 +6,20 @@ use crate::kube::kueue::{
     ADMISSION_GATE, ClusterQueue, Cohort, QUEUE_NAME_LABEL, ResourceFlavor, ResourceGroup, Workload,
 };
 use crate::kube::meta::{ObjectMeta, ResourceList, null_default, null_vec};
-use crate::kube::pod::{Container, PodSpec, Toleration};
-use crate::kube::quantity::Quantity;
+use crate::kube::placement::{NodeSelectorRequirement, required_node_terms, untolerated};
+use crate::kube::pod::{PodSpec, Toleration};
+use crate::kube::requests::{Counter, display_units, in_units, requests_counted, scheduler_units};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-/// An amount in Kueue's internal unit: millicores for `cpu`, whole units otherwise.
+/// An amount in Kueue's internal unit: millicores for `cpu`, whole units otherwise (the
+/// scheduler's units: [`scheduler_units`], shown by [`display_units`]).
 pub type Units = i128;
-
-/// Kueue's integer value of a quantity (`MilliValue` for cpu, `Value` otherwise).
-pub fn units(resource: &str, q: Quantity) -> Units {
-    if resource == "cpu" {
-        q.milli_ceil()
-    } else {
-        q.value_ceil()
-    }
-}
-
-/// Renders an amount in Kueue units for a message (`3`, `500m`, `1.5Gi`).
-pub fn show(resource: &str, u: Units) -> String {
-    let q = if resource == "cpu" {
-        Quantity::from_milli(u)
-    } else {
-        Quantity::from_units(u)
-    };
-    q.display_for(resource)
-}
 
 /// `3 cpu`, `2 pods`, `8 nvidia.com/gpu`, `12Gi memory`.
 pub fn show_with(resource: &str, u: Units) -> String {
-    format!("{} {resource}", show(resource, u))
+    format!("{} {resource}", display_units(resource, u))
 }
 
 // ---------------------------------------------------------------- podset usage
@@ -109,144 +91,45 @@ pub fn limit_defaults(snap: &Snapshot) -> HashMap<String, LimitDefaults> {
     out
 }
 
-/// A container's requests as Kueue counts them: its requests, else its limits, else the
-/// LimitRange default request, else the LimitRange default limit. The first one set
-/// counts: when it does not read the request is unknown and left out, never taken from
-/// the next.
-fn container_requests(c: &Container, d: &LimitDefaults) -> BTreeMap<String, Quantity> {
-    let mut out = BTreeMap::new();
-    let names: BTreeSet<&crate::kube::Str> = c
-        .resources
-        .requests
-        .keys()
-        .chain(c.resources.limits.keys())
-        .chain(d.default_requests.keys())
-        .chain(d.default_limits.keys())
-        .collect();
-    for name in names {
-        let q = [
-            c.resources.requests.get(name),
-            c.resources.limits.get(name),
-            d.default_requests.get(name),
-            d.default_limits.get(name),
-        ]
-        .into_iter()
-        .flatten()
-        .next()
-        .and_then(|q| q.value);
-        if let Some(q) = q {
-            out.insert(name.to_string(), q);
-        }
-    }
-    out
-}
-
-fn add_into(into: &mut BTreeMap<String, Quantity>, from: &BTreeMap<String, Quantity>) {
-    for (k, v) in from {
-        let e = into.entry(k.clone()).or_default();
-        *e = e.saturating_add(*v);
-    }
-}
-
-fn max_into(into: &mut BTreeMap<String, Quantity>, from: &BTreeMap<String, Quantity>) {
-    for (k, v) in from {
-        let e = into.entry(k.clone()).or_default();
-        if *v > *e {
-            *e = *v;
-        }
-    }
-}
-
-/// The effective per-pod request (`PodRequests`, §2.6): app containers summed, init
-/// containers and sidecars by the max rule, pod-level `spec.resources` for cpu, memory
-/// and hugepages, plus `spec.overhead`. Returned in Kueue units; zeros dropped.
+/// The effective per-pod request of a podset's template as Kueue counts it
+/// ([`Counter::Kueue`]: the scheduler's `PodRequests` with the namespace's LimitRange
+/// defaults standing in), in Kueue units; zero and negative amounts are dropped.
 pub fn pod_requests(spec: &PodSpec, d: &LimitDefaults) -> BTreeMap<String, Units> {
-    let mut reqs = BTreeMap::new();
-    for c in &spec.containers {
-        add_into(&mut reqs, &container_requests(c, d));
-    }
-    let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
-    let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
-    for c in &spec.init_containers {
-        let r = container_requests(c, d);
-        if c.restart_policy.as_deref() == Some("Always") {
-            add_into(&mut reqs, &r);
-            add_into(&mut sidecars, &r);
-            max_into(&mut init_max, &sidecars);
-        } else {
-            let mut need = r.clone();
-            add_into(&mut need, &sidecars);
-            max_into(&mut init_max, &need);
-        }
-    }
-    max_into(&mut reqs, &init_max);
-    if let Some(pod_level) = &spec.resources {
-        for (k, v) in &pod_level.requests {
-            let supported = k == "cpu" || k == "memory" || k.starts_with("hugepages-");
-            if let (true, Some(q)) = (supported, v.value) {
-                reqs.insert(k.to_string(), q);
-            }
-        }
-    }
-    for (k, v) in &spec.overhead {
-        if let Some(q) = v.value {
-            let e = reqs.entry(k.to_string()).or_default();
-            *e = e.saturating_add(q);
-        }
-    }
-    reqs.into_iter()
-        .map(|(k, q)| {
-            let u = units(&k, q).max(0);
-            (k, u)
-        })
-        .filter(|(_, u)| *u > 0)
-        .collect()
+    let counter = Counter::Kueue {
+        default_requests: &d.default_requests,
+        default_limits: &d.default_limits,
+    };
+    let mut units = in_units(requests_counted(spec, counter));
+    units.retain(|_, u| *u > 0);
+    units
 }
 
 // ---------------------------------------------------------------- flavor matching
 
-/// Whether a toleration tolerates a taint (core/v1 `ToleratesTaint`).
-pub fn tolerates(t: &Toleration, key: &str, value: Option<&str>, effect: &str) -> bool {
-    if let Some(e) = t.effect.as_deref().filter(|e| !e.is_empty())
-        && e != effect
-    {
-        return false;
-    }
-    let tkey = t.key.as_deref().unwrap_or("");
-    if !tkey.is_empty() && tkey != key {
-        return false;
-    }
-    match t.operator.as_deref().unwrap_or("Equal") {
-        "Exists" => true,
-        "Equal" | "" => !tkey.is_empty() && t.value.as_deref().unwrap_or("") == value.unwrap_or(""),
-        _ => false,
-    }
+/// The tolerations a podset's pods have on a flavor's nodes: their own and the flavor's.
+pub fn flavor_tolerations(rf: &ResourceFlavor, pod_tolerations: &[Toleration]) -> Vec<Toleration> {
+    pod_tolerations
+        .iter()
+        .chain(&rf.spec.tolerations)
+        .cloned()
+        .collect()
 }
 
 /// Why a flavor cannot hold a podset (admission-time matching, §1.14), or `None`.
 pub fn flavor_mismatch(rf: &ResourceFlavor, spec: &PodSpec) -> Option<String> {
-    for taint in &rf.spec.node_taints {
-        if taint.effect != "NoSchedule" && taint.effect != "NoExecute" {
-            continue;
-        }
-        let tolerated = spec
-            .tolerations
-            .iter()
-            .chain(rf.spec.tolerations.iter())
-            .any(|t| tolerates(t, &taint.key, taint.value.as_deref(), &taint.effect));
-        if !tolerated {
-            return Some(format!(
-                "untolerated taint {}{}:{} in flavor {}",
-                taint.key,
-                taint
-                    .value
-                    .as_deref()
-                    .map(|v| format!("={v}"))
-                    .unwrap_or_default(),
-                taint.effect,
-                rf.metadata.name
-            ));
-        }
+    let tolerations = flavor_tolerations(rf, &spec.tolerations);
+    if let Some(taint) = untolerated(&tolerations, &rf.spec.node_taints) {
+        return Some(format!(
+            "untolerated taint {}{}:{} in flavor {}",
+            taint.key,
+            taint
+                .value
+                .as_deref()
+                .map(|v| format!("={v}"))
+                .unwrap_or_default(),
+            taint.effect,
+            rf.metadata.name
+        ));
     }
     let labels = &rf.spec.node_labels;
     for (k, v) in &spec.node_selector {
@@ -259,15 +142,19 @@ pub fn flavor_mismatch(rf: &ResourceFlavor, spec: &PodSpec) -> Option<String> {
             ));
         }
     }
-    if let Some(terms) = required_terms(spec.affinity.get().as_ref()) {
+    if let Some(terms) = required_node_terms(spec.affinity.get().as_ref()) {
         let mut any = false;
         let mut last_failed = String::new();
         for term in &terms {
-            let relevant: Vec<&NodeReq> = term
+            let relevant: Vec<&NodeSelectorRequirement> = term
+                .match_expressions
                 .iter()
                 .filter(|r| labels.contains_key(&r.key))
                 .collect();
-            match relevant.iter().find(|r| !r.matches(labels)) {
+            match relevant
+                .iter()
+                .find(|r| !r.matches(labels.get(&r.key).map(String::as_str)))
+            {
                 None => {
                     any = true;
                     break;
@@ -283,91 +170,6 @@ pub fn flavor_mismatch(rf: &ResourceFlavor, spec: &PodSpec) -> Option<String> {
         }
     }
     None
-}
-
-/// One `matchExpressions` requirement of a node selector term.
-#[derive(Clone, Debug)]
-pub struct NodeReq {
-    pub key: String,
-    pub operator: String,
-    pub values: Vec<String>,
-}
-
-impl NodeReq {
-    fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        let v = labels.get(&self.key);
-        match self.operator.as_str() {
-            "In" => v.is_some_and(|v| self.values.contains(v)),
-            "NotIn" => v.is_none_or(|v| !self.values.contains(v)),
-            "Exists" => v.is_some(),
-            "DoesNotExist" => v.is_none(),
-            "Gt" | "Lt" => {
-                let (Some(have), Some(want)) = (
-                    v.and_then(|v| v.parse::<i64>().ok()),
-                    self.values.first().and_then(|w| w.parse::<i64>().ok()),
-                ) else {
-                    return false;
-                };
-                if self.operator == "Gt" {
-                    have > want
-                } else {
-                    have < want
-                }
-            }
-            _ => false,
-        }
-    }
-    fn describe(&self) -> String {
-        if self.values.is_empty() {
-            format!("{} {}", self.key, self.operator)
-        } else {
-            format!(
-                "{} {} [{}]",
-                self.key,
-                self.operator,
-                self.values.join(", ")
-            )
-        }
-    }
-}
-
-/// The required node-affinity terms of a pod (matchExpressions only), `None` when unset.
-pub fn required_terms(affinity: Option<&Value>) -> Option<Vec<Vec<NodeReq>>> {
-    let terms = affinity?
-        .pointer("/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")?
-        .as_array()?;
-    Some(
-        terms
-            .iter()
-            .map(|t| {
-                t.get("matchExpressions")
-                    .and_then(Value::as_array)
-                    .map(|exprs| {
-                        exprs
-                            .iter()
-                            .map(|e| NodeReq {
-                                key: str_of(e, "key"),
-                                operator: str_of(e, "operator"),
-                                values: e
-                                    .get("values")
-                                    .and_then(Value::as_array)
-                                    .map(|vs| {
-                                        vs.iter()
-                                            .filter_map(|v| v.as_str().map(str::to_string))
-                                            .collect()
-                                    })
-                                    .unwrap_or_default(),
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            })
-            .collect(),
-    )
-}
-
-fn str_of(v: &Value, k: &str) -> String {
-    v.get(k).and_then(Value::as_str).unwrap_or("").to_string()
 }
 
 // ---------------------------------------------------------------- quota tree
@@ -419,7 +221,9 @@ fn quotas_of(groups: &[ResourceGroup]) -> HashMap<FlavorResource, Limits> {
         for f in &g.flavors {
             for r in &f.resources {
                 let u = |q: &Option<crate::kube::meta::Qty>| {
-                    q.as_ref().and_then(|q| q.value).map(|v| units(&r.name, v))
+                    q.as_ref()
+                        .and_then(|q| q.value)
+                        .map(|v| scheduler_units(&r.name, v))
                 };
                 out.insert(
                     (f.name.clone(), r.name.clone()),
@@ -468,7 +272,7 @@ pub fn holdings(w: &Workload) -> Vec<(FlavorResource, Units)> {
                 .resource_usage
                 .get(res)
                 .and_then(|q| q.value)
-                .map(|q| units(res, q))
+                .map(|q| scheduler_units(res, q))
                 .or_else(|| (res == "pods").then_some(psa.count.unwrap_or(0) as i128))
                 .unwrap_or(0);
             if amount > 0 {
@@ -504,7 +308,10 @@ impl QuotaTree {
             for f in &cq.status.flavors_reservation {
                 for r in &f.resources {
                     if let Some(q) = r.total.as_ref().and_then(|q| q.value) {
-                        usage.insert((f.name.clone(), r.name.clone()), units(&r.name, q));
+                        usage.insert(
+                            (f.name.clone(), r.name.clone()),
+                            scheduler_units(&r.name, q),
+                        );
                     }
                 }
             }
@@ -909,7 +716,7 @@ pub fn queue_label(meta: &ObjectMeta) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn spec(v: Value) -> PodSpec {
         serde_json::from_value(v).unwrap()

@@ -4,11 +4,12 @@ use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, get_qty};
 use crate::kube::node::Node;
 use crate::kube::pod::Pod;
+use crate::kube::requests::pod_units;
+use crate::kube::requests::{UnreadRequest, display_units, unread_requests};
 use crate::rules::evidence;
+use crate::rules::node_usage::Usage;
 use crate::rules::pod_findings::{self, Case, note};
 use crate::rules::reach::Reach;
-use crate::rules::scheduling::fit::{Usage, pod_units};
-use crate::rules::scheduling::requests::{UnreadRequest, display_units, unread_requests};
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -81,7 +82,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
         let node = pod.spec.node_name.clone().unwrap_or_default();
         // Resource-manager rejections (TopologyAffinityError, …) are the NUMA rules'.
         let rejected = pod.phase() == "Failed"
-            && !crate::rules::numa::explains_rejection(pod)
+            && !crate::rules::resource_manager::is_resource_manager_rejection(pod)
             && (REJECTIONS.contains(&reason.as_str())
                 || reason.starts_with("OutOf")
                 || message.starts_with("Pod was rejected"));
@@ -219,10 +220,7 @@ fn out_of(
             )
         } else {
             (
-                crate::rules::scheduling::requests::scheduler_units(
-                    res,
-                    get_qty(&n.status.allocatable, res),
-                ),
+                crate::kube::requests::scheduler_units(res, get_qty(&n.status.allocatable, res)),
                 nu.requested.get(res).copied().unwrap_or(0),
             )
         };

@@ -241,7 +241,7 @@ fn explain(
                                 .node_name
                                 .as_deref()
                                 .is_some_and(|n| n != node && !n.is_empty())
-                            && crate::rules::scheduling::fit::claim_names(&p.spec)
+                            && crate::kube::placement::claim_names(&p.spec)
                                 .iter()
                                 .any(|x| x == c)
                             && p.metadata.namespace.as_deref() == Some(ns)

@@ -23,7 +23,7 @@
 use crate::kube::meta::ResourceList;
 use crate::kube::pod::{Container, PodSpec, Resources};
 use crate::kube::quantity::Quantity;
-use crate::rules::scheduling::requests::{display_units, is_sidecar};
+use crate::kube::requests::{display_units, is_sidecar};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,9 +2,10 @@
 //! of the bundle its nodeSelector, required node affinity and tolerations allow (the
 //! scheduler's static filters; capacity changes over time and is not considered).
 
-use crate::kube::node::Taint;
+use crate::kube::placement::{
+    node_matches_terms, required_node_terms, tolerates_cordon, unmatched_selector, untolerated,
+};
 use crate::kube::pod::PodSpec;
-use crate::rules::scheduling::fit::{node_matches_terms, required_node_terms, tolerates};
 use crate::snapshot::Snapshot;
 
 /// Names of the nodes `spec` can run on.
@@ -16,28 +17,18 @@ pub fn candidate_nodes(snap: &Snapshot, spec: &PodSpec) -> Vec<String> {
     snap.nodes()
         .iter()
         .filter(|(_, node)| {
-            let cordon = Taint {
-                key: "node.kubernetes.io/unschedulable".into(),
-                value: None,
-                effect: "NoSchedule".into(),
-            };
-            if node.spec.unschedulable && !tolerates(&spec.tolerations, &cordon) {
+            if node.spec.unschedulable && !tolerates_cordon(&spec.tolerations) {
                 return false;
             }
-            if node.spec.taints.iter().any(|t| {
-                matches!(t.effect.as_str(), "NoSchedule" | "NoExecute")
-                    && !tolerates(&spec.tolerations, t)
-            }) {
+            if untolerated(&spec.tolerations, &node.spec.taints).is_some() {
                 return false;
             }
-            if spec
-                .node_selector
-                .iter()
-                .any(|(k, v)| node.metadata.labels.get(k) != Some(v))
-            {
+            if unmatched_selector(&spec.node_selector, &node.metadata.labels).is_some() {
                 return false;
             }
-            terms.is_none_or(|t| node_matches_terms(&node.metadata, t))
+            terms
+                .as_ref()
+                .is_none_or(|t| node_matches_terms(&node.metadata, t))
         })
         .map(|(_, node)| node.metadata.name.to_string())
         .collect()

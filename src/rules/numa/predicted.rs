@@ -2,7 +2,6 @@
 //! empty pod shared pool, before any pod is rejected.
 
 use super::budget::PodBudget;
-use super::explains_rejection;
 use super::kubelet::{
     GATE_POD_LEVEL_RESOURCE_MANAGERS, GATE_POD_LEVEL_RESOURCES, Gate, KubeletIndex, NodeKubelet,
     POD_LEVEL_POLICIES,
@@ -15,6 +14,7 @@ use crate::kube::pod::PodSpec;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note, plural};
 use crate::rules::reach::Reach;
+use crate::rules::resource_manager::is_resource_manager_rejection;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::HashMap;
@@ -143,7 +143,7 @@ fn subjects(snap: &Snapshot) -> Vec<Subject> {
         // Already rejected: `numa/resource-manager-rejected` reports the controller.
         if pods
             .iter()
-            .any(|p| snap.pod(*p).is_some_and(explains_rejection))
+            .any(|p| snap.pod(*p).is_some_and(is_resource_manager_rejection))
         {
             continue;
         }

@@ -2,17 +2,17 @@
 //! a pod, explained from the pod spec and the node's kubelet settings.
 
 use super::budget::{Breach, PodBudget, Violation};
-use super::explains_rejection;
 use super::kubelet::{KubeletIndex, NodeKubelet};
 use super::locate::child_evidence;
 use super::topology::NodeTopology;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::Pod;
+use crate::kube::requests::{display_units, effective_requests};
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, note};
 use crate::rules::reach::Reach;
-use crate::rules::scheduling::requests::{display_units, effective_requests};
+use crate::rules::resource_manager::is_resource_manager_rejection;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -61,7 +61,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     let mut index: Option<KubeletIndex> = None;
     let mut groups: BTreeMap<(ObjectRef, String), (Vec<Case>, String, Severity)> = BTreeMap::new();
     for (id, pod) in snap.pods() {
-        if !explains_rejection(pod) {
+        if !is_resource_manager_rejection(pod) {
             continue;
         }
         let index = index.get_or_insert_with(|| KubeletIndex::build(snap));

@@ -3,7 +3,7 @@
 //! available amount of each resource. Read by hand: zones without numbers are skipped.
 
 use crate::kube::quantity::Quantity;
-use crate::rules::scheduling::requests::scheduler_units;
+use crate::kube::requests::scheduler_units;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -127,8 +127,8 @@ impl NodeTopology {
                     .map(|res| match z.resources.get(res) {
                         Some((alloc, avail)) => format!(
                             "{} of {} {res}",
-                            crate::rules::scheduling::requests::display_units(res, *avail),
-                            crate::rules::scheduling::requests::display_units(res, *alloc)
+                            crate::kube::requests::display_units(res, *avail),
+                            crate::kube::requests::display_units(res, *alloc)
                         ),
                         None => format!("no {res}"),
                     })

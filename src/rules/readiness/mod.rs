@@ -1,8 +1,7 @@
 //! Rules of the `readiness` area, one file per rule; `RULES` registers them.
-//! `analysis` is shared by them (and by the traffic rules): it decides the one readiness
-//! cause of each Running-but-not-Ready pod, so a pod gets one readiness finding.
+//! [`crate::rules::not_ready`] is shared by them (and by the traffic rules): it decides the
+//! one readiness cause of each Running-but-not-Ready pod, so a pod gets one readiness finding.
 
-pub mod analysis;
 pub mod probe_failing;
 pub mod probe_port;
 pub mod readiness_gates;

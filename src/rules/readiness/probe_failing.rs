@@ -1,9 +1,9 @@
 //! Running but not Ready because the readiness probe fails.
 
-use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::not_ready::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::rules::pod_findings;
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
@@ -37,18 +37,18 @@ fn run(ctx: &Context) -> Vec<Finding> {
     let diags = snap
         .pods()
         .iter()
-        .filter_map(|(id, pod)| match analysis::classify(pod)? {
+        .filter_map(|(id, pod)| match not_ready::classify(pod)? {
             NotReady::ProbeFailing { containers } => Some(diagnose(snap, *id, pod, &containers)),
             _ => None,
         })
         .collect();
-    analysis::group(snap, &PROBE_FAILING, diags)
+    not_ready::group(snap, &PROBE_FAILING, diags)
 }
 
 fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> PodDiagnosis {
     let events = snap.events_for(id);
     let mut ev = Vec::new();
-    ev.extend(analysis::ready_condition_evidence(snap, id, pod));
+    ev.extend(not_ready::ready_condition_evidence(snap, id, pod));
     let mut parts = Vec::new();
     let mut any_event = false;
     for name in containers {
@@ -58,7 +58,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
         let Some(probe) = ProbeKind::Readiness.of(c) else {
             continue;
         };
-        ev.push(analysis::probe_evidence(
+        ev.push(not_ready::probe_evidence(
             snap,
             id,
             name,
@@ -71,7 +71,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
                 probe.failure_threshold
             ),
         ));
-        let probe_evs = analysis::probe_events(&events, name, ProbeKind::Readiness);
+        let probe_evs = not_ready::probe_events(&events, name, ProbeKind::Readiness);
         let mut part = format!(
             "container {name} fails its readiness probe ({})",
             probe.describe()
@@ -79,16 +79,16 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
         any_event |= !probe_evs.is_empty();
         match probe_evs.last() {
             Some((_, e)) => {
-                let (out, errored) = analysis::probe_output(&e.message);
+                let (out, errored) = not_ready::probe_output(&e.message);
                 if errored {
                     part.push_str(&format!(": the kubelet cannot run it: {out}"));
                 } else {
                     part.push_str(&format!(": {out}"));
                 }
-                if let Some(words) = analysis::explain_output(out, Some(&probe)) {
+                if let Some(words) = not_ready::explain_output(out, Some(&probe)) {
                     part.push_str(&format!(" — {words}"));
                 }
-                if let Some(f) = analysis::failing_for(snap, &probe_evs) {
+                if let Some(f) = not_ready::failing_for(snap, &probe_evs) {
                     part.push_str(&format!("; {f}"));
                 }
                 // Older distinct failures first, the newest last (the one quoted).
@@ -109,7 +109,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
                             None => p.container_port.to_string(),
                         })
                         .collect();
-                    ev.push(analysis::probe_evidence(
+                    ev.push(not_ready::probe_evidence(
                         snap,
                         id,
                         name,
@@ -126,7 +126,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
                 }
             }
             None => {
-                let since = analysis::since_transition(snap, pod, "Ready")
+                let since = not_ready::since_transition(snap, pod, "Ready")
                     .map(|d| format!(" for {d}"))
                     .unwrap_or_default();
                 part.push_str(&format!(

@@ -1,9 +1,9 @@
 //! A probe that targets a port name the container does not declare.
 
-use super::analysis::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::not_ready::{self, NotReady, PodDiagnosis, PortRef, ProbeKind};
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -35,7 +35,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     let diags = snap
         .pods()
         .iter()
-        .filter_map(|(id, pod)| match analysis::classify(pod)? {
+        .filter_map(|(id, pod)| match not_ready::classify(pod)? {
             NotReady::PortUndeclared {
                 container,
                 kind,
@@ -44,7 +44,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             _ => None,
         })
         .collect();
-    analysis::group(snap, &PROBE_PORT_UNDECLARED, diags)
+    not_ready::group(snap, &PROBE_PORT_UNDECLARED, diags)
 }
 
 fn diagnose(
@@ -74,7 +74,7 @@ fn diagnose(
     };
     let probe = c.and_then(|c| kind.of(c));
     let mut ev = Vec::new();
-    ev.push(analysis::probe_evidence(
+    ev.push(not_ready::probe_evidence(
         snap,
         id,
         container,
@@ -114,18 +114,18 @@ fn diagnose(
             .collect()
         })
         .unwrap_or_default();
-    ev.extend(analysis::ready_condition_evidence(snap, id, pod));
+    ev.extend(not_ready::ready_condition_evidence(snap, id, pod));
     let events = snap.events_for(id);
-    let probe_evs = analysis::probe_events(&events, container, kind);
+    let probe_evs = not_ready::probe_events(&events, container, kind);
     let mut summary = format!(
         "never becomes Ready: the {} probe of container {container} targets port name {port:?}, which the container does not declare (it declares {declared_text}), so the kubelet cannot run the probe",
         kind.word()
     );
     if let Some((eid, e)) = probe_evs.last() {
         ev.push(evidence::event(snap, *eid, e));
-        let (out, _) = analysis::probe_output(&e.message);
+        let (out, _) = not_ready::probe_output(&e.message);
         summary.push_str(&format!(": {out}"));
-        if let Some(f) = analysis::failing_for(snap, &probe_evs) {
+        if let Some(f) = not_ready::failing_for(snap, &probe_evs) {
             summary.push_str(&format!("; {f}"));
         }
     }

@@ -1,9 +1,9 @@
 //! Containers ready, pod held back by readiness gates.
 
-use super::analysis::{self, NotReady, PodDiagnosis};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
+use crate::rules::not_ready::{self, NotReady, PodDiagnosis};
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -34,12 +34,12 @@ fn run(ctx: &Context) -> Vec<Finding> {
     let diags = snap
         .pods()
         .iter()
-        .filter_map(|(id, pod)| match analysis::classify(pod)? {
+        .filter_map(|(id, pod)| match not_ready::classify(pod)? {
             NotReady::Gates { pending } => Some(diagnose(snap, *id, pod, &pending)),
             _ => None,
         })
         .collect();
-    analysis::group(snap, &READINESS_GATES_PENDING, diags)
+    not_ready::group(snap, &READINESS_GATES_PENDING, diags)
 }
 
 /// Who usually owns a gate, by its well-known prefix.
@@ -113,8 +113,8 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, pending: &[String]) -> Pod
             "ContainersReady=True: every container passes its probes",
         ));
     }
-    ev.extend(analysis::ready_condition_evidence(snap, id, pod));
-    let since = analysis::since_transition(snap, pod, "Ready")
+    ev.extend(not_ready::ready_condition_evidence(snap, id, pod));
+    let since = not_ready::since_transition(snap, pod, "Ready")
         .map(|d| format!(" (not Ready for {d})"))
         .unwrap_or_default();
     PodDiagnosis {

@@ -1,10 +1,10 @@
 //! A startup probe that has not succeeded yet.
 
-use super::analysis::{self, NotReady, PodDiagnosis, ProbeKind};
 use crate::declare_rule;
 use crate::kube::pod::Pod;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
+use crate::rules::not_ready::{self, NotReady, PodDiagnosis, ProbeKind};
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
@@ -35,12 +35,12 @@ fn run(ctx: &Context) -> Vec<Finding> {
     let diags = snap
         .pods()
         .iter()
-        .filter_map(|(id, pod)| match analysis::classify(pod)? {
+        .filter_map(|(id, pod)| match not_ready::classify(pod)? {
             NotReady::Startup { containers } => Some(diagnose(snap, *id, pod, &containers)),
             _ => None,
         })
         .collect();
-    analysis::group(snap, &STARTUP_PROBE_PENDING, diags)
+    not_ready::group(snap, &STARTUP_PROBE_PENDING, diags)
 }
 
 fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> PodDiagnosis {
@@ -68,7 +68,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
             .zip(snap.as_of)
             .map(|(t, a)| a - t);
         let budget = probe.startup_budget();
-        ev.push(analysis::probe_evidence(
+        ev.push(not_ready::probe_evidence(
             snap,
             id,
             name,
@@ -93,7 +93,7 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
                     .unwrap_or_default()
             ),
         ));
-        let probe_evs = analysis::probe_events(&events, name, ProbeKind::Startup);
+        let probe_evs = not_ready::probe_events(&events, name, ProbeKind::Startup);
         for (eid, e) in probe_evs.iter().rev().take(1) {
             ev.push(evidence::event(snap, *eid, e));
         }
@@ -124,16 +124,16 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod, containers: &[String]) -> 
                 ));
             }
             if let Some((_, e)) = probe_evs.last() {
-                let (out, _) = analysis::probe_output(&e.message);
+                let (out, _) = not_ready::probe_output(&e.message);
                 part.push_str(&format!(": {out}"));
-                if let Some(f) = analysis::failing_for(snap, &probe_evs) {
+                if let Some(f) = not_ready::failing_for(snap, &probe_evs) {
                     part.push_str(&format!("; {f}"));
                 }
             }
         }
         parts.push(part);
     }
-    ev.extend(analysis::ready_condition_evidence(snap, id, pod));
+    ev.extend(not_ready::ready_condition_evidence(snap, id, pod));
     let help = if severity == Severity::Info {
         "nothing to do yet if the app normally starts this slowly; the pod joins its Services once the startup and readiness probes pass"
     } else {

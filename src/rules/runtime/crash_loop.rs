@@ -45,7 +45,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 && (!init
                     || pod
                         .container(&cs.name)
-                        .is_some_and(crate::rules::scheduling::requests::is_sidecar))
+                        .is_some_and(crate::kube::requests::is_sidecar))
         }) else {
             continue;
         };

@@ -4,9 +4,9 @@
 
 use crate::kube::meta::get_qty;
 use crate::kube::pod::{ContainerStatus, Pod, StateDetail};
-use crate::kube::workload::Job;
 use crate::rules::Evidence;
 use crate::rules::evidence;
+use crate::rules::pod_findings::owning_job;
 use crate::snapshot::logs::LogSource;
 use crate::snapshot::{ObjectId, Snapshot};
 
@@ -200,19 +200,6 @@ pub fn log_evidence(
 pub fn last_log_line(ev: &[Evidence]) -> Option<String> {
     ev.last()
         .and_then(|e| e.note.split_once("): ").map(|(_, l)| l.to_string()))
-}
-
-/// The Job that directly owns a pod, when it is in the bundle.
-pub fn owning_job<'a>(snap: &'a Snapshot, pod: &Pod) -> Option<(ObjectId, &'a Job)> {
-    let owner = pod
-        .metadata
-        .owner_references
-        .iter()
-        .find(|o| o.kind == "Job")?;
-    let id = snap
-        .by_uid(&owner.uid)
-        .or_else(|| snap.find("Job", pod.metadata.namespace.as_deref(), &owner.name))?;
-    Snapshot::view_of(snap.jobs(), id).map(|j| (id, j))
 }
 
 /// A pod whose Job has failed: `runtime/job-backoff` reports it, not the pod rules.

@@ -3,10 +3,10 @@
 use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
+use crate::kube::requests::is_sidecar;
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::pod_findings::{self, Case};
 use crate::rules::reach::Reach;
-use crate::rules::scheduling::requests::is_sidecar;
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
 

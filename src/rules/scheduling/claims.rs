@@ -2,8 +2,8 @@
 //! them, for `scheduling/unschedulable`: a missing, unbound (Immediate), lost or deleting
 //! claim blocks every node; WaitForFirstConsumer is not a storage fault.
 
-use super::fit::claim_names;
 use crate::kube::event::Event;
+use crate::kube::placement::claim_names;
 use crate::kube::pod::Pod;
 use crate::rules::Evidence;
 use crate::rules::evidence;

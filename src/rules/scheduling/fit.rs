@@ -10,179 +10,20 @@
 //! `status.allocatable`; pods count against `allocatable.pods`.
 //! Not recomputed: volume limits, DRA, scheduler profiles.
 
-use super::requests::{UnreadRequest, effective_requests, scheduler_units, unread_requests};
-use crate::kube::meta::{LabelSelector, Labels, ObjectMeta, get_qty};
+use crate::kube::meta::{Labels, get_qty};
 use crate::kube::node::{Node, Taint};
-use crate::kube::pod::{Pod, PodSpec, Toleration};
+use crate::kube::placement::{
+    AffinityTerm, NodeSelectorTerm, affinity_terms, claim_names, host_ports, is_not_ready_taint,
+    node_matches_terms, node_selector_terms, required_node_terms, tolerates_cordon,
+    unmatched_selector, untolerated,
+};
+use crate::kube::pod::{Pod, PodSpec};
+use crate::kube::requests::{Units, pod_units, scheduler_units};
+use crate::rules::node_usage::{NodeUsage, Usage};
 use crate::snapshot::{ObjectId, Snapshot};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
-
-/// Requests in scheduler units (millicores for cpu, whole units otherwise).
-pub type Units = BTreeMap<String, i128>;
-
-/// A pod's effective request in scheduler units.
-pub fn pod_units(spec: &PodSpec) -> Units {
-    effective_requests(spec)
-        .into_iter()
-        .map(|(k, q)| {
-            let u = scheduler_units(&k, q);
-            (k, u)
-        })
-        .filter(|(_, u)| *u != 0)
-        .collect()
-}
-
-/// What the non-terminated pods bound to each node hold.
-#[derive(Default)]
-pub struct Usage {
-    nodes: HashMap<String, NodeUsage>,
-    /// Returned for nodes with no pod bound.
-    empty: NodeUsage,
-    /// Bound, non-terminated pods with required anti-affinity terms, in id order.
-    anti: Vec<(ObjectId, String, Vec<AffinityTerm>)>,
-    /// Indexes into `anti` of the pods whose terms all cover only their own namespace,
-    /// by that namespace, and of the others: a pending pod is checked against its
-    /// namespace's and the others only, not against every such pod of the cluster.
-    anti_local: HashMap<String, Vec<usize>>,
-    anti_cross: Vec<usize>,
-}
-
-#[derive(Default, Clone)]
-pub struct NodeUsage {
-    pub requested: Units,
-    pub pods: Vec<ObjectId>,
-    pub host_ports: BTreeSet<(i64, String)>,
-    /// Requests of bound pods that do not read, by resource: `requested` leaves them out,
-    /// so it is a floor for these resources, not a count.
-    pub unread: BTreeMap<String, Vec<(ObjectId, UnreadRequest)>>,
-    by_priority: std::sync::OnceLock<ByPriority>,
-}
-
-/// A node's pods ordered by priority with running totals, so "what would evicting every
-/// pod below priority P free here" is one binary search. The preemption check asks it
-/// for every pending pod and every node; summing pods each time made it quadratic.
-#[derive(Default, Clone)]
-pub struct ByPriority {
-    /// (priority, pod), ascending.
-    pub pods: Vec<(i64, ObjectId)>,
-    /// The resources any of the pods requests, sorted.
-    resources: Vec<String>,
-    /// Row `i` (one value per resource): what the first `i` pods of `pods` request. A
-    /// map per row was a tree per pod of the cluster (about 30 MB at 65,000 pods).
-    freed: Vec<i128>,
-}
-
-impl ByPriority {
-    /// How many pods have a priority below `prio`: they are `pods[..n]` and free
-    /// [`ByPriority::freed`]`(n, …)`.
-    pub fn below(&self, prio: i64) -> usize {
-        self.pods.partition_point(|(p, _)| *p < prio)
-    }
-
-    /// What the first `n` pods request of `resource`.
-    pub fn freed(&self, n: usize, resource: &str) -> i128 {
-        match self
-            .resources
-            .binary_search_by(|r| r.as_str().cmp(resource))
-        {
-            Ok(i) => self.freed[n * self.resources.len() + i],
-            Err(_) => 0,
-        }
-    }
-}
-
-impl NodeUsage {
-    pub fn by_priority(&self, snap: &Snapshot) -> &ByPriority {
-        self.by_priority.get_or_init(|| {
-            let mut pods: Vec<(i64, ObjectId)> = self
-                .pods
-                .iter()
-                .filter_map(|id| snap.pod(*id).map(|p| (priority_of(snap, p), *id)))
-                .collect();
-            pods.sort();
-            let units: Vec<Units> = pods
-                .iter()
-                .map(|(_, id)| {
-                    snap.pod(*id)
-                        .map(|p| pod_units(&p.spec))
-                        .unwrap_or_default()
-                })
-                .collect();
-            let resources: Vec<String> = units
-                .iter()
-                .flat_map(|u| u.keys().cloned())
-                .collect::<BTreeSet<_>>()
-                .into_iter()
-                .collect();
-            let mut freed = vec![0; (pods.len() + 1) * resources.len()];
-            let mut row = vec![0; resources.len()];
-            for (i, u) in units.iter().enumerate() {
-                for (r, sum) in resources.iter().zip(row.iter_mut()) {
-                    *sum += u.get(r).copied().unwrap_or(0);
-                }
-                let at = (i + 1) * resources.len();
-                freed[at..at + resources.len()].copy_from_slice(&row);
-            }
-            ByPriority {
-                pods,
-                resources,
-                freed,
-            }
-        })
-    }
-}
-
-impl Usage {
-    pub fn build(snap: &Snapshot) -> Usage {
-        let mut u = Usage::default();
-        for (id, p) in snap.pods() {
-            let Some(node) = p.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
-                continue;
-            };
-            if !p.is_active() {
-                continue;
-            }
-            let nu = u.nodes.entry(node.to_string()).or_default();
-            for (k, v) in pod_units(&p.spec) {
-                *nu.requested.entry(k).or_default() += v;
-            }
-            nu.pods.push(*id);
-            for u in unread_requests(&p.spec) {
-                nu.unread
-                    .entry(u.resource.clone())
-                    .or_default()
-                    .push((*id, u));
-            }
-            nu.host_ports.extend(host_ports(&p.spec));
-            let terms = affinity_terms(p.spec.affinity.get().as_ref(), "podAntiAffinity");
-            if !terms.is_empty() {
-                let at = u.anti.len();
-                if terms.iter().all(AffinityTerm::own_namespace_only) {
-                    let ns = snap.object(*id).namespace.clone().unwrap_or_default();
-                    u.anti_local.entry(ns).or_default().push(at);
-                } else {
-                    u.anti_cross.push(at);
-                }
-                u.anti.push((*id, node.to_string(), terms));
-            }
-        }
-        u
-    }
-
-    /// The bound pods whose anti-affinity may reject a pod of namespace `ns`, in id order.
-    fn anti_for(&self, ns: &str) -> impl Iterator<Item = &(ObjectId, String, Vec<AffinityTerm>)> {
-        let local = self.anti_local.get(ns).map_or(&[][..], Vec::as_slice);
-        let mut at: Vec<usize> = local.iter().chain(&self.anti_cross).copied().collect();
-        at.sort_unstable();
-        at.into_iter().map(|i| &self.anti[i])
-    }
-
-    pub fn of(&self, node: &str) -> &NodeUsage {
-        self.nodes.get(node).unwrap_or(&self.empty)
-    }
-}
+use std::collections::BTreeMap;
 
 /// A resource the node has too little of for the pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -267,14 +108,6 @@ impl Exclusion {
     }
 }
 
-/// Taints the node lifecycle controller puts on NotReady / unreachable nodes.
-pub fn is_not_ready_taint(key: &str) -> bool {
-    matches!(
-        key,
-        "node.kubernetes.io/not-ready" | "node.kubernetes.io/unreachable"
-    )
-}
-
 /// One node's verdict for the pod.
 pub struct NodeFit<'a> {
     pub id: ObjectId,
@@ -351,41 +184,26 @@ pub fn evaluate<'a>(
     let inter = InterPod::build(snap, usage, pod_id, pod, &ns);
     let spread = super::spread::Spread::build(snap, pod_id, pod);
     let ports = host_ports(&pod.spec);
+    let node_terms = required_node_terms(pod.spec.affinity.get().as_ref());
     snap.nodes()
         .iter()
         .map(|(nid, node)| {
             let name = node.metadata.name.as_str();
             let nu = usage.of(name);
             let mut ex = Vec::new();
-            if node.spec.unschedulable
-                && !tolerates(
-                    &pod.spec.tolerations,
-                    &Taint {
-                        key: "node.kubernetes.io/unschedulable".into(),
-                        value: None,
-                        effect: "NoSchedule".into(),
-                    },
-                )
-            {
+            if node.spec.unschedulable && !tolerates_cordon(&pod.spec.tolerations) {
                 ex.push(Exclusion::Cordoned);
             }
-            if let Some(t) = node.spec.taints.iter().find(|t| {
-                matches!(t.effect.as_str(), "NoSchedule" | "NoExecute")
-                    && !tolerates(&pod.spec.tolerations, t)
-            }) {
+            if let Some(t) = untolerated(&pod.spec.tolerations, &node.spec.taints) {
                 ex.push(Exclusion::Taint(t.clone()));
             }
-            if let Some((k, v)) = pod
-                .spec
-                .node_selector
-                .iter()
-                .find(|(k, v)| node.metadata.labels.get(k) != Some(*v))
+            if let Some((k, v)) = unmatched_selector(&pod.spec.node_selector, &node.metadata.labels)
             {
                 ex.push(Exclusion::NodeSelector {
                     key: k.to_string(),
                     want: v.to_string(),
                 });
-            } else if let Some(terms) = required_node_terms(pod.spec.affinity.get().as_ref())
+            } else if let Some(terms) = &node_terms
                 && !node_matches_terms(&node.metadata, terms)
             {
                 ex.push(Exclusion::NodeAffinity);
@@ -446,168 +264,14 @@ pub fn evaluate<'a>(
         .collect()
 }
 
-/// `ToleratesTaint` (k8s.io/api core/v1 helpers).
-pub fn tolerates(tolerations: &[Toleration], taint: &Taint) -> bool {
-    tolerations.iter().any(|t| {
-        let effect_ok = t
-            .effect
-            .as_deref()
-            .is_none_or(|e| e.is_empty() || e == taint.effect);
-        let key = t.key.as_deref().unwrap_or("");
-        let key_ok = key.is_empty() || key == taint.key;
-        let op = t.operator.as_deref().unwrap_or("Equal");
-        let value_ok = match op {
-            "Exists" => true,
-            "Equal" | "" => {
-                t.value.as_deref().unwrap_or("") == taint.value.as_deref().unwrap_or("")
-            }
-            _ => false,
-        };
-        // An empty key only makes sense with Exists (it matches every taint).
-        effect_ok && key_ok && value_ok && (!key.is_empty() || op == "Exists")
+/// Whether a pod in namespace `other_ns` falls under `t`, a term of a pod in `own_ns`.
+fn covers(t: &AffinityTerm, snap: &Snapshot, own_ns: &str, other_ns: &str) -> bool {
+    t.covers_namespace(own_ns, other_ns, |ns| {
+        snap.namespaces()
+            .iter()
+            .find(|(_, n)| n.metadata.name == ns)
+            .map(|(_, n)| &n.metadata.labels)
     })
-}
-
-/// `spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`.
-pub fn required_node_terms(affinity: Option<&Value>) -> Option<&Vec<Value>> {
-    affinity?
-        .pointer("/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")?
-        .as_array()
-}
-
-/// NodeSelectorTerms are ORed; a term's expressions and fields are ANDed; a term with
-/// neither matches nothing.
-pub fn node_matches_terms(node: &ObjectMeta, terms: &[Value]) -> bool {
-    terms.iter().any(|term| {
-        let exprs = term.get("matchExpressions").and_then(Value::as_array);
-        let fields = term.get("matchFields").and_then(Value::as_array);
-        if exprs.is_none_or(|e| e.is_empty()) && fields.is_none_or(|f| f.is_empty()) {
-            return false;
-        }
-        exprs
-            .into_iter()
-            .flatten()
-            .all(|e| requirement_matches(e, node.labels.get(str_at(e, "key")).map(|s| s.as_str())))
-            && fields.into_iter().flatten().all(|f| {
-                let value = (str_at(f, "key") == "metadata.name").then_some(node.name.as_str());
-                requirement_matches(f, value)
-            })
-    })
-}
-
-fn str_at<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-/// One NodeSelectorRequirement against a label value.
-fn requirement_matches(req: &Value, value: Option<&str>) -> bool {
-    let values: Vec<&str> = req
-        .get("values")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let num = |s: &str| s.trim().parse::<i64>().ok();
-    match str_at(req, "operator") {
-        "In" => value.is_some_and(|v| values.contains(&v)),
-        "NotIn" => value.is_none_or(|v| !values.contains(&v)),
-        "Exists" => value.is_some(),
-        "DoesNotExist" => value.is_none(),
-        "Gt" => {
-            matches!((value.and_then(num), values.first().and_then(|v| num(v))), (Some(a), Some(b)) if a > b)
-        }
-        "Lt" => {
-            matches!((value.and_then(num), values.first().and_then(|v| num(v))), (Some(a), Some(b)) if a < b)
-        }
-        _ => false,
-    }
-}
-
-/// `(hostPort, protocol)` of every container port that asks for one.
-fn host_ports(spec: &PodSpec) -> Vec<(i64, String)> {
-    spec.containers
-        .iter()
-        .chain(spec.init_containers.iter())
-        .flat_map(|c| c.ports.iter())
-        .filter_map(|p| {
-            p.host_port
-                .filter(|h| *h > 0)
-                .map(|h| (h, p.protocol.as_deref().unwrap_or("TCP").to_string()))
-        })
-        .collect()
-}
-
-/// A required pod (anti-)affinity term.
-#[derive(Clone, Debug)]
-pub struct AffinityTerm {
-    pub selector: LabelSelector,
-    pub topology_key: String,
-    pub namespaces: Vec<String>,
-    /// `Some(selector)` when `namespaceSelector` is set (empty = every namespace).
-    pub namespace_selector: Option<LabelSelector>,
-}
-
-/// Required terms of `podAffinity` or `podAntiAffinity`.
-pub fn affinity_terms(affinity: Option<&Value>, which: &str) -> Vec<AffinityTerm> {
-    let Some(list) = affinity
-        .and_then(|a| a.get(which))
-        .and_then(|a| a.get("requiredDuringSchedulingIgnoredDuringExecution"))
-        .and_then(Value::as_array)
-    else {
-        return Vec::new();
-    };
-    list.iter()
-        .filter_map(|t| {
-            let selector = t
-                .get("labelSelector")
-                .filter(|v| !v.is_null())
-                .map(|v| serde_json::from_value::<LabelSelector>(v.clone()).ok())?;
-            Some(AffinityTerm {
-                selector: selector?,
-                topology_key: str_at(t, "topologyKey").to_string(),
-                namespaces: t
-                    .get("namespaces")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                namespace_selector: t
-                    .get("namespaceSelector")
-                    .filter(|v| !v.is_null())
-                    .and_then(|v| serde_json::from_value(v.clone()).ok()),
-            })
-        })
-        .collect()
-}
-
-impl AffinityTerm {
-    /// A term with neither `namespaces` nor `namespaceSelector` covers its pod's own
-    /// namespace only.
-    fn own_namespace_only(&self) -> bool {
-        self.namespaces.is_empty() && self.namespace_selector.is_none()
-    }
-
-    /// Whether a pod in namespace `other_ns` falls under the term of a pod in `own_ns`.
-    fn covers_namespace(&self, snap: &Snapshot, own_ns: &str, other_ns: &str) -> bool {
-        if self.namespaces.iter().any(|n| n == other_ns) {
-            return true;
-        }
-        match &self.namespace_selector {
-            Some(sel) => {
-                if sel.match_labels.is_empty() && sel.match_expressions.is_empty() {
-                    return true;
-                }
-                snap.namespaces()
-                    .iter()
-                    .find(|(_, n)| n.metadata.name == other_ns)
-                    .is_some_and(|(_, n)| sel.matches(&n.metadata.labels))
-            }
-            None => self.namespaces.is_empty() && own_ns == other_ns,
-        }
-    }
 }
 
 /// Required inter-pod (anti-)affinity of one pending pod, reduced to topology domains
@@ -631,7 +295,7 @@ impl InterPod {
         for (other, other_node, terms) in usage.anti_for(ns) {
             let other_ns = snap.object(*other).namespace.as_deref().unwrap_or("");
             for t in terms {
-                if t.covers_namespace(snap, other_ns, ns)
+                if covers(t, snap, other_ns, ns)
                     && t.selector.matches(&pod.metadata.labels)
                     && let Some(v) = labels_of(other_node).and_then(|l| l.get(&t.topology_key))
                 {
@@ -665,7 +329,7 @@ impl InterPod {
                 })
                 .collect();
             let matches = |t: &AffinityTerm, p: &Pod| {
-                t.covers_namespace(snap, ns, p.metadata.namespace.as_deref().unwrap_or(""))
+                covers(t, snap, ns, p.metadata.namespace.as_deref().unwrap_or(""))
                     && t.selector.matches(&p.metadata.labels)
             };
             for t in &own_anti {
@@ -722,7 +386,11 @@ impl InterPod {
 }
 
 /// Required node affinity of the PVs bound to the pod's claims: (PV name, terms).
-fn pv_node_affinities(snap: &Snapshot, ns: &str, spec: &PodSpec) -> Vec<(String, Vec<Value>)> {
+fn pv_node_affinities(
+    snap: &Snapshot,
+    ns: &str,
+    spec: &PodSpec,
+) -> Vec<(String, Vec<NodeSelectorTerm>)> {
     let mut out = Vec::new();
     for claim in claim_names(spec) {
         let Some(pvc_id) = snap.find("PersistentVolumeClaim", Some(ns), &claim) else {
@@ -747,147 +415,8 @@ fn pv_node_affinities(snap: &Snapshot, ns: &str, spec: &PodSpec) -> Vec<(String,
             .and_then(|a| a.pointer("/required/nodeSelectorTerms"))
             .and_then(Value::as_array)
         {
-            out.push((pv_name.to_string(), terms.clone()));
+            out.push((pv_name.to_string(), node_selector_terms(terms)));
         }
     }
     out
-}
-
-/// Names of the PVCs the pod's volumes use (ephemeral volumes: `<pod>-<volume>`).
-pub fn claim_names(spec: &PodSpec) -> Vec<String> {
-    spec.volumes
-        .get()
-        .iter()
-        .filter_map(|v| {
-            v.pointer("/persistentVolumeClaim/claimName")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        })
-        .collect()
-}
-
-/// A pod's priority: `spec.priority`, else its PriorityClass's value, else the global
-/// default class, else 0.
-pub fn priority_of(snap: &Snapshot, pod: &Pod) -> i64 {
-    if let Some(p) = pod.spec.priority {
-        return p;
-    }
-    let classes = snap.priority_classes();
-    if let Some(name) = pod.spec.priority_class_name.as_deref()
-        && let Some((_, pc)) = classes.iter().find(|(_, c)| c.metadata.name == name)
-    {
-        return pc.value;
-    }
-    classes
-        .iter()
-        .find(|(_, c)| c.global_default)
-        .map(|(_, c)| c.value)
-        .unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn tol(v: serde_json::Value) -> Vec<Toleration> {
-        serde_json::from_value(v).unwrap()
-    }
-
-    fn taint(key: &str, value: Option<&str>, effect: &str) -> Taint {
-        Taint {
-            key: key.into(),
-            value: value.map(str::to_string),
-            effect: effect.into(),
-        }
-    }
-
-    #[test]
-    fn toleration_matching() {
-        let t = taint("dedicated", Some("gpu"), "NoSchedule");
-        assert!(tolerates(
-            &tol(
-                json!([{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}])
-            ),
-            &t
-        ));
-        assert!(tolerates(
-            &tol(json!([{"key": "dedicated", "operator": "Exists"}])),
-            &t
-        ));
-        assert!(
-            tolerates(&tol(json!([{"operator": "Exists"}])), &t),
-            "empty key + Exists tolerates all"
-        );
-        assert!(!tolerates(
-            &tol(json!([{"key": "dedicated", "value": "cpu", "effect": "NoSchedule"}])),
-            &t
-        ));
-        assert!(!tolerates(
-            &tol(json!([{"key": "dedicated", "operator": "Exists", "effect": "NoExecute"}])),
-            &t
-        ));
-        assert!(!tolerates(&[], &t));
-        let cp = taint("node-role.kubernetes.io/control-plane", None, "NoSchedule");
-        assert!(
-            tolerates(
-                &tol(
-                    json!([{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}])
-                ),
-                &cp
-            ),
-            "Equal with empty value matches an empty value"
-        );
-    }
-
-    #[test]
-    fn node_selector_terms() {
-        let meta: ObjectMeta =
-            serde_json::from_value(json!({"name": "n1", "labels": {"zone": "a", "gen": "5"}}))
-                .unwrap();
-        let terms = |v: serde_json::Value| -> Vec<Value> { serde_json::from_value(v).unwrap() };
-        assert!(node_matches_terms(
-            &meta,
-            &terms(
-                json!([{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a", "b"]}]}])
-            )
-        ));
-        assert!(!node_matches_terms(
-            &meta,
-            &terms(
-                json!([{"matchExpressions": [{"key": "zone", "operator": "NotIn", "values": ["a"]}]}])
-            )
-        ));
-        assert!(
-            node_matches_terms(
-                &meta,
-                &terms(json!([
-                    {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["z"]}]},
-                    {"matchExpressions": [{"key": "gen", "operator": "Gt", "values": ["4"]}]}
-                ]))
-            ),
-            "terms are ORed"
-        );
-        assert!(!node_matches_terms(
-            &meta,
-            &terms(
-                json!([{"matchExpressions": [{"key": "gen", "operator": "Lt", "values": ["4"]}]}])
-            )
-        ));
-        assert!(node_matches_terms(
-            &meta,
-            &terms(
-                json!([{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}])
-            )
-        ));
-        assert!(
-            !node_matches_terms(&meta, &terms(json!([{}]))),
-            "an empty term matches nothing"
-        );
-        assert!(!node_matches_terms(&meta, &[]));
-        assert!(node_matches_terms(
-            &meta,
-            &terms(json!([{"matchExpressions": [{"key": "gpu", "operator": "DoesNotExist"}]}]))
-        ));
-    }
 }

@@ -3,9 +3,10 @@
 //! category ("3 of 3 nodes lack cpu (…)"), and the node closest to fitting. Split from
 //! the rule so that it keeps only the decision of which cause applies.
 
-use super::fit::{self, Exclusion, NodeFit, Short};
-use super::requests::display_units;
+use super::fit::{Exclusion, NodeFit, Short};
+use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
+use crate::kube::requests::display_units;
 use crate::rules::Evidence;
 use crate::rules::evidence;
 use crate::snapshot::{ObjectId, Snapshot};
@@ -139,7 +140,7 @@ pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: 
     let who = format!(" ({})", list_names(&names));
     match x {
         Exclusion::Cordoned => format!("{head} {is} cordoned{who}"),
-        Exclusion::Taint(t) if fit::is_not_ready_taint(&t.key) => format!(
+        Exclusion::Taint(t) if is_not_ready_taint(&t.key) => format!(
             "{head} {is} NotReady (taint {}:{} not tolerated){who}",
             t.key, t.effect
         ),

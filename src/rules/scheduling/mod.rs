@@ -1,11 +1,13 @@
 //! Rules of the `scheduling` area, one file per rule; `RULES` registers them.
 //!
-//! Shared building blocks live here too: [`requests`] (the effective pod request),
-//! [`message`] (the FailedScheduling text parser) and [`fit`] (per-node recomputation of
-//! the scheduler's filters, with `spread`: PodTopologySpread). The `unschedulable` rule's own parts are private modules
-//! beside it: `claims`, `fit_text`, `preemption`, `autoscaler` and `scheduler_compare`.
-//! The grouped pod findings and evidence helpers that the creation, node and runtime
-//! rules use as well are in [`crate::rules::pod_findings`].
+//! Its building blocks live here too: [`message`] (the FailedScheduling text parser) and
+//! [`fit`] (per-node recomputation of the scheduler's filters, with `spread`:
+//! PodTopologySpread). The `unschedulable` rule's own parts are private modules beside
+//! it: `claims`, `fit_text`, `preemption`, `autoscaler` and `scheduler_compare`. What
+//! other areas share with it lives below the areas: the effective pod request and the
+//! placement semantics in [`crate::kube::requests`] and [`crate::kube::placement`], what
+//! the pods bound to each node hold in [`crate::rules::node_usage`], the grouped pod
+//! findings and evidence helpers in [`crate::rules::pod_findings`].
 
 mod autoscaler;
 mod claims;
@@ -13,7 +15,6 @@ pub mod fit;
 mod fit_text;
 pub mod message;
 mod preemption;
-pub mod requests;
 mod scheduler_compare;
 mod spread;
 pub mod unschedulable;

@@ -2,9 +2,10 @@
 //! `scheduling/unschedulable`: evicting lower-priority pods from the nodes excluded for
 //! capacity alone, as the scheduler's PostFilter does, and what its nomination says.
 
-use super::fit::{Exclusion, NodeFit, priority_of};
+use super::fit::{Exclusion, NodeFit};
 use super::message::FitMessage;
 use crate::kube::pod::Pod;
+use crate::rules::node_usage::priority_of;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 

@@ -19,9 +19,12 @@
 //! label`); otherwise it fails when `count(its domain) + (1 if the pod matches the
 //! selector) − global minimum > maxSkew`.
 
-use super::fit::{Exclusion, node_matches_terms, required_node_terms, tolerates};
+use super::fit::Exclusion;
 use crate::kube::meta::{LabelSelector, SelectorRequirement};
 use crate::kube::node::Node;
+use crate::kube::placement::{
+    node_matches_terms, required_node_terms, unmatched_selector, untolerated,
+};
 use crate::kube::pod::Pod;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -78,21 +81,14 @@ impl Spread {
                     continue;
                 }
                 if honor_affinity
-                    && (pod
-                        .spec
-                        .node_selector
-                        .iter()
-                        .any(|(k, v)| labels.get(k) != Some(v))
-                        || terms.is_some_and(|t| !node_matches_terms(&node.metadata, t)))
+                    && (unmatched_selector(&pod.spec.node_selector, labels).is_some()
+                        || terms
+                            .as_ref()
+                            .is_some_and(|t| !node_matches_terms(&node.metadata, t)))
                 {
                     continue;
                 }
-                if honor_taints
-                    && node.spec.taints.iter().any(|t| {
-                        matches!(t.effect.as_str(), "NoSchedule" | "NoExecute")
-                            && !tolerates(&pod.spec.tolerations, t)
-                    })
-                {
+                if honor_taints && untolerated(&pod.spec.tolerations, &node.spec.taints).is_some() {
                     continue;
                 }
                 if let Some(v) = labels.get(&key) {

@@ -8,20 +8,22 @@
 
 use super::autoscaler::autoscaler;
 use super::claims::{Claim, ClaimState, claims};
-use super::fit::{self, Exclusion, NodeFit, Usage};
+use super::fit::{self, Exclusion, NodeFit};
 use super::fit_text::{
     closest, list_names, need_text, node_room_evidence, phrase, requests_evidence, short_resources,
 };
 use super::message::FitMessage;
 use super::preemption::preemption;
-use super::requests::{UnreadRequest, unread_requests};
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
+use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
+use crate::kube::requests::{UnreadRequest, pod_units, unread_requests};
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
+use crate::rules::node_usage::Usage;
 use crate::rules::pod_findings::{self, Case};
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
@@ -188,7 +190,7 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
         .map(|(t, asof)| format!(" (pending for {})", format_duration(asof - t)))
         .unwrap_or_default();
 
-    let need = fit::pod_units(&pod.spec);
+    let need = pod_units(&pod.spec);
     let need_text = need_text(&need);
     if !need.is_empty() {
         ev.push(requests_evidence(snap, id, pod, &need_text));
@@ -543,7 +545,7 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
                 capacity_seen = true;
                 "free capacity on a node (move or scale down other pods), add nodes large enough for the request, or lower the pod's requests"
             }
-            Some(Exclusion::Taint(t)) if fit::is_not_ready_taint(&t.key) => {
+            Some(Exclusion::Taint(t)) if is_not_ready_taint(&t.key) => {
                 "bring the NotReady nodes back"
             }
             Some(Exclusion::Taint(_)) => "add a toleration if the pod belongs on the tainted nodes",

@@ -10,7 +10,7 @@ use crate::kube::network::{Service, ServicePort};
 use crate::kube::pod::Pod;
 use crate::rules::Evidence;
 use crate::rules::evidence;
-use crate::rules::readiness::analysis;
+use crate::rules::not_ready;
 use crate::snapshot::ObjectId;
 use serde_json::{Value, json};
 
@@ -307,7 +307,7 @@ pub fn service_hops(
             reasons.push(format!("{name} {why}"));
             continue;
         }
-        let (text, evs) = analysis::pod_summary(snap, *pid, pod)
+        let (text, evs) = not_ready::pod_summary(snap, *pid, pod)
             .unwrap_or_else(|| ("is not Ready".to_string(), Vec::new()));
         let epnote = view
             .entry_for(snap, *pid)

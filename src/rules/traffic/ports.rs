@@ -5,6 +5,7 @@
 
 use crate::kube::network::{Service, ServiceBackendPort, ServicePort, TargetPort};
 use crate::kube::pod::{Container, Pod};
+use crate::kube::requests::is_sidecar;
 
 /// How a Service port's targetPort lands on one pod (`FindPort`: a name must match a
 /// container port's name **and** protocol, in app containers and sidecar init containers).
@@ -19,12 +20,10 @@ pub enum Resolve {
 
 /// Containers whose ports `FindPort` searches: app containers, then sidecars.
 fn port_containers(pod: &Pod) -> impl Iterator<Item = &Container> {
-    pod.spec.containers.iter().chain(
-        pod.spec
-            .init_containers
-            .iter()
-            .filter(|c| c.restart_policy.as_deref() == Some("Always")),
-    )
+    pod.spec
+        .containers
+        .iter()
+        .chain(pod.spec.init_containers.iter().filter(|c| is_sidecar(c)))
 }
 
 fn proto(p: &Option<crate::kube::Str>) -> &str {

@@ -6,7 +6,8 @@ use super::words::{describe_selector, flavor_words, join_and};
 use super::{Chain, Ctx, Try, Verdict, resource_flavor};
 use crate::kube::kueue::ClusterQueue;
 use crate::kube::meta::ObjectRef;
-use crate::rules::kueue::model::{FlavorResource, Node, show, show_with};
+use crate::kube::requests::display_units;
+use crate::rules::kueue::model::{FlavorResource, Node, show_with};
 use crate::rules::{Evidence, evidence};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
@@ -399,12 +400,12 @@ impl Chain<'_> {
                             format!(
                                 "flavor {} {r}: nominalQuota {}{}{}; reserved {} (status.flavorsReservation); max capacity {}, free {}",
                                 ft.flavor,
-                                show(&r, l.nominal),
-                                l.borrowing.map(|b| format!(", borrowingLimit {}", show(&r, b))).unwrap_or_default(),
-                                l.lending.map(|b| format!(", lendingLimit {}", show(&r, b))).unwrap_or_default(),
-                                show(&r, ctx.tree.usage(&node, &fr)),
-                                show(&r, ctx.tree.max_capacity(&node, &fr)),
-                                show(&r, ctx.tree.available(&node, &fr).max(0)),
+                                display_units(&r, l.nominal),
+                                l.borrowing.map(|b| format!(", borrowingLimit {}", display_units(&r, b))).unwrap_or_default(),
+                                l.lending.map(|b| format!(", lendingLimit {}", display_units(&r, b))).unwrap_or_default(),
+                                display_units(&r, ctx.tree.usage(&node, &fr)),
+                                display_units(&r, ctx.tree.max_capacity(&node, &fr)),
+                                display_units(&r, ctx.tree.available(&node, &fr).max(0)),
                             ),
                         ));
                     }

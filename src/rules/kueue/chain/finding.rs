@@ -5,7 +5,7 @@
 use super::quota::quota_table;
 use super::words::describe_selector;
 use super::{Chain, Ctx, Try, resource_flavor, verdict_word};
-use crate::rules::kueue::model::show;
+use crate::kube::requests::display_units;
 use crate::rules::{Finding, RuleMeta, Severity};
 use serde_json::{Value, json};
 
@@ -65,8 +65,8 @@ impl Chain<'_> {
             .map(|n| {
                 json!({
                     "name": n.name, "count": n.count,
-                    "per_pod": n.per_pod.iter().map(|(r, u)| (r.clone(), Value::from(show(r, *u)))).collect::<serde_json::Map<_, _>>(),
-                    "total": n.total.iter().map(|(r, u)| (r.clone(), Value::from(show(r, *u)))).collect::<serde_json::Map<_, _>>(),
+                    "per_pod": n.per_pod.iter().map(|(r, u)| (r.clone(), Value::from(display_units(r, *u)))).collect::<serde_json::Map<_, _>>(),
+                    "total": n.total.iter().map(|(r, u)| (r.clone(), Value::from(display_units(r, *u)))).collect::<serde_json::Map<_, _>>(),
                 })
             })
             .collect();
@@ -79,8 +79,8 @@ impl Chain<'_> {
                         let (outcome, detail) = match &ft.outcome {
                             Try::Missing => ("missing", Value::Null),
                             Try::Mismatch(w) => ("mismatch", Value::from(w.clone())),
-                            Try::Exceeds { resource, need, max } => ("exceeds-capacity", json!({"resource": resource, "need": show(resource, *need), "max_capacity": show(resource, *max)})),
-                            Try::Short { resource, need, free } => ("insufficient-unused", json!({"resource": resource, "need": show(resource, *need), "free": show(resource, (*free).max(0))})),
+                            Try::Exceeds { resource, need, max } => ("exceeds-capacity", json!({"resource": resource, "need": display_units(resource, *need), "max_capacity": display_units(resource, *max)})),
+                            Try::Short { resource, need, free } => ("insufficient-unused", json!({"resource": resource, "need": display_units(resource, *need), "free": display_units(resource, (*free).max(0))})),
                             Try::Fits => ("fits", Value::Null),
                         };
                         json!({"podset": t.podset, "flavor": ft.flavor, "resources": g.resources, "outcome": outcome, "detail": detail})
@@ -97,7 +97,7 @@ impl Chain<'_> {
             .iter()
             .map(|(id, f, r, a)| {
                 let o = snap.object(*id);
-                json!({"workload": format!("{}/{}", o.namespace.as_deref().unwrap_or(""), o.name), "flavor": f, "resource": r, "amount": show(r, *a)})
+                json!({"workload": format!("{}/{}", o.namespace.as_deref().unwrap_or(""), o.name), "flavor": f, "resource": r, "amount": display_units(r, *a)})
             })
             .collect();
         json!({

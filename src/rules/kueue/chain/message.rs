@@ -6,7 +6,8 @@
 use super::words::join_and;
 use super::{Chain, Ctx, PodSetNeed, Try, Verdict};
 use crate::kube::kueue::ClusterQueue;
-use crate::rules::kueue::model::{FlavorResource, Node, Units, show, show_with};
+use crate::kube::requests::display_units;
+use crate::rules::kueue::model::{FlavorResource, Node, Units, show_with};
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;
 
@@ -294,8 +295,8 @@ impl Chain<'_> {
                 "capped by ClusterQueue {name}'s borrowingLimit of {} in flavor {}: {} nominal + {} borrowed",
                 show_with(res, b),
                 fr.0,
-                show(res, nominal),
-                show(res, b)
+                display_units(res, nominal),
+                display_units(res, b)
             ));
         }
         let mut lenders = Vec::new();
@@ -379,7 +380,7 @@ impl Chain<'_> {
                         "{res}: {}",
                         parts
                             .iter()
-                            .map(|(ps, u)| format!("{} for podSet {ps}", show(&res, *u)))
+                            .map(|(ps, u)| format!("{} for podSet {ps}", display_units(&res, *u)))
                             .collect::<Vec<_>>()
                             .join(" + ")
                     ));
@@ -480,7 +481,7 @@ impl Chain<'_> {
                     "flavor {} can give at most {} of the {} needed",
                     t.flavor,
                     show_with(resource, *max),
-                    show(resource, *need)
+                    display_units(resource, *need)
                 ),
                 Try::Short { .. } | Try::Fits => String::new(),
             })
@@ -530,22 +531,22 @@ impl Chain<'_> {
                     show_with(r, *need),
                     cq.metadata.name,
                     show_with(r, nominal),
-                    show(r, reserved),
+                    display_units(r, reserved),
                 );
                 if cq.cohort().is_some() {
                     s.push_str(&format!(
                         "; with what {} can lend, {} free now ({} at most{})",
                         self.cohort_words(cq),
-                        show(r, free),
-                        show(r, max),
+                        display_units(r, free),
+                        display_units(r, max),
                         self.cap_words(ctx, &fr)
                             .map(|w| format!(": {w}"))
                             .unwrap_or_default()
                     ));
                 } else {
-                    s.push_str(&format!(", {} free", show(r, free)));
+                    s.push_str(&format!(", {} free", display_units(r, free)));
                 }
-                s.push_str(&format!(": {} more needed", show(r, need - free)));
+                s.push_str(&format!(": {} more needed", display_units(r, need - free)));
                 s
             })
             .collect();

@@ -7,10 +7,10 @@ use super::{
 };
 use crate::kube::kueue::ClusterQueue;
 use crate::kube::meta::Qty;
+use crate::kube::requests::{display_units, scheduler_units, unread_requests};
 use crate::rules::kueue::model::{
-    self, FlavorResource, Node, Units, flavor_mismatch, group_for, pod_requests, show, show_with,
+    self, FlavorResource, Node, Units, flavor_mismatch, group_for, pod_requests, show_with,
 };
-use crate::rules::scheduling::requests::unread_requests;
 use crate::snapshot::ObjectId;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -150,7 +150,7 @@ impl<'a> Chain<'a> {
             };
             for (res, q) in &rr.resources {
                 let Some(q) = q.value else { continue };
-                let theirs = model::units(res, q);
+                let theirs = scheduler_units(res, q);
                 let ours = need.total.get(res.as_str()).copied().unwrap_or(0);
                 if theirs != ours {
                     self.notes.push(format!(
@@ -275,9 +275,9 @@ pub fn quota_table(ctx: &Ctx, cq: &ClusterQueue, chain: Option<&Chain>) -> Vec<V
                 let unread = !ctx.tree.unread_quotas(&cq.metadata.name, &fr).is_empty();
                 let limit = |q: &Option<Qty>, u: Option<Units>| match q {
                     Some(q) if q.value.is_none() => Some(q.unreadable()),
-                    _ => u.map(|u| show(&r.name, u)),
+                    _ => u.map(|u| display_units(&r.name, u)),
                 };
-                let computed = |u: Units| (!unread).then(|| show(&r.name, u));
+                let computed = |u: Units| (!unread).then(|| display_units(&r.name, u));
                 rows.push(json!({
                     "cluster_queue": cq.metadata.name,
                     "flavor": f.name,
@@ -288,7 +288,7 @@ pub fn quota_table(ctx: &Ctx, cq: &ClusterQueue, chain: Option<&Chain>) -> Vec<V
                     "reserved": computed(ctx.tree.usage(&node, &fr)),
                     "free": computed(ctx.tree.available(&node, &fr).max(0)),
                     "max_capacity": computed(ctx.tree.max_capacity(&node, &fr)),
-                    "needed": needed.map(|n| show(&r.name, n)),
+                    "needed": needed.map(|n| display_units(&r.name, n)),
                 }));
             }
         }

@@ -12,15 +12,46 @@
 //!
 //! A container that sets a limit but no request for a resource requests its limit (API
 //! defaulting does this for pods; controller templates in a bundle are not defaulted).
+//! Kueue counts a podset's template the same way, with the differences [`Counter`] names.
 
 use crate::kube::meta::ResourceList;
 use crate::kube::pod::{Container, PodSpec};
 use crate::kube::quantity::Quantity;
 use std::collections::BTreeMap;
 
-/// Resource name → effective request of the pod (zero requests are left out).
+/// Requests in scheduler units (millicores for cpu, whole units otherwise).
+pub type Units = BTreeMap<String, i128>;
+
+/// Who counts a pod's requests. The aggregation (containers, init containers, sidecars,
+/// pod-level resources, overhead) is the same; what stands in for a value the pod does
+/// not set differs.
+#[derive(Clone, Copy, Debug)]
+pub enum Counter<'a> {
+    /// The scheduler and the kubelet, reading a pod API defaulting has filled in: a
+    /// container's readable request, else its readable limit; a pod-level limit stands
+    /// in for an absent pod-level request.
+    Scheduler,
+    /// Kueue, reading a podset's template, which nothing has defaulted: a container's
+    /// request, else its limit, else the namespace's LimitRange default request, else
+    /// its default limit; the first of these that is set counts (when it does not read,
+    /// the request is unknown and left out, never taken from the next); pod-level
+    /// limits do not stand in for requests.
+    Kueue {
+        default_requests: &'a ResourceList,
+        default_limits: &'a ResourceList,
+    },
+}
+
+/// Resource name → effective request of the pod, as the scheduler counts it (zero
+/// requests are left out).
 pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
-    let mut reqs = aggregate(spec, container_requests);
+    requests_counted(spec, Counter::Scheduler)
+}
+
+/// Resource name → effective request of the pod as `counter` counts it (zero requests
+/// are left out).
+pub fn requests_counted(spec: &PodSpec, counter: Counter) -> BTreeMap<String, Quantity> {
+    let mut reqs = aggregate(spec, |c| container_requests(c, counter));
     if let Some(pod_level) = &spec.resources {
         for (name, q) in &pod_level.requests {
             if is_pod_level_resource(name)
@@ -30,18 +61,37 @@ pub fn effective_requests(spec: &PodSpec) -> BTreeMap<String, Quantity> {
             }
         }
         // Pod-level limits without requests: API defaulting makes the request equal the limit.
-        for (name, q) in &pod_level.limits {
-            if is_pod_level_resource(name)
-                && !pod_level.requests.contains_key(name)
-                && let Some(v) = q.value
-            {
-                reqs.insert(name.to_string(), v);
+        if let Counter::Scheduler = counter {
+            for (name, q) in &pod_level.limits {
+                if is_pod_level_resource(name)
+                    && !pod_level.requests.contains_key(name)
+                    && let Some(v) = q.value
+                {
+                    reqs.insert(name.to_string(), v);
+                }
             }
         }
     }
     add(&mut reqs, &quantities(&spec.overhead));
     reqs.retain(|_, q| !q.is_zero());
     reqs
+}
+
+/// A pod's effective request as the scheduler counts it, in scheduler units.
+pub fn pod_units(spec: &PodSpec) -> Units {
+    in_units(effective_requests(spec))
+}
+
+/// Requests in scheduler units, zeros left out.
+pub fn in_units(requests: BTreeMap<String, Quantity>) -> Units {
+    requests
+        .into_iter()
+        .map(|(k, q)| {
+            let u = scheduler_units(&k, q);
+            (k, u)
+        })
+        .filter(|(_, u)| *u != 0)
+        .collect()
 }
 
 /// Resource name → effective limit of the pod (`PodLimits`): containers aggregated as
@@ -207,11 +257,35 @@ pub fn display_units(resource: &str, units: i128) -> String {
     q.display_for(resource)
 }
 
-/// A container's requests, with limits standing in for requests it does not set.
-fn container_requests(c: &Container) -> BTreeMap<String, Quantity> {
-    let mut out = quantities(&c.resources.requests);
-    for (name, q) in quantities(&c.resources.limits) {
-        out.entry(name).or_insert(q);
+/// A container's request for each resource it or `counter`'s defaults name: the first
+/// value in [`Counter`]'s order that is set (for the scheduler: that reads).
+fn container_requests(c: &Container, counter: Counter) -> BTreeMap<String, Quantity> {
+    let (defaults, unread_falls_through) = match counter {
+        Counter::Scheduler => ([None, None], true),
+        Counter::Kueue {
+            default_requests,
+            default_limits,
+        } => ([Some(default_requests), Some(default_limits)], false),
+    };
+    let sources: Vec<&ResourceList> = [Some(&c.resources.requests), Some(&c.resources.limits)]
+        .into_iter()
+        .chain(defaults)
+        .flatten()
+        .collect();
+    let names: std::collections::BTreeSet<&str> = sources
+        .iter()
+        .flat_map(|list| list.keys().map(|k| k.as_str()))
+        .collect();
+    let mut out = BTreeMap::new();
+    for name in names {
+        let q = sources
+            .iter()
+            .filter_map(|list| list.get(name))
+            .find(|q| !unread_falls_through || q.value.is_some())
+            .and_then(|q| q.value);
+        if let Some(q) = q {
+            out.insert(name.to_string(), q);
+        }
     }
     out
 }
@@ -427,6 +501,39 @@ mod tests {
         );
         let empty: Qty = serde_json::from_value(json!("")).unwrap();
         assert_eq!(empty.unreadable(), "empty");
+    }
+
+    /// Kueue's count differs from the scheduler's only in what stands in for a value the
+    /// template does not set or cannot read.
+    #[test]
+    fn kueue_counts_limit_range_defaults_and_no_fall_through() {
+        let defaults: ResourceList =
+            serde_json::from_value(json!({"cpu": "200m", "memory": "64Mi"})).unwrap();
+        let none = ResourceList::default();
+        let kueue = |default_requests| Counter::Kueue {
+            default_requests,
+            default_limits: &none,
+        };
+        let s = spec(
+            json!({"containers": [{"name": "a", "resources": {"requests": {"memory": "1Gi"}}}]}),
+        );
+        let r = requests_counted(&s, kueue(&defaults));
+        assert_eq!(
+            get(&r, "cpu"),
+            "200m",
+            "the LimitRange default request stands in"
+        );
+        assert_eq!(r["memory"], Quantity::parse("1Gi").unwrap());
+        assert_eq!(get(&effective_requests(&s), "cpu"), "-");
+        // An unreadable request: the scheduler takes the limit, Kueue leaves it out.
+        let s = spec(json!({"containers": [{"name": "a", "resources": {
+            "requests": {"cpu": "lots"}, "limits": {"cpu": "2"}}}]}));
+        assert_eq!(get(&effective_requests(&s), "cpu"), "2");
+        assert_eq!(get(&requests_counted(&s, kueue(&none)), "cpu"), "-");
+        // A pod-level limit stands in for the pod-level request for the scheduler only.
+        let s = spec(json!({"resources": {"limits": {"cpu": "3"}}, "containers": [{"name": "a"}]}));
+        assert_eq!(get(&effective_requests(&s), "cpu"), "3");
+        assert_eq!(get(&requests_counted(&s, kueue(&none)), "cpu"), "-");
     }
 
     #[test]

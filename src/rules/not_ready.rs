@@ -1,5 +1,6 @@
-//! Shared readiness analysis (not a rule): why a Running pod is not Ready, read from its
-//! spec (probes, ports, readiness gates), its status and its `Unhealthy` events.
+//! Why a Running pod is not Ready (not a rule), read from its spec (probes, ports,
+//! readiness gates), its status and its `Unhealthy` events: the readiness rules' analysis,
+//! which the traffic rules share.
 //!
 //! Every readiness rule asks [`classify`] and reports only its own variant, so a pod gets
 //! exactly one readiness finding; the traffic rules use [`pod_summary`] for the last hops
