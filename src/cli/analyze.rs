@@ -167,7 +167,8 @@ impl ValueEnum for StageArg {
     }
 }
 
-/// Runs `kdiag analyze`: see [`fail_code`] and `EXAMPLES` for the exit status.
+/// Runs `kdiag analyze`: the exit status is [`fail_code`]'s, or 2 for a usage error, no
+/// input read, or a report that could not be written.
 pub fn run(args: AnalyzeArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let format = match output_format(args.format, args.output.as_deref()) {
