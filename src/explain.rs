@@ -1,4 +1,4 @@
-//! `kdiag why KIND/NAME [-n NAMESPACE] PATH...`: one object's admission chain as a tree,
+//! What `kdiag why KIND/NAME` prints: one object's admission chain as a tree,
 //! the offline equivalent of following the links of the Headlamp Kueue plugin.
 //!
 //! Workloads, Jobs and Pods print Job → Workload → LocalQueue → ClusterQueue (with its
@@ -8,7 +8,6 @@
 //! print their quota tables and the Workloads queued or admitted there. Pods that are not
 //! Kueue's start from the finding that explains them.
 
-use crate::ingest::InputArg;
 use crate::kube::kueue::ClusterQueue;
 use crate::kube::requests::{display_units as show, scheduler_units};
 use crate::parse::terminal::one_line;
@@ -20,62 +19,6 @@ use crate::rules::kueue::model::{self, Node};
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::ExitCode;
-
-/// Arguments of `kdiag why`.
-#[derive(clap::Args)]
-pub struct WhyArgs {
-    /// What to explain: KIND/NAME, e.g. job/train, workload/job-train-1a2b3, pod/train-x7k2p,
-    /// clusterqueue/cq-ml, localqueue/user-queue, cohort/research.
-    #[arg(value_name = "KIND/NAME")]
-    pub target: String,
-    /// Namespace of a namespaced object (optional when the name is unique).
-    #[arg(long = "namespace", short = 'n', value_name = "NS")]
-    pub namespace: Option<String>,
-    /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<String>,
-}
-
-/// Runs `kdiag why`: 0 when the object was found and explained, 2 otherwise.
-pub fn main(args: WhyArgs) -> ExitCode {
-    let inputs: Vec<InputArg> = args
-        .paths
-        .iter()
-        .map(|p| {
-            if p == "-" {
-                InputArg::Stdin
-            } else {
-                InputArg::Path(PathBuf::from(p))
-            }
-        })
-        .collect();
-    let (snapshot, findings) = match crate::analyze(&inputs) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("kdiag: {}", e.0);
-            return ExitCode::from(2);
-        }
-    };
-    match why(
-        &snapshot,
-        &findings,
-        &args.target,
-        args.namespace.as_deref(),
-    ) {
-        // Bundle text is printed to a terminal: control and bidi characters escaped, and
-        // messages kept on their line (a newline in one cannot forge a line of the tree).
-        Ok(text) => match crate::write_stdout(&crate::parse::terminal::lines(&text)) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(code) => code,
-        },
-        Err(e) => {
-            eprintln!("kdiag: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
 
 /// The canonical kind for what users type (`job`, `jobs`, `wl`, `cq`, `Workload.kueue.x-k8s.io`).
 fn canonical_kind(k: &str) -> Option<&'static str> {

@@ -1,182 +1,27 @@
-//! `kdiag scan`: many bundles, a few at a time, one JSON line each, then a fleet table;
-//! `kdiag merge`: the fleet table of several scans' JSON lines (the shards of an Indexed
-//! Job). See docs/scan.md.
+//! What `kdiag scan` and `kdiag merge` make (the commands are `crate::cli::scan` and
+//! `merge`): the bundles a PATH or glob names, one bundle's JSON line, the shard a run
+//! takes, and the fleet table and summary of many lines (the shards of an Indexed Job).
+//! See docs/scan.md.
 //!
 //! Memory stays bounded because each worker holds one bundle's snapshot at a time and
 //! keeps only its summary line; lines are printed in input order as they complete.
 
-use crate::FailOn;
-use crate::progress::Progress;
-use kdiag::ingest::InputArg;
-use kdiag::report::redact::Redactor;
-use kdiag::rules::{self, Severity, Stage};
+use crate::ingest::InputArg;
+use crate::report::redact::Redactor;
+use crate::rules::{self, Severity, Stage};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-pub const SCAN_EXAMPLES: &str = "\
-Examples:
-  kdiag scan cases/                       every bundle in cases/ (archives, dumps, bundle folders)
-  kdiag scan 'cases/2026-*/*.tar.gz' -j 4 globs are expanded by kdiag (quote them)
-  kdiag scan cases/ > fleet.jsonl          JSON lines to the file, the fleet table on the terminal
-  kdiag scan cases/ --shard 2/8            the third of eight slices (also JOB_COMPLETION_INDEX
-                                           and KDIAG_SHARD_COUNT, as an Indexed Job sets them)
-  kdiag merge results/shard-*.jsonl        one fleet table from all shards";
 
 /// The `schema` of each line `scan` prints.
-const SCAN_SCHEMA: &str = "kdiag.scan/v1";
+pub const SCAN_SCHEMA: &str = "kdiag.scan/v1";
 
 /// Environment variable with the number of shards (the example Job sets it to its
 /// `completions`); Kubernetes itself injects `JOB_COMPLETION_INDEX`.
 pub const SHARD_COUNT_ENV: &str = "KDIAG_SHARD_COUNT";
 
-#[derive(clap::Args)]
-pub struct ScanArgs {
-    /// Bundles, folders of bundles, or globs (`*`, `?`) of either.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<String>,
-    /// Analyze only slice I of N of the sorted bundle list (0-based). Defaults to
-    /// JOB_COMPLETION_INDEX / KDIAG_SHARD_COUNT when both are set.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
-    /// Bundles analyzed at the same time (each holds one snapshot in memory).
-    #[arg(long, short = 'j', default_value_t = 2, value_name = "N")]
-    pub jobs: usize,
-    /// Findings listed per bundle in its JSON line.
-    #[arg(long, default_value_t = 5, value_name = "N")]
-    pub top: usize,
-    /// Exit non-zero when any bundle has a finding at or above this severity: 1 when one
-    /// of them is an error, else 3.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    pub fail_on: FailOn,
-    /// Do not print the fleet table on stderr.
-    #[arg(long)]
-    pub no_table: bool,
-    /// Mask IP addresses, hostnames, registry hosts and label values in the lines.
-    #[arg(long)]
-    pub redact: bool,
-}
-
-#[derive(clap::Args)]
-pub struct MergeArgs {
-    /// JSON-lines files written by `kdiag scan` (`-` for stdin). Lines that are not JSON
-    /// objects are skipped; a bundle seen twice keeps its last line.
-    #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<String>,
-    /// `table` (default), `json` (one fleet summary) or `jsonl` (the merged lines, sorted by path).
-    #[arg(long, value_enum, default_value_t = MergeFormat::Table)]
-    pub format: MergeFormat,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum MergeFormat {
-    Table,
-    Json,
-    Jsonl,
-}
-
-pub fn scan(args: ScanArgs) -> ExitCode {
-    let shard = match shard_from(args.shard.as_deref(), |k| std::env::var(k).ok()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("kdiag: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut bundles = Vec::new();
-    for p in &args.paths {
-        match expand(p) {
-            Ok(found) => bundles.extend(found),
-            Err(e) => {
-                eprintln!("kdiag: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    bundles.sort();
-    bundles.dedup();
-    if let Some((i, n)) = shard {
-        bundles = bundles
-            .into_iter()
-            .enumerate()
-            .filter(|(k, _)| k % n == i)
-            .map(|(_, b)| b)
-            .collect();
-    }
-    if bundles.is_empty() {
-        eprintln!("kdiag: no bundles found in {}", args.paths.join(" "));
-        return ExitCode::from(if shard.is_some() { 0 } else { 2 });
-    }
-    let threshold = args.fail_on.threshold();
-    let progress = Progress::new("bundles", bundles.len());
-    let next = AtomicUsize::new(0);
-    let done: Mutex<(usize, BTreeMap<usize, Value>)> = Mutex::new((0, BTreeMap::new()));
-    let mut all: Vec<Value> = Vec::with_capacity(bundles.len());
-    let all_lock = Mutex::new(&mut all);
-    // The first error writing stdout; the workers stop taking bundles after it.
-    let write_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
-    let workers = args.jobs.clamp(1, 64).min(bundles.len());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = bundles.get(k) else { break };
-                    progress.set_label(&path.display().to_string());
-                    let line = analyze_one(path, args.top, threshold, args.redact);
-                    progress.step();
-                    // Print in input order: hold lines that finished early.
-                    let mut d = done.lock().expect("scan lock");
-                    d.1.insert(k, line);
-                    while let Some(line) = {
-                        let first = d.0;
-                        d.1.remove(&first)
-                    } {
-                        d.0 += 1;
-                        let text = serde_json::to_string(&line).unwrap_or_default();
-                        let mut out = std::io::stdout().lock();
-                        if let Err(e) = writeln!(out, "{text}").and_then(|_| out.flush()) {
-                            next.store(bundles.len(), Ordering::Relaxed);
-                            write_error.lock().expect("scan lock").get_or_insert(e);
-                        }
-                        all_lock.lock().expect("scan lock").push(slim(line));
-                    }
-                }
-            });
-        }
-    });
-    progress.finish();
-    if let Some(e) = write_error.into_inner().expect("scan lock") {
-        return kdiag::write_failed(&e);
-    }
-    if !args.no_table {
-        eprint!("{}", fleet_table(&all));
-    }
-    let unreadable = all.iter().filter(|l| l.get("error").is_some()).count();
-    if unreadable == all.len() {
-        return ExitCode::from(2);
-    }
-    // As `analyze`: 1 when a failing bundle has an error, 3 when they have only lesser findings.
-    let failing = all
-        .iter()
-        .filter(|l| l.get("failing").and_then(Value::as_bool) == Some(true))
-        .map(|l| {
-            let errors = l.pointer("/severity/error").and_then(Value::as_u64);
-            if errors.unwrap_or(0) > 0 {
-                Severity::Error
-            } else {
-                Severity::Warning
-            }
-        });
-    ExitCode::from(crate::fail_code(failing))
-}
-
 /// What the fleet table needs of a line (drops the top findings).
-fn slim(mut line: Value) -> Value {
+pub fn slim(mut line: Value) -> Value {
     if let Some(m) = line.as_object_mut() {
         m.remove("top");
     }
@@ -220,13 +65,13 @@ pub fn shard_from(
 }
 
 /// One bundle → its JSON line.
-fn analyze_one(path: &Path, top: usize, threshold: Option<Severity>, redact: bool) -> Value {
+pub fn analyze_one(path: &Path, top: usize, threshold: Option<Severity>, redact: bool) -> Value {
     let shown = path.display().to_string();
-    let (snap, findings) = match kdiag::analyze(&[InputArg::Path(path.to_path_buf())]) {
+    let (snap, findings) = match crate::analyze(&[InputArg::Path(path.to_path_buf())]) {
         Ok(r) => r,
         Err(e) => return json!({"schema": SCAN_SCHEMA, "path": shown, "error": e.0}),
     };
-    let a = kdiag::report::Analysis::new(&snap, findings);
+    let a = crate::report::Analysis::new(&snap, findings);
     let input = a.inputs.first();
     let mut stages: BTreeMap<&str, usize> = BTreeMap::new();
     let mut by_rule: BTreeMap<&str, usize> = BTreeMap::new();
@@ -335,88 +180,44 @@ pub fn fleet_table(lines: &[Value]) -> String {
     out
 }
 
-pub fn merge(args: MergeArgs) -> ExitCode {
-    let mut by_path: BTreeMap<String, Value> = BTreeMap::new();
-    for f in &args.files {
-        let text = if f == "-" {
-            let mut s = String::new();
-            if std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).is_err() {
-                eprintln!("kdiag: cannot read stdin");
-                return ExitCode::from(2);
-            }
-            s
-        } else {
-            match std::fs::read_to_string(f) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("kdiag: cannot read {f}: {e}");
-                    return ExitCode::from(2);
+/// `merge --format json`: one fleet summary of scan lines, in how many bundles each rule
+/// and stage fired and how often, and which bundles could not be read.
+pub fn fleet_summary(lines: &[Value]) -> String {
+    let mut rules: BTreeMap<String, (usize, u64)> = BTreeMap::new();
+    let mut stages: BTreeMap<String, (usize, u64)> = BTreeMap::new();
+    for l in lines {
+        for (key, into) in [("rules", &mut rules), ("stages", &mut stages)] {
+            if let Some(m) = l.get(key).and_then(Value::as_object) {
+                for (k, n) in m {
+                    let e = into.entry(k.clone()).or_default();
+                    e.0 += 1;
+                    e.1 += n.as_u64().unwrap_or(0);
                 }
             }
-        };
-        let mut scan_lines = 0;
-        for line in text.lines().map(str::trim).filter(|l| l.starts_with('{')) {
-            if let Ok(v) = serde_json::from_str::<Value>(line)
-                && let Some(p) = scan_line_path(&v)
-            {
-                by_path.insert(p.to_string(), v);
-                scan_lines += 1;
-            }
-        }
-        // An empty file is a shard that had no bundles; text without one scan line is
-        // some other file, and a fleet table of nothing would hide that.
-        if scan_lines == 0 && !text.trim().is_empty() {
-            let name = if f == "-" { "stdin" } else { f.as_str() };
-            eprintln!(
-                "kdiag: {name} is not a scan result: it is {}, and holds no `kdiag scan` JSON line ({SCAN_SCHEMA}); merge takes what `kdiag scan` prints",
-                what_it_is(&text)
-            );
-            return ExitCode::from(2);
         }
     }
-    let lines: Vec<Value> = by_path.into_values().collect();
-    let text = match args.format {
-        MergeFormat::Table => fleet_table(&lines),
-        MergeFormat::Jsonl => lines.iter().map(|l| format!("{l}\n")).collect(),
-        MergeFormat::Json => {
-            let mut rules: BTreeMap<String, (usize, u64)> = BTreeMap::new();
-            let mut stages: BTreeMap<String, (usize, u64)> = BTreeMap::new();
-            for l in &lines {
-                for (key, into) in [("rules", &mut rules), ("stages", &mut stages)] {
-                    if let Some(m) = l.get(key).and_then(Value::as_object) {
-                        for (k, n) in m {
-                            let e = into.entry(k.clone()).or_default();
-                            e.0 += 1;
-                            e.1 += n.as_u64().unwrap_or(0);
-                        }
-                    }
-                }
-            }
-            let as_json = |m: BTreeMap<String, (usize, u64)>| {
-                m.into_iter()
-                    .map(|(k, (b, f))| (k, json!({"bundles": b, "findings": f})))
-                    .collect::<serde_json::Map<_, _>>()
-            };
-            let doc = json!({
-                "schema": "kdiag.fleet/v1",
-                "bundles": lines.len(),
-                "with_findings": lines.iter().filter(|l| l.get("findings").and_then(Value::as_u64).unwrap_or(0) > 0).count(),
-                "unreadable": lines.iter().filter(|l| l.get("error").is_some()).map(|l| l.get("path").cloned().unwrap_or(Value::Null)).collect::<Vec<_>>(),
-                "stages": as_json(stages),
-                "rules": as_json(rules),
-            });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            )
-        }
+    let as_json = |m: BTreeMap<String, (usize, u64)>| {
+        m.into_iter()
+            .map(|(k, (b, f))| (k, json!({"bundles": b, "findings": f})))
+            .collect::<serde_json::Map<_, _>>()
     };
-    crate::write_stdout(&text)
+    let doc = json!({
+        "schema": "kdiag.fleet/v1",
+        "bundles": lines.len(),
+        "with_findings": lines.iter().filter(|l| l.get("findings").and_then(Value::as_u64).unwrap_or(0) > 0).count(),
+        "unreadable": lines.iter().filter(|l| l.get("error").is_some()).map(|l| l.get("path").cloned().unwrap_or(Value::Null)).collect::<Vec<_>>(),
+        "stages": as_json(stages),
+        "rules": as_json(rules),
+    });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
 }
 
 /// What a file given to `merge` holds, when it is not scan lines: kdiag's other
 /// outputs by their schema or shape, else JSON or text.
-fn what_it_is(text: &str) -> String {
+pub fn what_it_is(text: &str) -> String {
     let trimmed = text.trim_start();
     if let Ok(v) = serde_json::from_str::<Value>(text) {
         let schema = v.get("schema").and_then(Value::as_str).unwrap_or("");
@@ -446,7 +247,7 @@ fn what_it_is(text: &str) -> String {
 
 /// The bundle path of a `kdiag scan` line: a JSON object with a `path`, of the scan
 /// schema (lines of unreadable bundles and older scans carry no schema).
-fn scan_line_path(v: &Value) -> Option<&str> {
+pub fn scan_line_path(v: &Value) -> Option<&str> {
     match v.get("schema") {
         None => v.get("path").and_then(Value::as_str),
         Some(s) if s == SCAN_SCHEMA => v.get("path").and_then(Value::as_str),
@@ -518,7 +319,7 @@ fn has_bundle_extension(p: &Path) -> bool {
 /// the image folders of one must-gather are one bundle), and when it holds fewer than two
 /// entries.
 pub fn bundles_inside(dir: &Path) -> Vec<String> {
-    use kdiag::ingest::layout::{Layout, detect};
+    use crate::ingest::layout::{Layout, detect};
     // A signal of a layout rooted at the folder itself, from its top two levels: read
     // first, so that a bundle's own folder is not walked deep (8,000 folders in a large
     // must-gather).

@@ -3,7 +3,8 @@
 
 kdiag's data flows one way (README, "How it is built"):
 
-    parse -> kube -> ingest -> snapshot -> rules -> report -> explain, explorer, scan, main
+    process_stats -> parse -> kube -> ingest -> snapshot -> rules -> report
+        -> explain, explorer, scan -> cli -> main
 
 Each folder may use only the floors below it (and itself). Inside `rules/`, the areas
 (`rules/kueue`, `rules/scheduling`, ...) are one floor: an area may use another, but two
@@ -23,23 +24,27 @@ import sys
 from collections import defaultdict
 
 FLOORS = {
+    # What the process used, from /proc: below everything, it imports nothing of the crate.
+    "process_stats": 0,
     "parse": 0,
     "kube": 1,
     "ingest": 2,
     "snapshot": 3,
     "rules": 4,
     "report": 5,
-    # The commands: the library's entry points and the binary's modules.
+    # What the commands print, as library code: the library's entry points, `why`'s
+    # tree, the explorer's printers, scan's lines and fleet table.
     "explain": 6,
     "explorer": 6,
     "scan": 6,
-    "progress": 6,
     "lib": 6,
-    "main": 6,
+    # The commands, one module each, and the binary that parses and dispatches.
+    "cli": 7,
+    "main": 8,
 }
 MAX_LINES = 1100
 # The binary's own modules (declared in main.rs): `crate::` there is the binary.
-BIN_MODULES = {"main", "explorer", "scan", "progress"}
+BIN_MODULES = {"main"}
 
 PATH_RE = re.compile(r"\b(crate|kdiag|super)::")
 INLINE_MOD_RE = re.compile(r"^(\s*)(?:pub(?:\([^)]*\))? )?mod (\w+) \{\s*$")

@@ -1,12 +1,12 @@
 //! Ages and durations as kubectl prints them, measured from the snapshot's time.
 
 use super::fields::str_at;
-use kdiag::kube::time::parse_timestamp;
-use kdiag::snapshot::Snapshot;
+use crate::kube::time::parse_timestamp;
+use crate::snapshot::Snapshot;
 use serde_json::Value;
 
 /// kubectl's short durations (`HumanDuration`): the one function findings use too.
-pub(super) use kdiag::kube::time::format_duration as human_duration;
+pub(super) use crate::kube::time::format_duration as human_duration;
 
 /// kubectl's AGE: time from `t` to the snapshot.
 pub(super) fn age(snap: &Snapshot, t: &str) -> String {

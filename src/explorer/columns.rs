@@ -4,8 +4,8 @@
 use super::age::{age, created_age, human_duration};
 use super::fields::{int_at, str_at};
 use super::pod_status::pod_status;
-use kdiag::kube::time::parse_timestamp;
-use kdiag::snapshot::Snapshot;
+use crate::kube::time::parse_timestamp;
+use crate::snapshot::Snapshot;
 use serde_json::Value;
 
 /// `status.loadBalancer.ingress` of a Service or an Ingress: each entry's IP, else its
@@ -549,7 +549,7 @@ pub(super) fn columns(
             vec![n, str_at(v, "/status/phase").into(), age],
         ),
         "Event" => {
-            let e = kdiag::kube::event::Event::from_value(v).unwrap_or_default();
+            let e = crate::kube::event::Event::from_value(v).unwrap_or_default();
             let last = match (e.last, snap.as_of) {
                 (Some(t), Some(now)) => human_duration(now - t),
                 _ => "<unknown>".into(),

@@ -14,196 +14,64 @@ use super::describe_node::describe_node;
 use super::describe_pod::describe_pod;
 use super::describe_writer::{Tabbed, annotations, labels, rfc1123z};
 use super::fields::str_at;
-use super::lookup::{
-    known_kind, resolve_kind, resolve_object, resolve_object_also, resolve_prefix,
-};
+use super::lookup::{resolve_kind, resolve_object, resolve_object_also, resolve_prefix};
 use super::yaml::yaml_value;
-use super::{DescribeArgs, emit};
-use crate::load;
-use kdiag::ingest::Want;
-use kdiag::kube::time::format_rfc3339;
-use kdiag::report::redact::Redactor;
-use kdiag::rules::Finding;
-use kdiag::rules::platform::MCO_DEPLOYMENT as MCO;
-use kdiag::rules::registry::reaching;
-use kdiag::snapshot::kinds::{canonical_group, default_group};
-use kdiag::snapshot::{ObjectId, Snapshot};
+use crate::ingest::Located;
+use crate::ingest::Want;
+use crate::kube::time::format_rfc3339;
+use crate::rules::Finding;
+use crate::snapshot::kinds::{canonical_group, default_group};
+use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::process::ExitCode;
-
-pub fn describe(args: DescribeArgs) -> ExitCode {
-    let Some((typed, name, paths)) = split_target(&args.target, &args.paths) else {
-        eprintln!(
-            "kdiag: expected KIND/NAME or KIND NAME before the bundle's PATH, got {:?}",
-            args.target
-        );
-        return ExitCode::from(2);
-    };
-    let asked = Asked {
-        typed,
-        name,
-        namespace: args.namespace.as_deref(),
-        exact: args.target.contains('/'),
-    };
-    if let Some(code) = narrow(&args, &asked, paths) {
-        return code;
-    }
-    let Some((snap, findings)) = load(paths) else {
-        return ExitCode::from(2);
-    };
-    match answer(&snap, &findings, &asked) {
-        Ok(answer) => print(&snap, &args, &answer),
-        Err(e) => fail(&snap, &e),
-    }
-}
-
-/// Says why there is no answer, after the problems of the files that could hold it.
-fn fail(snap: &Snapshot, e: &NoAnswer) -> ExitCode {
-    if let Some(holds_it) = &e.holds_it {
-        crate::warn_of_problems(snap, holds_it);
-    }
-    eprintln!("kdiag: {}", e.message);
-    ExitCode::from(2)
-}
 
 /// What was asked: a kind as typed, a name (or a prefix of names), a namespace.
-struct Asked<'a> {
-    typed: &'a str,
-    name: &'a str,
-    namespace: Option<&'a str>,
+pub struct Asked<'a> {
+    pub typed: &'a str,
+    pub name: &'a str,
+    pub namespace: Option<&'a str>,
     /// `KIND/NAME`: the name is the whole name (kubectl matches prefixes only in `KIND NAME`).
-    exact: bool,
+    pub exact: bool,
 }
 
 /// The objects described and their text, with the want naming the files that can hold
 /// them (their problems are told on stderr).
-struct Answer {
-    ids: Vec<ObjectId>,
-    text: String,
-    holds_it: Want,
+pub struct Answer {
+    pub ids: Vec<ObjectId>,
+    pub text: String,
+    pub holds_it: Want,
 }
 
 /// Why there is no answer.
-struct NoAnswer {
-    message: String,
+pub struct NoAnswer {
+    pub message: String,
     /// `None` before the kind is known.
-    holds_it: Option<Box<Want>>,
+    pub holds_it: Option<Box<Want>>,
 }
 
-/// Describes from the objects' namespace alone when that is the full read's answer (see
-/// `kdiag::rules::reach`): that namespace, every cluster-scoped object and the Events of
-/// `default` (those of cluster-scoped objects), then the kinds `has_kind` could not answer
-/// in every namespace. `None` when a full read must answer: a cluster-scoped or unknown
-/// kind, no `-n`, `--redact` (it masks names of the whole bundle), no object found, or a
-/// rule that could say more of it from other namespaces.
-fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCode> {
-    const COUNTED: [&str; 2] = ["Workload", "LocalQueue"];
-    const ROUNDS: usize = 4;
-    let (kind, cluster_scoped) = known_kind(asked.typed)?;
-    let ns = asked.namespace?;
-    if cluster_scoped || args.redact {
-        return None;
+impl Asked<'_> {
+    /// The kind asked as the bundle names it (`Pod`); `None` when the bundle has no such kind.
+    pub fn kind_in(&self, snap: &Snapshot) -> Option<String> {
+        resolve_kind(snap, self.typed).map(|k| k.kind)
     }
-    let stats = std::env::var_os("KDIAG_STATS").is_some();
-    let mut want = Want::nothing()
-        .namespace(ns)
-        .logs_in(ns)
-        .cluster_scope()
-        .objects("Event", Some("default"), None)
-        .objects("Deployment", Some(MCO.0), Some(MCO.1))
-        .sparing(kind);
-    // The Kueue rules ask whether the bundle holds Workloads and LocalQueues whenever they
-    // run: their files everywhere are read for that at once, sparing a second read.
-    for kind in COUNTED {
-        want = want.counting(kind);
-    }
-    let mut everywhere: Vec<String> = Vec::new();
-    for _ in 0..ROUNDS {
-        let (snap, findings) = kdiag::analyze_wanted(&crate::input_args(paths), &want).ok()?;
-        let answer = match answer(&snap, &findings, asked) {
-            Ok(answer) => answer,
-            // Not in the namespace: its kind in every namespace says where it is, as a
-            // full read would (see `lookup::resolve_object`).
-            Err(e) => return not_found(asked, paths, &snap, e),
-        };
-        let doubts: Vec<String> = snap
-            .doubts()
-            .into_iter()
-            .filter(|k| !everywhere.contains(k))
-            .collect();
-        if !doubts.is_empty() {
-            for kind in doubts {
-                want = want.objects(&kind, None, None);
-                everywhere.push(kind);
-            }
-            continue;
-        }
-        if let Some(rule) = answer
-            .ids
+
+    /// Why the object is not in the namespace asked, naming where objects of its kind and
+    /// name are (`located`: the kind's objects in every namespace, read for their names).
+    pub fn elsewhere(&self, snap: &Snapshot, located: &[Located]) -> Option<String> {
+        let kind = resolve_kind(snap, self.typed)?;
+        let also: Vec<&str> = located
             .iter()
-            .find_map(|&id| reaching(&snap, &findings, id))
-        {
-            if stats {
-                eprintln!("kdiag stats: describe: {rule} may weigh other namespaces, full read");
-            }
-            return None;
-        }
-        if stats {
-            eprintln!(
-                "kdiag stats: describe: namespace {ns} read, and every namespace's {}",
-                if everywhere.is_empty() {
-                    "Events' times".to_string()
-                } else {
-                    everywhere.join(", ")
-                }
-            );
-        }
-        return Some(print(&snap, args, &answer));
+            .filter(|l| {
+                l.name == self.name && canonical_group(&l.api_version, &l.kind) == kind.group
+            })
+            .filter_map(|l| l.namespace.as_deref())
+            .collect();
+        resolve_object_also(snap, &kind, self.name, self.namespace, &also).err()
     }
-    None
-}
-
-/// The error a full read gives for an object not in the namespace asked: the narrow read
-/// holds the namespace, and where else objects of that kind and name are comes from the
-/// kind's files read for their names alone (`kdiag::ingest::locate`), without the rules.
-/// (`narrow` answers only kinds of kdiag's table in their own group, which resolve without
-/// the bundle's kinds.)
-fn not_found(asked: &Asked, paths: &[String], snap: &Snapshot, e: NoAnswer) -> Option<ExitCode> {
-    if !snap.is_partial() {
-        return Some(fail(snap, &e));
-    }
-    let kind = resolve_kind(snap, asked.typed)?;
-    let args = crate::input_args(paths);
-    let spared = snap.take_spared();
-    if std::env::var_os("KDIAG_STATS").is_some() {
-        eprintln!(
-            "kdiag stats: describe: not in namespace; {} named from {} of {} input(s) kept by the narrow read",
-            kind.kind,
-            spared.len(),
-            args.len()
-        );
-    }
-    let located = kdiag::ingest::locate::locate(&args, &kind.kind, spared).ok()?;
-    let also: Vec<&str> = located
-        .iter()
-        .filter(|l| l.name == asked.name && canonical_group(&l.api_version, &l.kind) == kind.group)
-        .filter_map(|l| l.namespace.as_deref())
-        .collect();
-    let message = resolve_object_also(snap, &kind, asked.name, asked.namespace, &also).err()?;
-    let holds_it = e.holds_it;
-    Some(fail(snap, &NoAnswer { message, holds_it }))
-}
-
-/// Prints an answer: the problems of the files that can hold it on stderr, its text.
-fn print(snap: &Snapshot, args: &DescribeArgs, answer: &Answer) -> ExitCode {
-    crate::warn_of_problems(snap, &answer.holds_it);
-    let redactor = args.redact.then(|| Redactor::from_snapshot(snap));
-    emit(answer.text.clone(), redactor.as_ref())
 }
 
 /// The objects asked and their text, from `snap`.
-fn answer(snap: &Snapshot, findings: &[Finding], asked: &Asked) -> Result<Answer, NoAnswer> {
+pub fn answer(snap: &Snapshot, findings: &[Finding], asked: &Asked) -> Result<Answer, NoAnswer> {
     let Some(kind) = resolve_kind(snap, asked.typed) else {
         return Err(NoAnswer {
             message: format!("the bundle holds no objects of kind {:?}", asked.typed),
@@ -241,26 +109,7 @@ fn answer(snap: &Snapshot, findings: &[Finding], asked: &Asked) -> Result<Answer
     })
 }
 
-/// The kind, the name and the bundle's paths from `KIND/NAME PATH...` or from kubectl's
-/// `KIND NAME PATH...` (the name then is the first argument that is no path on disk).
-fn split_target<'a>(
-    target: &'a str,
-    paths: &'a [String],
-) -> Option<(&'a str, &'a str, &'a [String])> {
-    if let Some((kind, name)) = target.split_once('/') {
-        return Some((kind, name, paths));
-    }
-    match paths {
-        [name, rest @ ..]
-            if !rest.is_empty() && name != "-" && !std::path::Path::new(name).exists() =>
-        {
-            Some((target, name, rest))
-        }
-        _ => None,
-    }
-}
-
-pub(super) fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectId) -> String {
+pub fn describe_object(snap: &Snapshot, findings: &[Finding], id: ObjectId) -> String {
     let o = snap.object(id);
     let v = o.value();
     let mut w = Tabbed::default();
@@ -448,7 +297,7 @@ fn secret_data(v: &Value, out: &mut String) {
                 for (k, val) in m {
                     let size = val
                         .as_str()
-                        .and_then(|s| s.strip_prefix(kdiag::ingest::objects::REDACTED))
+                        .and_then(|s| s.strip_prefix(crate::ingest::objects::REDACTED))
                         .map(str::trim)
                         .filter(|s| !s.is_empty())
                         .unwrap_or("value not shown");
@@ -467,7 +316,7 @@ fn secret_data(v: &Value, out: &mut String) {
 fn findings_section(snap: &Snapshot, findings: &[Finding], id: ObjectId, w: &mut Tabbed) {
     let o = snap.object(id);
     let me = o.reference();
-    let same = |r: &kdiag::kube::meta::ObjectRef| {
+    let same = |r: &crate::kube::meta::ObjectRef| {
         r.kind == me.kind && r.namespace == me.namespace && r.name == me.name
     };
     let mine: Vec<&Finding> = findings

@@ -7,7 +7,7 @@ use super::describe_containers::{describe_containers, describe_volumes};
 use super::describe_pod::{tolerations, topology_spread};
 use super::describe_writer::{Tabbed, annotations, labels, plain, rfc1123z, sorted_pairs};
 use super::fields::str_at;
-use kdiag::snapshot::{ObjectId, Snapshot};
+use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 
 /// The annotation that numbers a Deployment's rollouts, on it and on its ReplicaSets.

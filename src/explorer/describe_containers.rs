@@ -5,7 +5,7 @@
 
 use super::describe_writer::{Tabbed, labels, plain, rfc1123z};
 use super::fields::str_at;
-use kdiag::kube::quantity::Quantity;
+use crate::kube::quantity::Quantity;
 use serde_json::Value;
 
 /// `title:` then each container; `statuses` is `None` for a pod template (no status at

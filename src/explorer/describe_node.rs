@@ -6,9 +6,9 @@
 use super::age::created_age;
 use super::describe_writer::{Tabbed, annotations, labels, plain, rfc1123z};
 use super::fields::str_at;
-use kdiag::kube::quantity::Quantity;
-use kdiag::kube::requests::{effective_limits, effective_requests};
-use kdiag::snapshot::{ObjectId, Snapshot};
+use crate::kube::quantity::Quantity;
+use crate::kube::requests::{effective_limits, effective_requests};
+use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

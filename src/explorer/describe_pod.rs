@@ -7,8 +7,8 @@ use super::describe::controlled_by;
 use super::describe_containers::{describe_containers, describe_volumes, resources};
 use super::describe_writer::{Tabbed, annotations, labels, plain, rfc1123z};
 use super::fields::str_at;
-use kdiag::kube::quantity::Quantity;
-use kdiag::snapshot::Snapshot;
+use crate::kube::quantity::Quantity;
+use crate::snapshot::Snapshot;
 use serde_json::Value;
 
 pub(super) fn describe_pod(snap: &Snapshot, v: &Value, w: &mut Tabbed) {

@@ -3,7 +3,7 @@
 //! (minimum width 0, padding 2, spaces), and kubectl's shared printers (labels,
 //! annotations, times).
 
-use kdiag::kube::time::{format_rfc3339, parse_timestamp};
+use crate::kube::time::{format_rfc3339, parse_timestamp};
 use serde_json::Value;
 
 /// Spaces after the widest cell of a column (kubectl's `tabwriter.Init(…, 0, 8, 2, ' ', 0)`).
@@ -175,7 +175,7 @@ pub(super) fn annotations(w: &mut Tabbed, indent: &str, title: &str, v: Option<&
     w.write(0, &format!("{indent}{title}:\t"));
     let pairs: Vec<(String, String)> = sorted_pairs(v)
         .into_iter()
-        .filter(|(k, _)| k != kdiag::kube::meta::LAST_APPLIED)
+        .filter(|(k, _)| k != crate::kube::meta::LAST_APPLIED)
         .collect();
     if pairs.is_empty() {
         w.line(0, "<none>");
@@ -246,7 +246,7 @@ mod tests {
     #[test]
     fn multi_line_annotations_go_under_their_key() {
         let mut w = Tabbed::default();
-        let ann = json!({"b": "x\ny\n", "a": "short", (kdiag::kube::meta::LAST_APPLIED): "{}"});
+        let ann = json!({"b": "x\ny\n", "a": "short", (crate::kube::meta::LAST_APPLIED): "{}"});
         annotations(&mut w, "", "Annotations", Some(&ann));
         assert_eq!(
             w.finish(),

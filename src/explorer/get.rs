@@ -1,86 +1,51 @@
 //! `kdiag get`: the objects picked by kind, name, namespace, label and field selectors,
 //! sorted by `--sort-by`, printed as a table per kind (the columns of each kind are in
-//! `columns.rs`), YAML, JSON or names. The arguments are read in `get_request.rs`.
+//! `columns.rs`), YAML, JSON or names. The arguments are read in `get_request.rs`, what
+//! to read of the bundle is said in `needs.rs`.
 
 use super::columns::columns;
 use super::field_selector::{FieldReq, check_fields, matches_fields, parse_field_selector};
-use super::get_request::{Request, split_args};
+use super::get_request::Request;
 use super::lookup::{Kind, cluster_scoped, kind_names, resolve_kind, resolve_object};
 use super::printer_columns::{custom_table, printer_columns};
 use super::selector::{Req, matches_selector, parse_selector};
 use super::sort_by::{compare, parse_sort_by, sort_key};
 use super::yaml::{object_json, object_yaml};
-use super::{GetArgs, GetFormat, emit};
-use crate::load_snapshot;
-use kdiag::parse::typo::did_you_mean;
-use kdiag::report::redact::Redactor;
-use kdiag::snapshot::{ObjectId, Snapshot};
+use super::{GetFormat, GetQuery};
+use crate::parse::typo::did_you_mean;
+use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::json;
 use std::collections::HashMap;
-use std::process::ExitCode;
-
-pub fn get(args: GetArgs) -> ExitCode {
-    match run(&args) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("kdiag: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
 
 /// The objects of one kind to print: picked by name, or listed and filtered.
-struct Table {
+pub struct Table {
     kind: Kind,
     ids: Vec<ObjectId>,
 }
 
-fn run(args: &GetArgs) -> Result<ExitCode, String> {
-    let request = split_args(&args.args, |p| std::path::Path::new(p).exists())?;
-    // Selectors and the sort key are read before the bundle, so a typo costs no load.
-    let selectors = Selectors {
-        labels: args.selector.as_deref().map(parse_selector).transpose()?,
-        fields: args
-            .field_selector
-            .as_deref()
-            .map(parse_field_selector)
-            .transpose()?,
-        sort_by: args.sort_by.as_deref().map(parse_sort_by).transpose()?,
-    };
-    // Names given with `-n` are read in that namespace first, and in every namespace only
-    // when one is not there (to say where it is).
-    let mut want = super::needs::for_get(&request, args);
-    let (snap, mut tables, not_found) = loop {
-        let Some(snap) = load_snapshot(&request.paths, &want) else {
-            return Ok(ExitCode::from(2));
-        };
-        let (tables, not_found) = pick(&snap, &request, args, &selectors)?;
-        match super::needs::for_get_names_everywhere(&request, args) {
-            Some(wider) if !not_found.is_empty() && wider != want => want = wider,
-            _ => break (snap, tables, not_found),
-        }
-    };
-    crate::warn_of_problems(&snap, &want);
-    for e in &not_found {
-        eprintln!("kdiag: {e}");
+impl Table {
+    /// No object of the kind was picked.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
     }
-    let failed = || ExitCode::from(if not_found.is_empty() { 0 } else { 2 });
-    tables.retain(|t| !t.ids.is_empty() || request.targets.len() == 1);
-    if tables.iter().all(|t| t.ids.is_empty()) {
-        if not_found.is_empty() {
-            say_none_found(&snap, &tables, args, &request);
-        }
-        return Ok(failed());
+
+    /// How many objects of this table's kind `snap` holds, in every namespace.
+    pub fn kind_count(&self, snap: &Snapshot) -> usize {
+        self.kind.ids(snap).len()
     }
-    let redactor = args.redact.then(|| Redactor::from_snapshot(&snap));
+}
+
+/// The objects picked, as `-o` asks: JSON or YAML (a `List` unless one object was named),
+/// names, or a table per kind.
+pub fn render(snap: &Snapshot, tables: &[Table], request: &Request, query: &GetQuery) -> String {
     let all_ids: Vec<ObjectId> = tables.iter().flat_map(|t| t.ids.iter().copied()).collect();
     let single = request.named() == 1 && all_ids.len() == 1;
-    let text = match args.output {
+    match query.output {
         Some(GetFormat::Json) => {
             let v = if single {
-                object_json(&snap, all_ids[0])
+                object_json(snap, all_ids[0])
             } else {
-                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| object_json(&snap, id)).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| object_json(snap, id)).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
             };
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');
@@ -88,11 +53,11 @@ fn run(args: &GetArgs) -> Result<ExitCode, String> {
         }
         Some(GetFormat::Yaml) => {
             if single {
-                object_yaml(&snap, all_ids[0])
+                object_yaml(snap, all_ids[0])
             } else {
                 let mut s = String::from("apiVersion: v1\nitems:\n");
                 for &id in &all_ids {
-                    for (i, l) in object_yaml(&snap, id).lines().enumerate() {
+                    for (i, l) in object_yaml(snap, id).lines().enumerate() {
                         s.push_str(if i == 0 { "- " } else { "  " });
                         s.push_str(l);
                         s.push('\n');
@@ -117,27 +82,42 @@ fn run(args: &GetArgs) -> Result<ExitCode, String> {
             let printed: Vec<String> = tables
                 .iter()
                 .filter(|t| !t.ids.is_empty())
-                .map(|t| kind_text(&snap, t, args, show_kind))
+                .map(|t| kind_text(snap, t, query, show_kind))
                 .collect();
             printed.join("\n")
         }
-    };
-    let code = emit(text, redactor.as_ref());
-    Ok(if not_found.is_empty() { code } else { failed() })
+    }
 }
 
-/// What `run` reads before the bundle: the label and field selectors and the sort key.
-struct Selectors {
+/// What `get` reads before the bundle, so a typo costs no load: the label and field
+/// selectors and the sort key.
+pub struct Selectors {
     labels: Option<Vec<Req>>,
     fields: Option<Vec<FieldReq>>,
     sort_by: Option<super::jsonpath::JsonPath>,
 }
 
-/// The objects of each kind asked, and what was named and not found.
-fn pick(
+impl Selectors {
+    /// The selectors and sort key of `query`; `Err` says what does not read.
+    pub fn parse(query: &GetQuery) -> Result<Selectors, String> {
+        Ok(Selectors {
+            labels: query.selector.as_deref().map(parse_selector).transpose()?,
+            fields: query
+                .field_selector
+                .as_deref()
+                .map(parse_field_selector)
+                .transpose()?,
+            sort_by: query.sort_by.as_deref().map(parse_sort_by).transpose()?,
+        })
+    }
+}
+
+/// The objects of each kind asked, and what was named and not found. A kind without
+/// objects is kept only when it is the only kind asked (to say where its objects are).
+pub fn pick(
     snap: &Snapshot,
     request: &Request,
-    args: &GetArgs,
+    query: &GetQuery,
     selectors: &Selectors,
 ) -> Result<(Vec<Table>, Vec<String>), String> {
     let mut kinds: Vec<(Kind, &Vec<String>)> = Vec::new();
@@ -165,7 +145,7 @@ fn pick(
             let mut ids = list(
                 snap,
                 &kind,
-                args,
+                query,
                 selectors.labels.as_deref(),
                 selectors.fields.as_deref(),
             );
@@ -178,10 +158,10 @@ fn pick(
             }
             ids
         } else {
-            let ns = if args.all_namespaces {
+            let ns = if query.all_namespaces {
                 None
             } else {
-                args.namespace.as_deref()
+                query.namespace.as_deref()
             };
             names
                 .iter()
@@ -196,13 +176,14 @@ fn pick(
         };
         tables.push(Table { kind, ids });
     }
+    tables.retain(|t| !t.ids.is_empty() || request.targets.len() == 1);
     Ok((tables, not_found))
 }
 
 /// One kind's table, with NAMESPACE first under `-A`, and `kind/` before each name
 /// when several kinds are printed.
-fn kind_text(snap: &Snapshot, t: &Table, args: &GetArgs, show_kind: bool) -> String {
-    let wide = args.output == Some(GetFormat::Wide);
+fn kind_text(snap: &Snapshot, t: &Table, query: &GetQuery, show_kind: bool) -> String {
+    let wide = query.output == Some(GetFormat::Wide);
     let (mut header, mut rows) = kind_table(snap, &t.kind, &t.ids, wide);
     if show_kind {
         let prefix = format!("{}/", t.kind.resource());
@@ -212,7 +193,7 @@ fn kind_text(snap: &Snapshot, t: &Table, args: &GetArgs, show_kind: bool) -> Str
             }
         }
     }
-    if args.all_namespaces && !cluster_scoped(snap, &t.kind) {
+    if query.all_namespaces && !cluster_scoped(snap, &t.kind) {
         header.insert(0, "NAMESPACE".into());
         for (row, &id) in rows.iter_mut().zip(&t.ids) {
             row.insert(0, snap.object(id).namespace.clone().unwrap_or_default());
@@ -226,11 +207,11 @@ fn kind_text(snap: &Snapshot, t: &Table, args: &GetArgs, show_kind: bool) -> Str
 fn list(
     snap: &Snapshot,
     kind: &Kind,
-    args: &GetArgs,
+    query: &GetQuery,
     selector: Option<&[Req]>,
     fields: Option<&[FieldReq]>,
 ) -> Vec<ObjectId> {
-    let ns = list_namespace(snap, kind, args);
+    let ns = list_namespace(snap, kind, query);
     let mut ids: Vec<ObjectId> = kind
         .ids(snap)
         .iter()
@@ -248,37 +229,28 @@ fn list(
 }
 
 /// The namespace a listing is limited to: none for cluster-scoped kinds and `-A`.
-fn list_namespace<'a>(snap: &Snapshot, kind: &Kind, args: &'a GetArgs) -> Option<&'a str> {
-    if cluster_scoped(snap, kind) || args.all_namespaces {
+fn list_namespace<'a>(snap: &Snapshot, kind: &Kind, query: &'a GetQuery) -> Option<&'a str> {
+    if cluster_scoped(snap, kind) || query.all_namespaces {
         None
     } else {
-        Some(args.namespace.as_deref().unwrap_or("default"))
+        Some(query.namespace.as_deref().unwrap_or("default"))
     }
 }
 
-/// kubectl's "No resources found", saying where a lone kind's objects are instead.
-fn say_none_found(snap: &Snapshot, tables: &[Table], args: &GetArgs, request: &Request) {
+/// kubectl's "No resources found", saying where a lone kind's objects are instead:
+/// `elsewhere` of them are in other namespaces or do not match.
+pub fn none_found(snap: &Snapshot, tables: &[Table], query: &GetQuery, elsewhere: usize) -> String {
     let ns = match tables {
-        [t] => list_namespace(snap, &t.kind, args),
-        _ => (!args.all_namespaces).then(|| args.namespace.as_deref().unwrap_or("default")),
-    };
-    // A selective read left the other namespaces unread: read the kind there to count.
-    let elsewhere = match tables {
-        [t] => match super::needs::for_get_elsewhere(request, args) {
-            Some(want) => {
-                load_snapshot(&request.paths, &want).map_or(0, |all| t.kind.ids(&all).len())
-            }
-            None => t.kind.ids(snap).len(),
-        },
-        _ => 0,
+        [t] => list_namespace(snap, &t.kind, query),
+        _ => (!query.all_namespaces).then(|| query.namespace.as_deref().unwrap_or("default")),
     };
     match ns {
-        Some(ns) if elsewhere > 0 => eprintln!(
+        Some(ns) if elsewhere > 0 => format!(
             "No resources found in {ns} namespace ({elsewhere} {} object(s) in other namespaces or not matching: use -A or -n NS).",
             tables[0].kind.display()
         ),
-        Some(ns) => eprintln!("No resources found in {ns} namespace."),
-        None => eprintln!("No resources found."),
+        Some(ns) => format!("No resources found in {ns} namespace."),
+        None => "No resources found.".to_string(),
     }
 }
 
@@ -362,5 +334,5 @@ fn table(header: &[String], rows: &[Vec<String>]) -> String {
 }
 
 fn event_last(snap: &Snapshot, id: ObjectId) -> Option<i64> {
-    kdiag::kube::event::Event::from_value(snap.object(id).value()).and_then(|e| e.last)
+    crate::kube::event::Event::from_value(snap.object(id).value()).and_then(|e| e.last)
 }

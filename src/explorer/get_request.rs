@@ -25,7 +25,7 @@ pub(super) const ALL: &[&str] = &[
 /// the kind); `from_all` when they are `all`'s (kinds the bundle lacks are then left out
 /// silently).
 #[derive(Debug, PartialEq)]
-pub(super) struct Request {
+pub struct Request {
     pub targets: Vec<(String, Vec<String>)>,
     pub from_all: bool,
     pub paths: Vec<String>,
@@ -39,10 +39,7 @@ impl Request {
 }
 
 /// Splits the arguments; `exists` tells whether a path exists on disk.
-pub(super) fn split_args(
-    args: &[String],
-    exists: impl Fn(&str) -> bool,
-) -> Result<Request, String> {
+pub fn split_args(args: &[String], exists: impl Fn(&str) -> bool) -> Result<Request, String> {
     let Some((first, rest)) = args.split_first() else {
         return Err("expected KIND [NAME...] PATH...".into());
     };

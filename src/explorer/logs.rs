@@ -4,102 +4,53 @@
 //! `cluster-resources/pods/logs/NS/POD/C[-previous].log` and its logs collector's
 //! `NAME/POD/C[-previous].log`, support-bundle-kit `logs/NS/POD/C.log`, and a cluster-info
 //! dump's `NS/POD/logs.txt` (every container in one file, between kubectl's START and
-//! END lines).
+//! END lines). The command (`crate::cli::logs`) reads the bundle and prints.
 
 use super::lookup::{resolve_kind, resolve_object};
-use crate::load_snapshot;
-use kdiag::ingest::{LogSource, read_log, source::log_tail_bytes};
-use kdiag::snapshot::Snapshot;
+use crate::ingest::{LogSource, read_log, source::log_tail_bytes};
+use crate::snapshot::Snapshot;
 use serde_json::Value;
-use std::io::IsTerminal;
-use std::process::ExitCode;
 
-pub const LOGS_EXAMPLES: &str = "\
-Examples:
-  kdiag logs web-7d4b9-x2kqp -n shop bundle/
-  kdiag logs web-7d4b9-x2kqp -c proxy --previous must-gather.tar.gz
-  kdiag logs pod/web-7d4b9-x2kqp --tail 50 bundle/";
-
-#[derive(clap::Args)]
-pub struct LogsArgs {
+/// Which log to read: the pod, its container, current or previous, how much of it.
+pub struct LogRequest {
     /// The pod: NAME or pod/NAME.
-    #[arg(value_name = "POD")]
     pub pod: String,
-    /// The container (default: the pod's default container, else its first).
-    #[arg(long = "container", short = 'c', value_name = "C")]
+    /// The container (`None`: the pod's default container, else its first).
     pub container: Option<String>,
-    /// The log of the previous (terminated) container.
-    #[arg(long, short = 'p')]
+    /// The previous (terminated) container's log.
     pub previous: bool,
-    /// Namespace (optional when the pod's name is unique).
-    #[arg(long = "namespace", short = 'n', value_name = "NS")]
+    /// Namespace (`None`: the pod's name is looked up in every namespace).
     pub namespace: Option<String>,
-    /// Only the last N lines.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    /// Only the last N lines (a negative N: all of them, as kubectl).
     pub tail: Option<i64>,
-    /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<String>,
-}
-
-pub fn logs(args: LogsArgs) -> ExitCode {
-    // With `-n`, that namespace is read first; every namespace only when the pod is not
-    // there, to say where it is (a must-gather's pods of every namespace cost a second).
-    let name = pod_name(&args.pod);
-    let mut result = None;
-    for namespace in [args.namespace.as_deref(), None] {
-        let want = super::needs::for_logs(name, namespace);
-        let Some(snap) = load_snapshot(&args.paths, &want) else {
-            return ExitCode::from(2);
-        };
-        let held = container_log(&snap, &args);
-        let found = held.is_ok() || namespace.is_none_or(|ns| holds_pod(&snap, ns, name));
-        result = Some(held);
-        if found || namespace.is_none() {
-            crate::warn_of_problems(&snap, &want);
-            break;
-        }
-    }
-    match result.expect("one read at least") {
-        Ok(Held { text, notes }) => {
-            for n in notes {
-                eprintln!("{n}");
-            }
-            crate::write_stdout(&for_terminal(&text))
-        }
-        Err(e) => {
-            eprintln!("kdiag: {e}");
-            ExitCode::from(2)
-        }
-    }
 }
 
 /// Whether the bundle read holds the pod (its object, or logs of it) in `namespace`.
-fn holds_pod(snap: &Snapshot, namespace: &str, name: &str) -> bool {
+pub fn holds_pod(snap: &Snapshot, namespace: &str, name: &str) -> bool {
     let object = resolve_kind(snap, "pod")
         .is_some_and(|kind| resolve_object(snap, &kind, name, Some(namespace)).is_ok());
     object || !logs_of(snap, namespace, name).is_empty()
 }
 
 /// The pod's name in `pod/NAME` or `NAME` (what kind `pod/` names is checked later).
-fn pod_name(typed: &str) -> &str {
+pub fn pod_name(typed: &str) -> &str {
     typed.split_once('/').map_or(typed, |(_, name)| name)
 }
 
 /// The log's text and what the user should know about it (said on stderr).
-struct Held {
-    text: String,
-    notes: Vec<String>,
+pub struct Held {
+    pub text: String,
+    pub notes: Vec<String>,
 }
 
 /// The pod kubectl would pick, its container, and that container's log.
-fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
-    let name = match args.pod.split_once('/') {
+pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, String> {
+    let name = match request.pod.split_once('/') {
         Some(("pod" | "pods" | "po", name)) => name,
         Some((kind, _)) => return Err(format!("logs reads pods only, not {kind:?}")),
-        None => args.pod.as_str(),
+        None => request.pod.as_str(),
     };
-    let ns = args.namespace.as_deref();
+    let ns = request.namespace.as_deref();
     let pod = resolve_kind(snap, "pod")
         .ok_or_else(|| "the bundle holds no pods".to_string())
         .and_then(|kind| resolve_object(snap, &kind, name, ns))
@@ -121,7 +72,7 @@ fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
         Some(v) => Containers::of_pod(v),
         None => Containers::of_logs(&held),
     };
-    let container = match &args.container {
+    let container = match &request.container {
         Some(c) if containers.all().any(|x| x == c) => c.clone(),
         Some(c) => {
             return Err(format!(
@@ -156,7 +107,7 @@ fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
     let mut chosen: Option<(&LogSource, String, usize)> = None;
     for log in held
         .iter()
-        .filter(|l| l.key.previous == args.previous && names_container(l, &container))
+        .filter(|l| l.key.previous == request.previous && names_container(l, &container))
     {
         let (text, first_line) = read_log(log).map_err(|e| format!("{}: {e}", log.path))?;
         let holds_text = !text.trim().is_empty();
@@ -168,7 +119,11 @@ fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
         }
     }
     let Some((log, mut text, first_line)) = chosen else {
-        let which = if args.previous { "previous" } else { "current" };
+        let which = if request.previous {
+            "previous"
+        } else {
+            "current"
+        };
         let mut kept: Vec<String> = held
             .iter()
             .map(|l| {
@@ -212,7 +167,7 @@ fn container_log(snap: &Snapshot, args: &LogsArgs) -> Result<Held, String> {
     if log.key.container.is_empty() {
         text = dump_section(&text, &container);
     }
-    if let Some(n) = args.tail.filter(|n| *n >= 0) {
+    if let Some(n) = request.tail.filter(|n| *n >= 0) {
         text = last_lines(&text, n as usize);
     }
     Ok(Held { text, notes })
@@ -362,18 +317,6 @@ fn dump_section(text: &str, container: &str) -> String {
 fn last_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     lines[lines.len().saturating_sub(n)..].concat()
-}
-
-/// Logs go out as written, except to a terminal: there control characters (escape
-/// sequences a hostile log could hold) are shown escaped; tabs stay tabs.
-fn for_terminal(text: &str) -> String {
-    if !std::io::stdout().is_terminal() {
-        return text.to_string();
-    }
-    text.split('\t')
-        .map(|part| kdiag::parse::terminal::lines(part).into_owned())
-        .collect::<Vec<_>>()
-        .join("\t")
 }
 
 #[cfg(test)]

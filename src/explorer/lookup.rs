@@ -2,8 +2,8 @@
 //! `kind.group`), the kinds without a namespace, and one object found by name.
 
 use super::printer_columns::custom_kinds;
-use kdiag::snapshot::kinds::{CLUSTER_SCOPED, canonical_group, default_group};
-use kdiag::snapshot::{ObjectId, Snapshot};
+use crate::snapshot::kinds::{CLUSTER_SCOPED, canonical_group, default_group};
+use crate::snapshot::{ObjectId, Snapshot};
 
 /// Kinds kubectl knows: (Kind, plural, short names). Singular is the lowercased Kind.
 const KINDS: &[(&str, &str, &[&str])] = &[

@@ -1,7 +1,7 @@
 //! A Pod's STATUS as `kubectl get pods` prints it; `describe` shows the same.
 
 use super::fields::{int_at, str_at};
-use kdiag::snapshot::Snapshot;
+use crate::snapshot::Snapshot;
 use serde_json::Value;
 
 /// The STATUS column of `kubectl get pods` (printers.go `printPod`).

@@ -20,8 +20,8 @@
 use super::age::human_duration;
 use super::jsonpath::{JsonPath, Num, number};
 use super::openshift_columns::OPENSHIFT_KINDS;
-use kdiag::kube::time::parse_timestamp;
-use kdiag::snapshot::{ObjectId, Snapshot};
+use crate::kube::time::parse_timestamp;
+use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 
 /// One of a CRD version's `additionalPrinterColumns`.

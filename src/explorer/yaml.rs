@@ -1,8 +1,8 @@
 //! YAML output (`get -o yaml`, and the spec and status `describe` prints): an object's
 //! own text from the bundle, dedented and without `managedFields`, or a small emitter.
 
-use kdiag::kube::meta::LAST_APPLIED;
-use kdiag::snapshot::{ObjectId, Snapshot};
+use crate::kube::meta::LAST_APPLIED;
+use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -15,7 +15,7 @@ pub(super) fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
     if o.kind != "Secret" {
         let (file, span) = snap.source_of(id);
         let text = file.lines(span.start, span.end);
-        let holds_token = text.contains(kdiag::ingest::objects::TOKEN_VALUE_ANNOTATION);
+        let holds_token = text.contains(crate::ingest::objects::TOKEN_VALUE_ANNOTATION);
         if !holds_token && let Some(y) = dedent_yaml(text) {
             return y;
         }
@@ -69,7 +69,7 @@ fn written_last_applied(snap: &Snapshot, id: ObjectId) -> Option<Value> {
     if !text.contains(LAST_APPLIED) {
         return None;
     }
-    let (docs, _) = kdiag::parse::yaml::parse(&text);
+    let (docs, _) = crate::parse::yaml::parse(&text);
     docs.first().and_then(|d| at(&d.value))
 }
 
@@ -81,7 +81,7 @@ fn dedent_yaml(text: &str) -> Option<String> {
         .lines()
         .filter(|l| {
             let t = l.trim();
-            in_gap = t == kdiag::parse::fast_yaml::MANAGED_FIELDS_GAP || (in_gap && t.is_empty());
+            in_gap = t == crate::parse::fast_yaml::MANAGED_FIELDS_GAP || (in_gap && t.is_empty());
             t != "---" && t != "..." && !t.starts_with('#') && !in_gap
         })
         .collect();
@@ -251,11 +251,11 @@ mod tests {
         // The kept text (managedFields left as a comment and empty lines) reads the same;
         // an empty line inside a block scalar stays.
         let doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: kubelet\n    operation: Update\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n";
-        let (_, managed) = kdiag::parse::fast_yaml::scan::<
-            kdiag::ingest::header::Header<kdiag::ingest::header::ItemHeader>,
+        let (_, managed) = crate::parse::fast_yaml::scan::<
+            crate::ingest::header::Header<crate::ingest::header::ItemHeader>,
         >(doc)
         .unwrap();
-        let (kept, _) = kdiag::parse::fast_yaml::compact(doc, &managed);
+        let (kept, _) = crate::parse::fast_yaml::compact(doc, &managed);
         assert_ne!(kept.as_str(), doc);
         assert_eq!(
             dedent_yaml(&kept).unwrap(),

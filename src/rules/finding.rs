@@ -8,7 +8,7 @@ use crate::snapshot::ObjectId;
 use serde::Serialize;
 
 /// The pipeline stage where a stuck thing stopped (DESIGN.md), in pipeline order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
     Platform,

@@ -59,7 +59,7 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
             .par_iter()
             .flat_map_iter(|r| {
                 let t = std::time::Instant::now();
-                let cpu = || crate::thread_cpu_seconds().unwrap_or(0.0);
+                let cpu = || crate::process_stats::thread_cpu_seconds().unwrap_or(0.0);
                 let c = if stats { cpu() } else { 0.0 };
                 let found = (r.run)(&ctx);
                 if stats {
@@ -70,7 +70,7 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
                         r.id,
                         t.elapsed().as_secs_f64(),
                         cpu() - c,
-                        crate::rss_mib().unwrap_or(0)
+                        crate::process_stats::rss_mib().unwrap_or(0)
                     );
                 }
                 found

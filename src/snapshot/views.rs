@@ -158,7 +158,7 @@ impl Snapshot {
             }));
             if std::env::var_os("KDIAG_STATS").is_some() {
                 let took = started.elapsed().as_secs_f64();
-                let rss = crate::rss_mib().unwrap_or(0);
+                let rss = crate::process_stats::rss_mib().unwrap_or(0);
                 eprintln!("kdiag stats: view {kind} {took:.3}s (RSS then {rss} MiB)");
             }
             view

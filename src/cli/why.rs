@@ -1,0 +1,47 @@
+//! `kdiag why KIND/NAME [-n NAMESPACE] PATH...`: one object's admission chain as a tree
+//! (see [`crate::explain`]).
+
+use super::inputs::analyze_quietly;
+use super::output::write_bundle_text;
+use crate::ingest::Want;
+use std::process::ExitCode;
+
+/// Arguments of `kdiag why`.
+#[derive(clap::Args)]
+pub struct WhyArgs {
+    /// What to explain: KIND/NAME, e.g. job/train, workload/job-train-1a2b3, pod/train-x7k2p,
+    /// clusterqueue/cq-ml, localqueue/user-queue, cohort/research.
+    #[arg(value_name = "KIND/NAME")]
+    pub target: String,
+    /// Namespace of a namespaced object (optional when the name is unique).
+    #[arg(long = "namespace", short = 'n', value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+}
+
+/// Runs `kdiag why`: 0 when the object was found and explained, 2 otherwise.
+pub fn run(args: WhyArgs) -> ExitCode {
+    let (snapshot, findings) = match analyze_quietly(&args.paths, &Want::all()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kdiag: {}", e.0);
+            return ExitCode::from(2);
+        }
+    };
+    match crate::explain::why(
+        &snapshot,
+        &findings,
+        &args.target,
+        args.namespace.as_deref(),
+    ) {
+        // Bundle text is printed to a terminal: control and bidi characters escaped, and
+        // messages kept on their line (a newline in one cannot forge a line of the tree).
+        Ok(text) => write_bundle_text(text, None),
+        Err(e) => {
+            eprintln!("kdiag: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
