@@ -309,6 +309,17 @@ fn workload_tree(ctx: &Ctx, c: &Chain, out: &mut String, with_owner: bool) {
             )
         )
     );
+    workload_lines(snap, c, &indent, out);
+    queue_lines(ctx, c, &format!("{indent}   "), out);
+    for n in &c.notes {
+        let _ = writeln!(out, "{indent}   note: {n}");
+    }
+}
+
+/// The Workload's own lines under its head: pod sets and what they ask, its conditions,
+/// admission checks, admission, and its pods' phases.
+fn workload_lines(snap: &Snapshot, c: &Chain, indent: &str, out: &mut String) {
+    let w = c.wl;
     for n in &c.needs {
         let per: Vec<String> = n
             .per_pod
@@ -408,8 +419,13 @@ fn workload_tree(ctx: &Ctx, c: &Chain, out: &mut String, with_owner: bool) {
         let words: Vec<String> = phases.iter().map(|(p, n)| format!("{n} {p}")).collect();
         let _ = writeln!(out, "{indent}   pods: {}", words.join(", "));
     }
-    // LocalQueue.
-    let sub = format!("{indent}   ");
+}
+
+/// The Workload's LocalQueue and, under it, the ClusterQueue tree; or why the chain stops
+/// before them. `sub`: the indent of the queue's line.
+fn queue_lines(ctx: &Ctx, c: &Chain, sub: &str, out: &mut String) {
+    let snap = ctx.snap;
+    let w = c.wl;
     match (w.queue_name(), c.lq) {
         (None, _) => {
             let _ = writeln!(out, "{sub}└─ ✗ no LocalQueue (spec.queueName is empty)");
@@ -483,9 +499,6 @@ fn workload_tree(ctx: &Ctx, c: &Chain, out: &mut String, with_owner: bool) {
                 );
             }
         }
-    }
-    for n in &c.notes {
-        let _ = writeln!(out, "{indent}   note: {n}");
     }
 }
 

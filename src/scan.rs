@@ -67,7 +67,7 @@ pub fn shard_from(
 /// One bundle → its JSON line.
 pub fn analyze_one(path: &Path, top: usize, threshold: Option<Severity>, redact: bool) -> Value {
     let shown = path.display().to_string();
-    let (snap, findings) = match crate::analyze(&[InputArg::Path(path.to_path_buf())]) {
+    let (snap, findings) = match crate::pipeline::analyze(&[InputArg::Path(path.to_path_buf())]) {
         Ok(r) => r,
         Err(e) => return json!({"schema": SCAN_SCHEMA, "path": shown, "error": e.0}),
     };

@@ -73,7 +73,7 @@ pub fn analyze_quietly(
     paths: &[String],
     want: &Want,
 ) -> Result<(Snapshot, Vec<Finding>), InputError> {
-    crate::analyze_wanted(&input_args(paths), want)
+    crate::pipeline::analyze_wanted(&input_args(paths), want)
 }
 
 /// Says on stderr that files this answer comes from had problems (their objects may be
