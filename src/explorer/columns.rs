@@ -1,5 +1,8 @@
-//! The kubectl-style table columns of each kind (`kdiag get` and `-o wide`): the header
-//! and the row of one object, and the cell formats they share.
+//! The kubectl-style table columns of each kind (`kdiag get` and `-o wide`): a table of
+//! printers, each kind's columns in order, each column its header, whether only `-o wide`
+//! shows it, and the function that computes its cell from one object. A caller asks for a
+//! kind's columns ([`columns_of`]) and computes the cells it shows; [`columns`] is the
+//! header and row `get` prints.
 
 use super::age::{age, created_age, human_duration};
 use super::fields::{int_at, str_at};
@@ -83,6 +86,452 @@ fn selector_text(v: Option<&Value>) -> String {
     none_if_empty(parts.join(","))
 }
 
+/// One object of a table: what its cells are computed from.
+pub(super) struct Item<'a> {
+    pub snap: &'a Snapshot,
+    pub name: &'a str,
+    pub v: &'a Value,
+}
+
+/// One column of a kind's table.
+pub(super) struct Column {
+    /// The header kubectl prints.
+    pub name: &'static str,
+    /// Shown only by `-o wide`.
+    pub wide: bool,
+    pub cell: fn(&Item) -> String,
+}
+
+const fn col(name: &'static str, cell: fn(&Item) -> String) -> Column {
+    Column {
+        name,
+        wide: false,
+        cell,
+    }
+}
+
+const fn wide(name: &'static str, cell: fn(&Item) -> String) -> Column {
+    Column {
+        name,
+        wide: true,
+        cell,
+    }
+}
+
+/// A column whose cell is the integer at a JSON pointer (0 when there is none).
+macro_rules! int_column {
+    ($name:literal, $path:literal) => {
+        col($name, |o| int_at(o.v, $path).to_string())
+    };
+}
+
+/// A column whose cell is the string at a JSON pointer (empty when there is none); `wide`
+/// for one only `-o wide` shows.
+macro_rules! text_column {
+    ($name:literal, $path:literal) => {
+        col($name, |o| str_at(o.v, $path).to_string())
+    };
+    (wide $name:literal, $path:literal) => {
+        wide($name, |o| str_at(o.v, $path).to_string())
+    };
+}
+
+/// `text_column!`, `<none>` when empty.
+macro_rules! text_or_none {
+    ($name:literal, $path:literal) => {
+        col($name, |o| none_if_empty(str_at(o.v, $path).to_string()))
+    };
+    (wide $name:literal, $path:literal) => {
+        wide($name, |o| none_if_empty(str_at(o.v, $path).to_string()))
+    };
+}
+
+/// A kind's columns.
+struct Printer {
+    kind: &'static str,
+    columns: &'static [Column],
+}
+
+const NAME: Column = col("NAME", |o| o.name.to_string());
+const AGE: Column = col("AGE", |o| created_age(o.snap, o.v));
+/// `status.phase`, kubectl's STATUS of Namespaces and volumes.
+const PHASE: Column = text_column!("STATUS", "/status/phase");
+/// What `-o wide` adds to a controller of pods: its template's containers and images,
+/// and its selector.
+const TEMPLATE_CONTAINERS: Column = wide("CONTAINERS", |o| images(o.v, true).0);
+const TEMPLATE_IMAGES: Column = wide("IMAGES", |o| images(o.v, true).1);
+const SELECTOR: Column = wide("SELECTOR", |o| selector_text(o.v.pointer("/spec/selector")));
+/// `READY` of a Deployment or StatefulSet: ready replicas of those wanted.
+const READY_REPLICAS: Column = col("READY", |o| {
+    format!(
+        "{}/{}",
+        int_at(o.v, "/status/readyReplicas"),
+        spec_replicas(o.v)
+    )
+});
+const PENDING_WORKLOADS: Column = int_column!("PENDING WORKLOADS", "/status/pendingWorkloads");
+const ADMITTED_WORKLOADS: Column = int_column!("ADMITTED WORKLOADS", "/status/admittedWorkloads");
+/// NAME and AGE: the columns of a kind without its own.
+const DEFAULT: &[Column] = &[NAME, AGE];
+
+/// The kinds with columns of their own, as kubectl prints them.
+static PRINTERS: &[Printer] = &[
+    Printer {
+        kind: "Pod",
+        columns: &[
+            NAME,
+            col("READY", pod_ready),
+            col("STATUS", |o| pod_status(o.snap, o.v)),
+            col("RESTARTS", pod_restarts),
+            AGE,
+            text_or_none!(wide "IP", "/status/podIP"),
+            text_or_none!(wide "NODE", "/spec/nodeName"),
+            text_or_none!(wide "NOMINATED NODE", "/status/nominatedNodeName"),
+            wide("READINESS GATES", readiness_gates),
+        ],
+    },
+    Printer {
+        kind: "Deployment",
+        columns: &[
+            NAME,
+            READY_REPLICAS,
+            int_column!("UP-TO-DATE", "/status/updatedReplicas"),
+            int_column!("AVAILABLE", "/status/availableReplicas"),
+            AGE,
+            TEMPLATE_CONTAINERS,
+            TEMPLATE_IMAGES,
+            SELECTOR,
+        ],
+    },
+    Printer {
+        kind: "ReplicaSet",
+        columns: &[
+            NAME,
+            DESIRED_REPLICAS,
+            CURRENT_REPLICAS,
+            READY_OF_REPLICAS,
+            AGE,
+            TEMPLATE_CONTAINERS,
+            TEMPLATE_IMAGES,
+            SELECTOR,
+        ],
+    },
+    Printer {
+        kind: "ReplicationController",
+        columns: &[
+            NAME,
+            DESIRED_REPLICAS,
+            CURRENT_REPLICAS,
+            READY_OF_REPLICAS,
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "StatefulSet",
+        columns: &[
+            NAME,
+            READY_REPLICAS,
+            AGE,
+            TEMPLATE_CONTAINERS,
+            TEMPLATE_IMAGES,
+            SELECTOR,
+        ],
+    },
+    Printer {
+        kind: "DaemonSet",
+        columns: &[
+            NAME,
+            int_column!("DESIRED", "/status/desiredNumberScheduled"),
+            int_column!("CURRENT", "/status/currentNumberScheduled"),
+            int_column!("READY", "/status/numberReady"),
+            int_column!("UP-TO-DATE", "/status/updatedNumberScheduled"),
+            int_column!("AVAILABLE", "/status/numberAvailable"),
+            col("NODE SELECTOR", node_selector),
+            AGE,
+            TEMPLATE_CONTAINERS,
+            TEMPLATE_IMAGES,
+            SELECTOR,
+        ],
+    },
+    Printer {
+        kind: "Job",
+        columns: &[
+            NAME,
+            col("STATUS", |o| job_status(o.v).into()),
+            col("COMPLETIONS", |o| {
+                let completions = o.v.pointer("/spec/completions").and_then(Value::as_i64);
+                format!(
+                    "{}/{}",
+                    int_at(o.v, "/status/succeeded"),
+                    completions.unwrap_or(1)
+                )
+            }),
+            col("DURATION", job_duration),
+            AGE,
+            TEMPLATE_CONTAINERS,
+            TEMPLATE_IMAGES,
+            SELECTOR,
+        ],
+    },
+    Printer {
+        kind: "CronJob",
+        columns: &[
+            NAME,
+            text_column!("SCHEDULE", "/spec/schedule"),
+            text_or_none!("TIMEZONE", "/spec/timeZone"),
+            col("SUSPEND", |o| {
+                (o.v.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true))
+                    .to_string()
+                    .replace("true", "True")
+                    .replace("false", "False")
+            }),
+            col("ACTIVE", |o| {
+                let active = o.v.pointer("/status/active").and_then(Value::as_array);
+                active.map(Vec::len).unwrap_or(0).to_string()
+            }),
+            col("LAST SCHEDULE", |o| {
+                match str_at(o.v, "/status/lastScheduleTime") {
+                    "" => "<none>".into(),
+                    t => age(o.snap, t),
+                }
+            }),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "Service",
+        columns: &[
+            NAME,
+            col("TYPE", |o| service_type(o.v).into()),
+            text_or_none!("CLUSTER-IP", "/spec/clusterIP"),
+            col("EXTERNAL-IP", service_external),
+            col("PORT(S)", service_ports),
+            AGE,
+            SELECTOR,
+        ],
+    },
+    Printer {
+        kind: "Endpoints",
+        columns: &[NAME, col("ENDPOINTS", endpoints_addresses), AGE],
+    },
+    Printer {
+        kind: "EndpointSlice",
+        columns: &[
+            NAME,
+            text_column!("ADDRESSTYPE", "/addressType"),
+            col("PORTS", |o| {
+                let ports = each(o.v, "/ports", |p| int_at(p, "/port").to_string());
+                none_if_empty(ports.join(","))
+            }),
+            col("ENDPOINTS", slice_addresses),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "Ingress",
+        columns: &[
+            NAME,
+            text_or_none!("CLASS", "/spec/ingressClassName"),
+            col("HOSTS", ingress_hosts),
+            col("ADDRESS", |o| load_balancer_addresses(o.v).join(",")),
+            col("PORTS", |o| {
+                let tls = o.v.pointer("/spec/tls").and_then(Value::as_array);
+                match tls.is_some_and(|t| !t.is_empty()) {
+                    true => "80, 443".into(),
+                    false => "80".into(),
+                }
+            }),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "Node",
+        columns: &[
+            NAME,
+            col("STATUS", node_status),
+            col("ROLES", node_roles),
+            AGE,
+            text_column!("VERSION", "/status/nodeInfo/kubeletVersion"),
+            wide("INTERNAL-IP", |o| node_address(o.v, "InternalIP")),
+            wide("EXTERNAL-IP", |o| node_address(o.v, "ExternalIP")),
+            text_column!(wide "OS-IMAGE", "/status/nodeInfo/osImage"),
+            text_column!(wide "KERNEL-VERSION", "/status/nodeInfo/kernelVersion"),
+            text_column!(wide "CONTAINER-RUNTIME", "/status/nodeInfo/containerRuntimeVersion"),
+        ],
+    },
+    Printer {
+        kind: "Namespace",
+        columns: &[NAME, PHASE, AGE],
+    },
+    Printer {
+        kind: "Event",
+        columns: &[
+            col("LAST SEEN", |o| {
+                let e = event(o);
+                match (e.last, o.snap.as_of) {
+                    (Some(t), Some(now)) => human_duration(now - t),
+                    _ => "<unknown>".into(),
+                }
+            }),
+            col("TYPE", |o| event(o).type_),
+            col("REASON", |o| event(o).reason),
+            col("OBJECT", |o| {
+                let e = event(o);
+                let kind = e.regarding.kind.to_ascii_lowercase();
+                format!("{kind}/{}", e.regarding.name)
+            }),
+            col("MESSAGE", |o| event(o).message.replace('\n', " ")),
+        ],
+    },
+    Printer {
+        kind: "PersistentVolumeClaim",
+        columns: &[
+            NAME,
+            PHASE,
+            text_column!("VOLUME", "/spec/volumeName"),
+            text_column!("CAPACITY", "/status/capacity/storage"),
+            col("ACCESS MODES", |o| {
+                let modes = o.v.pointer("/status/accessModes");
+                access_modes(modes.or_else(|| o.v.pointer("/spec/accessModes")))
+            }),
+            text_or_none!("STORAGECLASS", "/spec/storageClassName"),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "PersistentVolume",
+        columns: &[
+            NAME,
+            text_column!("CAPACITY", "/spec/capacity/storage"),
+            col("ACCESS MODES", |o| {
+                access_modes(o.v.pointer("/spec/accessModes"))
+            }),
+            text_column!("RECLAIM POLICY", "/spec/persistentVolumeReclaimPolicy"),
+            PHASE,
+            col("CLAIM", |o| {
+                let claim = |f: &str| str_at(o.v, f);
+                match (
+                    claim("/spec/claimRef/namespace"),
+                    claim("/spec/claimRef/name"),
+                ) {
+                    (_, "") => String::new(),
+                    (ns, c) => format!("{ns}/{c}"),
+                }
+            }),
+            text_column!("STORAGECLASS", "/spec/storageClassName"),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "StorageClass",
+        columns: &[
+            col("NAME", |o| {
+                let default = "/metadata/annotations/storageclass.kubernetes.io~1is-default-class";
+                match str_at(o.v, default) {
+                    "true" => format!("{} (default)", o.name),
+                    _ => o.name.to_string(),
+                }
+            }),
+            text_column!("PROVISIONER", "/provisioner"),
+            col("RECLAIMPOLICY", |o| str_or(o.v, "reclaimPolicy", "Delete")),
+            col("VOLUMEBINDINGMODE", |o| {
+                str_or(o.v, "volumeBindingMode", "Immediate")
+            }),
+            col("ALLOWVOLUMEEXPANSION", |o| {
+                let allow = o.v.get("allowVolumeExpansion").and_then(Value::as_bool);
+                allow.unwrap_or(false).to_string()
+            }),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "ConfigMap",
+        columns: &[
+            NAME,
+            col("DATA", |o| {
+                let keys = |f: &str| o.v.get(f).and_then(Value::as_object).map_or(0, |m| m.len());
+                (keys("data") + keys("binaryData")).to_string()
+            }),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "Secret",
+        columns: &[
+            NAME,
+            text_column!("TYPE", "/type"),
+            col("DATA", |_| "<scrubbed>".into()),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "ServiceAccount",
+        columns: &[
+            NAME,
+            col("SECRETS", |o| {
+                let secrets = o.v.get("secrets").and_then(Value::as_array);
+                secrets.map(Vec::len).unwrap_or(0).to_string()
+            }),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "Workload",
+        columns: &[
+            NAME,
+            text_column!("QUEUE", "/spec/queueName"),
+            text_column!("RESERVED IN", "/status/admission/clusterQueue"),
+            col("ADMITTED", |o| condition_status(o.v, "Admitted")),
+            col("FINISHED", |o| condition_status(o.v, "Finished")),
+            AGE,
+        ],
+    },
+    Printer {
+        kind: "ClusterQueue",
+        columns: &[
+            NAME,
+            col("COHORT", |o| {
+                let cohort = o.v.pointer("/spec/cohort");
+                let cohort = cohort.or_else(|| o.v.pointer("/spec/cohortName"));
+                cohort.and_then(Value::as_str).unwrap_or("").into()
+            }),
+            col("STRATEGY", |o| {
+                let strategy = o.v.pointer("/spec/queueingStrategy");
+                strategy
+                    .and_then(Value::as_str)
+                    .unwrap_or("BestEffortFIFO")
+                    .into()
+            }),
+            PENDING_WORKLOADS,
+            ADMITTED_WORKLOADS,
+        ],
+    },
+    Printer {
+        kind: "LocalQueue",
+        columns: &[
+            NAME,
+            text_column!("CLUSTERQUEUE", "/spec/clusterQueue"),
+            PENDING_WORKLOADS,
+            ADMITTED_WORKLOADS,
+        ],
+    },
+];
+
+/// `DESIRED`, `CURRENT` and `READY` of a ReplicaSet or ReplicationController.
+const DESIRED_REPLICAS: Column = col("DESIRED", |o| spec_replicas(o.v).to_string());
+const CURRENT_REPLICAS: Column = int_column!("CURRENT", "/status/replicas");
+const READY_OF_REPLICAS: Column = int_column!("READY", "/status/readyReplicas");
+
+/// The columns of `kind` (one kdiag knows; `""` for any other): its own, else NAME and AGE.
+pub(super) fn columns_of(kind: &str) -> &'static [Column] {
+    PRINTERS
+        .iter()
+        .find(|p| p.kind == kind)
+        .map_or(DEFAULT, |p| p.columns)
+}
+
+/// The header and row of one object of `kind` (see [`columns_of`]), `-o wide`'s columns
+/// when `wide`.
 pub(super) fn columns(
     snap: &Snapshot,
     kind: &str,
@@ -90,689 +539,296 @@ pub(super) fn columns(
     v: &Value,
     wide: bool,
 ) -> (Vec<&'static str>, Vec<String>) {
-    let age = created_age(snap, v);
-    let n = name.to_string();
-    let (mut h, mut r): (Vec<&'static str>, Vec<String>) = match kind {
-        "Pod" => {
-            let statuses = v
-                .pointer("/status/containerStatuses")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let total = v
-                .pointer("/spec/containers")
-                .and_then(Value::as_array)
-                .map(Vec::len)
-                .unwrap_or(statuses.len());
-            let ready = statuses
-                .iter()
-                .filter(|c| c.get("ready").and_then(Value::as_bool) == Some(true))
-                .count();
-            let restarts: i64 = statuses.iter().map(|c| int_at(c, "/restartCount")).sum();
-            let last_restart = statuses
-                .iter()
-                .filter_map(|c| {
-                    c.pointer("/lastState/terminated/finishedAt")
-                        .and_then(Value::as_str)
-                        .and_then(parse_timestamp)
-                })
-                .max();
-            let restarts = match (last_restart, snap.as_of) {
-                (Some(t), Some(now)) if restarts > 0 => {
-                    format!("{restarts} ({} ago)", human_duration(now - t))
-                }
-                _ => restarts.to_string(),
-            };
-            let mut h = vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"];
-            let mut r = vec![
-                n,
-                format!("{ready}/{total}"),
-                pod_status(snap, v),
-                restarts,
-                age,
-            ];
-            if wide {
-                h.extend(["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]);
-                let gates = v
-                    .pointer("/spec/readinessGates")
-                    .and_then(Value::as_array)
-                    .map(|g| {
-                        let conds = v
-                            .pointer("/status/conditions")
-                            .and_then(Value::as_array)
-                            .cloned()
-                            .unwrap_or_default();
-                        let ok = g
-                            .iter()
-                            .filter(|gate| {
-                                let t = str_at(gate, "/conditionType");
-                                conds.iter().any(|c| {
-                                    str_at(c, "/type") == t && str_at(c, "/status") == "True"
-                                })
-                            })
-                            .count();
-                        format!("{ok}/{}", g.len())
-                    });
-                r.extend([
-                    none_if_empty(str_at(v, "/status/podIP").to_string()),
-                    none_if_empty(str_at(v, "/spec/nodeName").to_string()),
-                    none_if_empty(str_at(v, "/status/nominatedNodeName").to_string()),
-                    gates.unwrap_or_else(|| "<none>".into()),
-                ]);
-            }
-            return (h, r);
-        }
-        "Deployment" => (
-            vec!["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
-            vec![
-                n,
-                format!(
-                    "{}/{}",
-                    int_at(v, "/status/readyReplicas"),
-                    v.pointer("/spec/replicas")
-                        .and_then(Value::as_i64)
-                        .unwrap_or(1)
-                ),
-                int_at(v, "/status/updatedReplicas").to_string(),
-                int_at(v, "/status/availableReplicas").to_string(),
-                age,
-            ],
-        ),
-        "ReplicaSet" | "ReplicationController" => (
-            vec!["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
-            vec![
-                n,
-                v.pointer("/spec/replicas")
-                    .and_then(Value::as_i64)
-                    .unwrap_or(1)
-                    .to_string(),
-                int_at(v, "/status/replicas").to_string(),
-                int_at(v, "/status/readyReplicas").to_string(),
-                age,
-            ],
-        ),
-        "StatefulSet" => (
-            vec!["NAME", "READY", "AGE"],
-            vec![
-                n,
-                format!(
-                    "{}/{}",
-                    int_at(v, "/status/readyReplicas"),
-                    v.pointer("/spec/replicas")
-                        .and_then(Value::as_i64)
-                        .unwrap_or(1)
-                ),
-                age,
-            ],
-        ),
-        "DaemonSet" => (
-            vec![
-                "NAME",
-                "DESIRED",
-                "CURRENT",
-                "READY",
-                "UP-TO-DATE",
-                "AVAILABLE",
-                "NODE SELECTOR",
-                "AGE",
-            ],
-            vec![
-                n,
-                int_at(v, "/status/desiredNumberScheduled").to_string(),
-                int_at(v, "/status/currentNumberScheduled").to_string(),
-                int_at(v, "/status/numberReady").to_string(),
-                int_at(v, "/status/updatedNumberScheduled").to_string(),
-                int_at(v, "/status/numberAvailable").to_string(),
-                v.pointer("/spec/template/spec/nodeSelector")
-                    .and_then(Value::as_object)
-                    .map(|m| {
-                        m.iter()
-                            .map(|(k, x)| format!("{k}={}", x.as_str().unwrap_or("")))
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    })
-                    .filter(|s| !s.is_empty())
-                    .unwrap_or_else(|| "<none>".into()),
-                age,
-            ],
-        ),
-        "Job" => {
-            let conds = v
-                .pointer("/status/conditions")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let has = |t: &str| {
-                conds
-                    .iter()
-                    .any(|c| str_at(c, "/type") == t && str_at(c, "/status") == "True")
-            };
-            let status = if has("Complete") {
-                "Complete"
-            } else if has("Failed") {
-                "Failed"
-            } else if has("FailureTarget") {
-                "FailureTarget"
-            } else if has("Suspended")
-                || v.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true)
-            {
-                "Suspended"
-            } else {
-                "Running"
-            };
-            let completions = v
-                .pointer("/spec/completions")
-                .and_then(Value::as_i64)
-                .unwrap_or(1);
-            let duration = match (
-                parse_timestamp(str_at(v, "/status/startTime")),
-                parse_timestamp(str_at(v, "/status/completionTime")),
-                snap.as_of,
-            ) {
-                (Some(s), Some(e), _) => human_duration(e - s),
-                (Some(s), None, Some(now)) => human_duration(now - s),
-                _ => String::new(),
-            };
-            (
-                vec!["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"],
-                vec![
-                    n,
-                    status.into(),
-                    format!("{}/{completions}", int_at(v, "/status/succeeded")),
-                    duration,
-                    age,
-                ],
-            )
-        }
-        "CronJob" => (
-            vec![
-                "NAME",
-                "SCHEDULE",
-                "TIMEZONE",
-                "SUSPEND",
-                "ACTIVE",
-                "LAST SCHEDULE",
-                "AGE",
-            ],
-            vec![
-                n,
-                str_at(v, "/spec/schedule").into(),
-                none_if_empty(str_at(v, "/spec/timeZone").into()),
-                (v.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true))
-                    .to_string()
-                    .replace("true", "True")
-                    .replace("false", "False"),
-                v.pointer("/status/active")
-                    .and_then(Value::as_array)
-                    .map(Vec::len)
-                    .unwrap_or(0)
-                    .to_string(),
-                match str_at(v, "/status/lastScheduleTime") {
-                    "" => "<none>".into(),
-                    t => self::age(snap, t),
-                },
-                age,
-            ],
-        ),
-        "Service" => {
-            let ports = v
-                .pointer("/spec/ports")
-                .and_then(Value::as_array)
-                .map(|ps| {
-                    ps.iter()
-                        .map(|p| {
-                            let node = p
-                                .get("nodePort")
-                                .and_then(Value::as_i64)
-                                .map(|np| format!(":{np}"))
-                                .unwrap_or_default();
-                            format!(
-                                "{}{node}/{}",
-                                int_at(p, "/port"),
-                                p.get("protocol").and_then(Value::as_str).unwrap_or("TCP")
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join(",")
-                })
-                .unwrap_or_default();
-            let typ = v
-                .pointer("/spec/type")
+    let item = Item { snap, name, v };
+    columns_of(kind)
+        .iter()
+        .filter(|c| wide || !c.wide)
+        .map(|c| (c.name, (c.cell)(&item)))
+        .unzip()
+}
+
+/// `spec.replicas`, 1 when unset.
+fn spec_replicas(v: &Value) -> i64 {
+    v.pointer("/spec/replicas")
+        .and_then(Value::as_i64)
+        .unwrap_or(1)
+}
+
+/// A string field, or kubectl's default for it.
+fn str_or(v: &Value, field: &str, default: &str) -> String {
+    v.get(field)
+        .and_then(Value::as_str)
+        .unwrap_or(default)
+        .into()
+}
+
+fn conditions(v: &Value) -> Vec<Value> {
+    each(v, "/status/conditions", Value::clone)
+}
+
+/// The status of the condition of type `t`, empty without one.
+fn condition_status(v: &Value, t: &str) -> String {
+    conditions(v)
+        .iter()
+        .find(|c| str_at(c, "/type") == t)
+        .map(|c| str_at(c, "/status").to_string())
+        .unwrap_or_default()
+}
+
+fn container_statuses(v: &Value) -> Vec<Value> {
+    each(v, "/status/containerStatuses", Value::clone)
+}
+
+fn pod_ready(o: &Item) -> String {
+    let statuses = container_statuses(o.v);
+    let total =
+        o.v.pointer("/spec/containers")
+            .and_then(Value::as_array)
+            .map(Vec::len)
+            .unwrap_or(statuses.len());
+    let ready = statuses
+        .iter()
+        .filter(|c| c.get("ready").and_then(Value::as_bool) == Some(true))
+        .count();
+    format!("{ready}/{total}")
+}
+
+/// Restarts of every container, with how long ago the last one ended.
+fn pod_restarts(o: &Item) -> String {
+    let statuses = container_statuses(o.v);
+    let restarts: i64 = statuses.iter().map(|c| int_at(c, "/restartCount")).sum();
+    let last_restart = statuses
+        .iter()
+        .filter_map(|c| {
+            c.pointer("/lastState/terminated/finishedAt")
                 .and_then(Value::as_str)
-                .unwrap_or("ClusterIP");
-            let external = match typ {
-                "ExternalName" => str_at(v, "/spec/externalName").to_string(),
-                "LoadBalancer" => {
-                    let ing = load_balancer_addresses(v);
-                    if ing.is_empty() {
-                        "<pending>".into()
-                    } else {
-                        ing.join(",")
-                    }
-                }
-                _ => v
-                    .pointer("/spec/externalIPs")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    })
-                    .filter(|s| !s.is_empty())
-                    .unwrap_or_else(|| "<none>".into()),
-            };
-            let mut h = vec![
-                "NAME",
-                "TYPE",
-                "CLUSTER-IP",
-                "EXTERNAL-IP",
-                "PORT(S)",
-                "AGE",
-            ];
-            let mut r = vec![
-                n,
-                typ.into(),
-                none_if_empty(str_at(v, "/spec/clusterIP").into()),
-                external,
-                none_if_empty(ports),
-                age,
-            ];
-            if wide {
-                h.push("SELECTOR");
-                r.push(selector_text(v.pointer("/spec/selector")));
-            }
-            return (h, r);
+                .and_then(parse_timestamp)
+        })
+        .max();
+    match (last_restart, o.snap.as_of) {
+        (Some(t), Some(now)) if restarts > 0 => {
+            format!("{restarts} ({} ago)", human_duration(now - t))
         }
-        "Endpoints" => {
-            let mut addrs = Vec::new();
-            for s in v
-                .get("subsets")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-            {
-                let ports: Vec<i64> = s
-                    .get("ports")
-                    .and_then(Value::as_array)
-                    .map(|p| p.iter().map(|p| int_at(p, "/port")).collect())
-                    .unwrap_or_default();
-                for a in s
-                    .get("addresses")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default()
-                {
-                    for p in &ports {
-                        addrs.push(format!("{}:{p}", str_at(&a, "/ip")));
-                    }
-                }
-            }
-            (
-                vec!["NAME", "ENDPOINTS", "AGE"],
-                vec![n, none_if_empty(abbreviate(&addrs)), age],
-            )
-        }
-        "EndpointSlice" => {
-            let ports: Vec<String> = v
-                .get("ports")
-                .and_then(Value::as_array)
-                .map(|p| p.iter().map(|p| int_at(p, "/port").to_string()).collect())
-                .unwrap_or_default();
-            let addrs: Vec<String> = v
-                .get("endpoints")
-                .and_then(Value::as_array)
-                .map(|e| {
-                    e.iter()
-                        .flat_map(|e| {
-                            e.get("addresses")
-                                .and_then(Value::as_array)
-                                .cloned()
-                                .unwrap_or_default()
-                        })
-                        .filter_map(|a| a.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
-            (
-                vec!["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"],
-                vec![
-                    n,
-                    str_at(v, "/addressType").into(),
-                    none_if_empty(ports.join(",")),
-                    none_if_empty(abbreviate(&addrs)),
-                    age,
-                ],
-            )
-        }
-        "Ingress" => {
-            let hosts: Vec<String> = v
-                .pointer("/spec/rules")
-                .and_then(Value::as_array)
-                .map(|r| {
-                    r.iter()
-                        .map(|r| {
-                            r.get("host")
-                                .and_then(Value::as_str)
-                                .unwrap_or("*")
-                                .to_string()
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            let address = load_balancer_addresses(v);
-            let tls = v
-                .pointer("/spec/tls")
-                .and_then(Value::as_array)
-                .is_some_and(|t| !t.is_empty());
-            (
-                vec!["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"],
-                vec![
-                    n,
-                    none_if_empty(str_at(v, "/spec/ingressClassName").into()),
-                    if hosts.is_empty() {
-                        "*".into()
-                    } else {
-                        hosts.join(",")
-                    },
-                    address.join(","),
-                    if tls { "80, 443".into() } else { "80".into() },
-                    age,
-                ],
-            )
-        }
-        "Node" => {
-            let conds = v
-                .pointer("/status/conditions")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let ready = conds
-                .iter()
-                .find(|c| str_at(c, "/type") == "Ready")
-                .map(|c| str_at(c, "/status"));
-            let mut status = match ready {
-                Some("True") => "Ready".to_string(),
-                Some(_) => "NotReady".into(),
-                None => "Unknown".into(),
-            };
-            if v.pointer("/spec/unschedulable").and_then(Value::as_bool) == Some(true) {
-                status.push_str(",SchedulingDisabled");
-            }
-            let mut roles: Vec<String> = v
-                .pointer("/metadata/labels")
-                .and_then(Value::as_object)
-                .map(|m| {
-                    m.keys()
-                        .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
-                        .filter(|r| !r.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
-            roles.sort();
-            let mut h = vec!["NAME", "STATUS", "ROLES", "AGE", "VERSION"];
-            let mut r = vec![
-                n,
-                status,
-                none_if_empty(roles.join(",")),
-                age,
-                str_at(v, "/status/nodeInfo/kubeletVersion").into(),
-            ];
-            if wide {
-                let addr = |t: &str| {
-                    v.pointer("/status/addresses")
-                        .and_then(Value::as_array)
-                        .and_then(|a| a.iter().find(|x| str_at(x, "/type") == t))
-                        .map(|x| str_at(x, "/address").to_string())
-                        .unwrap_or_else(|| "<none>".into())
-                };
-                h.extend([
-                    "INTERNAL-IP",
-                    "EXTERNAL-IP",
-                    "OS-IMAGE",
-                    "KERNEL-VERSION",
-                    "CONTAINER-RUNTIME",
-                ]);
-                r.extend([
-                    addr("InternalIP"),
-                    addr("ExternalIP"),
-                    str_at(v, "/status/nodeInfo/osImage").into(),
-                    str_at(v, "/status/nodeInfo/kernelVersion").into(),
-                    str_at(v, "/status/nodeInfo/containerRuntimeVersion").into(),
-                ]);
-            }
-            return (h, r);
-        }
-        "Namespace" => (
-            vec!["NAME", "STATUS", "AGE"],
-            vec![n, str_at(v, "/status/phase").into(), age],
-        ),
-        "Event" => {
-            let e = crate::kube::event::Event::from_value(v).unwrap_or_default();
-            let last = match (e.last, snap.as_of) {
-                (Some(t), Some(now)) => human_duration(now - t),
-                _ => "<unknown>".into(),
-            };
-            let object = format!(
-                "{}/{}",
-                e.regarding.kind.to_ascii_lowercase(),
-                e.regarding.name
-            );
-            return (
-                vec!["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
-                vec![
-                    last,
-                    e.type_,
-                    e.reason,
-                    object,
-                    e.message.replace('\n', " "),
-                ],
-            );
-        }
-        "PersistentVolumeClaim" => (
-            vec![
-                "NAME",
-                "STATUS",
-                "VOLUME",
-                "CAPACITY",
-                "ACCESS MODES",
-                "STORAGECLASS",
-                "AGE",
-            ],
-            vec![
-                n,
-                str_at(v, "/status/phase").into(),
-                str_at(v, "/spec/volumeName").into(),
-                str_at(v, "/status/capacity/storage").into(),
-                access_modes(
-                    v.pointer("/status/accessModes")
-                        .or_else(|| v.pointer("/spec/accessModes")),
-                ),
-                none_if_empty(str_at(v, "/spec/storageClassName").into()),
-                age,
-            ],
-        ),
-        "PersistentVolume" => (
-            vec![
-                "NAME",
-                "CAPACITY",
-                "ACCESS MODES",
-                "RECLAIM POLICY",
-                "STATUS",
-                "CLAIM",
-                "STORAGECLASS",
-                "AGE",
-            ],
-            vec![
-                n,
-                str_at(v, "/spec/capacity/storage").into(),
-                access_modes(v.pointer("/spec/accessModes")),
-                str_at(v, "/spec/persistentVolumeReclaimPolicy").into(),
-                str_at(v, "/status/phase").into(),
-                match (
-                    str_at(v, "/spec/claimRef/namespace"),
-                    str_at(v, "/spec/claimRef/name"),
-                ) {
-                    (_, "") => String::new(),
-                    (ns, c) => format!("{ns}/{c}"),
-                },
-                str_at(v, "/spec/storageClassName").into(),
-                age,
-            ],
-        ),
-        "StorageClass" => (
-            vec![
-                "NAME",
-                "PROVISIONER",
-                "RECLAIMPOLICY",
-                "VOLUMEBINDINGMODE",
-                "ALLOWVOLUMEEXPANSION",
-                "AGE",
-            ],
-            vec![
-                if str_at(
-                    v,
-                    "/metadata/annotations/storageclass.kubernetes.io~1is-default-class",
-                ) == "true"
-                {
-                    format!("{n} (default)")
-                } else {
-                    n
-                },
-                str_at(v, "/provisioner").into(),
-                v.get("reclaimPolicy")
-                    .and_then(Value::as_str)
-                    .unwrap_or("Delete")
-                    .into(),
-                v.get("volumeBindingMode")
-                    .and_then(Value::as_str)
-                    .unwrap_or("Immediate")
-                    .into(),
-                v.get("allowVolumeExpansion")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false)
-                    .to_string(),
-                age,
-            ],
-        ),
-        "ConfigMap" => (
-            vec!["NAME", "DATA", "AGE"],
-            vec![
-                n,
-                (v.get("data")
-                    .and_then(Value::as_object)
-                    .map(|m| m.len())
-                    .unwrap_or(0)
-                    + v.get("binaryData")
-                        .and_then(Value::as_object)
-                        .map(|m| m.len())
-                        .unwrap_or(0))
-                .to_string(),
-                age,
-            ],
-        ),
-        "Secret" => (
-            vec!["NAME", "TYPE", "DATA", "AGE"],
-            vec![n, str_at(v, "/type").into(), "<scrubbed>".into(), age],
-        ),
-        "ServiceAccount" => (
-            vec!["NAME", "SECRETS", "AGE"],
-            vec![
-                n,
-                v.get("secrets")
-                    .and_then(Value::as_array)
-                    .map(Vec::len)
-                    .unwrap_or(0)
-                    .to_string(),
-                age,
-            ],
-        ),
-        "Workload" => {
-            let conds = v
-                .pointer("/status/conditions")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let cond = |t: &str| {
-                conds
-                    .iter()
-                    .find(|c| str_at(c, "/type") == t)
-                    .map(|c| str_at(c, "/status").to_string())
-                    .unwrap_or_default()
-            };
-            (
-                vec![
-                    "NAME",
-                    "QUEUE",
-                    "RESERVED IN",
-                    "ADMITTED",
-                    "FINISHED",
-                    "AGE",
-                ],
-                vec![
-                    n,
-                    str_at(v, "/spec/queueName").into(),
-                    str_at(v, "/status/admission/clusterQueue").into(),
-                    cond("Admitted"),
-                    cond("Finished"),
-                    age,
-                ],
-            )
-        }
-        "ClusterQueue" => {
-            let cohort = v
-                .pointer("/spec/cohort")
-                .or_else(|| v.pointer("/spec/cohortName"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            (
-                vec![
-                    "NAME",
-                    "COHORT",
-                    "STRATEGY",
-                    "PENDING WORKLOADS",
-                    "ADMITTED WORKLOADS",
-                ],
-                vec![
-                    n,
-                    cohort.into(),
-                    v.pointer("/spec/queueingStrategy")
-                        .and_then(Value::as_str)
-                        .unwrap_or("BestEffortFIFO")
-                        .into(),
-                    int_at(v, "/status/pendingWorkloads").to_string(),
-                    int_at(v, "/status/admittedWorkloads").to_string(),
-                ],
-            )
-        }
-        "LocalQueue" => (
-            vec![
-                "NAME",
-                "CLUSTERQUEUE",
-                "PENDING WORKLOADS",
-                "ADMITTED WORKLOADS",
-            ],
-            vec![
-                n,
-                str_at(v, "/spec/clusterQueue").into(),
-                int_at(v, "/status/pendingWorkloads").to_string(),
-                int_at(v, "/status/admittedWorkloads").to_string(),
-            ],
-        ),
-        _ => (vec!["NAME", "AGE"], vec![n, age]),
-    };
-    if wide
-        && matches!(
-            kind,
-            "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job"
-        )
-    {
-        let (names, imgs) = images(v, true);
-        h.extend(["CONTAINERS", "IMAGES", "SELECTOR"]);
-        r.extend([names, imgs, selector_text(v.pointer("/spec/selector"))]);
+        _ => restarts.to_string(),
     }
-    (h, r)
+}
+
+/// Readiness gates whose condition is True, of all.
+fn readiness_gates(o: &Item) -> String {
+    let gates =
+        o.v.pointer("/spec/readinessGates")
+            .and_then(Value::as_array);
+    let Some(gates) = gates else {
+        return "<none>".into();
+    };
+    let conds = conditions(o.v);
+    let ok = gates
+        .iter()
+        .filter(|gate| {
+            let t = str_at(gate, "/conditionType");
+            conds
+                .iter()
+                .any(|c| str_at(c, "/type") == t && str_at(c, "/status") == "True")
+        })
+        .count();
+    format!("{ok}/{}", gates.len())
+}
+
+fn node_selector(o: &Item) -> String {
+    o.v.pointer("/spec/template/spec/nodeSelector")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, x)| format!("{k}={}", x.as_str().unwrap_or("")))
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "<none>".into())
+}
+
+fn job_status(v: &Value) -> &'static str {
+    let conds = conditions(v);
+    let has = |t: &str| {
+        conds
+            .iter()
+            .any(|c| str_at(c, "/type") == t && str_at(c, "/status") == "True")
+    };
+    if has("Complete") {
+        "Complete"
+    } else if has("Failed") {
+        "Failed"
+    } else if has("FailureTarget") {
+        "FailureTarget"
+    } else if has("Suspended") || v.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true)
+    {
+        "Suspended"
+    } else {
+        "Running"
+    }
+}
+
+/// From start to completion, or to the snapshot while running.
+fn job_duration(o: &Item) -> String {
+    match (
+        parse_timestamp(str_at(o.v, "/status/startTime")),
+        parse_timestamp(str_at(o.v, "/status/completionTime")),
+        o.snap.as_of,
+    ) {
+        (Some(s), Some(e), _) => human_duration(e - s),
+        (Some(s), None, Some(now)) => human_duration(now - s),
+        _ => String::new(),
+    }
+}
+
+fn service_type(v: &Value) -> &str {
+    v.pointer("/spec/type")
+        .and_then(Value::as_str)
+        .unwrap_or("ClusterIP")
+}
+
+fn service_external(o: &Item) -> String {
+    let v = o.v;
+    match service_type(v) {
+        "ExternalName" => str_at(v, "/spec/externalName").to_string(),
+        "LoadBalancer" => {
+            let ing = load_balancer_addresses(v);
+            if ing.is_empty() {
+                "<pending>".into()
+            } else {
+                ing.join(",")
+            }
+        }
+        _ => v
+            .pointer("/spec/externalIPs")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "<none>".into()),
+    }
+}
+
+fn service_ports(o: &Item) -> String {
+    let ports =
+        o.v.pointer("/spec/ports")
+            .and_then(Value::as_array)
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| {
+                        let node = p
+                            .get("nodePort")
+                            .and_then(Value::as_i64)
+                            .map(|np| format!(":{np}"))
+                            .unwrap_or_default();
+                        format!(
+                            "{}{node}/{}",
+                            int_at(p, "/port"),
+                            p.get("protocol").and_then(Value::as_str).unwrap_or("TCP")
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .unwrap_or_default();
+    none_if_empty(ports)
+}
+
+/// `f` of each element of the array at `pointer` (none when it is no array).
+fn each<T>(v: &Value, pointer: &str, f: impl FnMut(&Value) -> T) -> Vec<T> {
+    v.pointer(pointer)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(f).collect())
+        .unwrap_or_default()
+}
+
+/// Every ready address with every port of its subset.
+fn endpoints_addresses(o: &Item) -> String {
+    let mut addrs = Vec::new();
+    for s in each(o.v, "/subsets", Value::clone) {
+        let ports = each(&s, "/ports", |p| int_at(p, "/port"));
+        for ip in each(&s, "/addresses", |a| str_at(a, "/ip").to_string()) {
+            for p in &ports {
+                addrs.push(format!("{ip}:{p}"));
+            }
+        }
+    }
+    none_if_empty(abbreviate(&addrs))
+}
+
+fn slice_addresses(o: &Item) -> String {
+    let addrs: Vec<String> = each(o.v, "/endpoints", |e| {
+        each(e, "/addresses", |a| a.as_str().map(str::to_string))
+    })
+    .into_iter()
+    .flatten()
+    .flatten()
+    .collect();
+    none_if_empty(abbreviate(&addrs))
+}
+
+fn ingress_hosts(o: &Item) -> String {
+    let hosts = each(o.v, "/spec/rules", |r| {
+        r.get("host")
+            .and_then(Value::as_str)
+            .unwrap_or("*")
+            .to_string()
+    });
+    if hosts.is_empty() {
+        "*".into()
+    } else {
+        hosts.join(",")
+    }
+}
+
+fn node_status(o: &Item) -> String {
+    let conds = conditions(o.v);
+    let ready = conds
+        .iter()
+        .find(|c| str_at(c, "/type") == "Ready")
+        .map(|c| str_at(c, "/status"));
+    let mut status = match ready {
+        Some("True") => "Ready".to_string(),
+        Some(_) => "NotReady".into(),
+        None => "Unknown".into(),
+    };
+    if o.v.pointer("/spec/unschedulable").and_then(Value::as_bool) == Some(true) {
+        status.push_str(",SchedulingDisabled");
+    }
+    status
+}
+
+fn node_roles(o: &Item) -> String {
+    let mut roles: Vec<String> =
+        o.v.pointer("/metadata/labels")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.keys()
+                    .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
+                    .filter(|r| !r.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+    roles.sort();
+    none_if_empty(roles.join(","))
+}
+
+/// The node's first address of type `t`.
+fn node_address(v: &Value, t: &str) -> String {
+    v.pointer("/status/addresses")
+        .and_then(Value::as_array)
+        .and_then(|a| a.iter().find(|x| str_at(x, "/type") == t))
+        .map(|x| str_at(x, "/address").to_string())
+        .unwrap_or_else(|| "<none>".into())
+}
+
+fn event(o: &Item) -> crate::kube::event::Event {
+    crate::kube::event::Event::from_value(o.v).unwrap_or_default()
 }
 
 fn access_modes(v: Option<&Value>) -> String {

@@ -2,60 +2,25 @@
 //! `kind.group`), the kinds without a namespace, and one object found by name.
 
 use super::printer_columns::custom_kinds;
-use crate::snapshot::kinds::{CLUSTER_SCOPED, canonical_group, default_group};
+use crate::kube::kinds::{self, KindInfo};
+use crate::snapshot::kinds::canonical_group;
 use crate::snapshot::{ObjectId, Snapshot};
 
-/// Kinds kubectl knows: (Kind, plural, short names). Singular is the lowercased Kind.
-const KINDS: &[(&str, &str, &[&str])] = &[
-    ("Pod", "pods", &["po"]),
-    ("Service", "services", &["svc"]),
-    ("Deployment", "deployments", &["deploy"]),
-    ("ReplicaSet", "replicasets", &["rs"]),
-    ("ReplicationController", "replicationcontrollers", &["rc"]),
-    ("StatefulSet", "statefulsets", &["sts"]),
-    ("DaemonSet", "daemonsets", &["ds"]),
-    ("Job", "jobs", &[]),
-    ("CronJob", "cronjobs", &["cj"]),
-    ("Namespace", "namespaces", &["ns"]),
-    ("Node", "nodes", &["no"]),
-    ("Event", "events", &["ev"]),
-    ("Ingress", "ingresses", &["ing"]),
-    ("IngressClass", "ingressclasses", &[]),
-    ("Endpoints", "endpoints", &["ep"]),
-    ("EndpointSlice", "endpointslices", &[]),
-    ("PersistentVolumeClaim", "persistentvolumeclaims", &["pvc"]),
-    ("PersistentVolume", "persistentvolumes", &["pv"]),
-    ("StorageClass", "storageclasses", &["sc"]),
-    ("ConfigMap", "configmaps", &["cm"]),
-    ("Secret", "secrets", &[]),
-    ("ServiceAccount", "serviceaccounts", &["sa"]),
-    ("ResourceQuota", "resourcequotas", &["quota"]),
-    ("LimitRange", "limitranges", &["limits"]),
-    ("PriorityClass", "priorityclasses", &["pc"]),
-    ("NetworkPolicy", "networkpolicies", &["netpol"]),
-    ("PodDisruptionBudget", "poddisruptionbudgets", &["pdb"]),
-    (
-        "HorizontalPodAutoscaler",
-        "horizontalpodautoscalers",
-        &["hpa"],
-    ),
-    (
-        "CustomResourceDefinition",
-        "customresourcedefinitions",
-        &["crd", "crds"],
-    ),
-    ("Workload", "workloads", &["kwl", "wl"]),
-    ("ClusterQueue", "clusterqueues", &["cq"]),
-    ("LocalQueue", "localqueues", &["lq", "queue", "queues"]),
-    (
-        "ResourceFlavor",
-        "resourceflavors",
-        &["rf", "flavor", "flavors"],
-    ),
-    ("Cohort", "cohorts", &[]),
-    ("AdmissionCheck", "admissionchecks", &[]),
-    ("WorkloadPriorityClass", "workloadpriorityclasses", &[]),
-];
+/// The explorer's own kinds (see [`kinds::Known::Kubectl`]), commonest first, with the short
+/// names it accepts for each.
+fn kubectl_kinds() -> impl Iterator<Item = (&'static KindInfo, &'static [&'static str])> {
+    kinds::KINDS
+        .iter()
+        .filter_map(|k| Some((k, k.kubectl_short_names()?)))
+}
+
+/// The explorer's kind that `t` (lower case, without a group) names: its singular (the
+/// lowercased Kind), plural or a short name.
+fn kubectl_kind(t: &str) -> Option<&'static KindInfo> {
+    kubectl_kinds()
+        .find(|(k, short)| k.singular == t || k.plural == t || short.contains(&t))
+        .map(|(k, _)| k)
+}
 
 /// A kind as the user means it: its group ("" for core) and Kind.
 pub(super) struct Kind {
@@ -67,8 +32,8 @@ impl Kind {
     /// Whether it is the kind kdiag knows by that name (core `Node`, not `longhorn.io`'s):
     /// only those get the kind's own columns and sections.
     pub fn is_known(&self) -> bool {
-        default_group(&self.kind) == Some(self.group.as_str())
-            && KINDS.iter().any(|(k, ..)| *k == self.kind)
+        kinds::by_kind(&self.kind)
+            .is_some_and(|k| k.kubectl_short_names().is_some() && k.group() == self.group)
     }
 
     /// kubectl's `-o name` form: `pod` for a core kind, `deployment.apps`,
@@ -111,14 +76,8 @@ pub(super) fn resolve_kind(snap: &Snapshot, typed: &str) -> Option<Kind> {
     if t.is_empty() {
         return None;
     }
-    let known = KINDS
-        .iter()
-        .find(|(kind, plural, short)| {
-            kind.to_ascii_lowercase() == t || *plural == t || short.contains(&t.as_str())
-        })
-        .map(|(kind, ..)| *kind);
-    if let Some(kind) = known {
-        let default = default_group(kind).unwrap_or("");
+    if let Some(known) = kubectl_kind(&t) {
+        let (kind, default) = (known.kind, known.group());
         match group {
             None => return Some(kind_of(default, kind)),
             Some(g) => {
@@ -148,8 +107,9 @@ pub(super) fn resolve_kind(snap: &Snapshot, typed: &str) -> Option<Kind> {
 /// (commonest first), the bundle's CRDs and the kinds it holds. For "did you mean".
 pub(super) fn kind_names(snap: &Snapshot) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for (kind, plural, short) in KINDS {
-        let names = [kind.to_ascii_lowercase(), plural.to_string()];
+    for (kind, short) in kubectl_kinds() {
+        let plural = kind.plural;
+        let names = [kind.singular.to_string(), plural.to_string()];
         let shorts = short.iter().map(|s| s.to_string());
         out.extend(
             names
@@ -181,13 +141,11 @@ pub(super) fn known_kind(typed: &str) -> Option<(&'static str, bool)> {
         None => (typed, None),
     };
     let t = t.to_ascii_lowercase();
-    let (kind, ..) = KINDS.iter().find(|(kind, plural, short)| {
-        kind.to_ascii_lowercase() == t || *plural == t || short.contains(&t.as_str())
-    })?;
-    let default = default_group(kind).unwrap_or("");
+    let known = kubectl_kind(&t)?;
+    let (kind, default) = (known.kind, known.group());
     let same_group = group
         .is_none_or(|g| canonical_group(&format!("{}/v", g.to_ascii_lowercase()), kind) == default);
-    same_group.then_some((*kind, CLUSTER_SCOPED.contains(kind)))
+    same_group.then_some((kind, !known.namespaced))
 }
 
 fn kind_of(group: &str, kind: &str) -> Kind {
@@ -234,7 +192,7 @@ fn plural_forms(kind: &str) -> Vec<String> {
 }
 
 pub(super) fn cluster_scoped(snap: &Snapshot, kind: &Kind) -> bool {
-    (kind.is_known() && CLUSTER_SCOPED.contains(&kind.kind.as_str()))
+    (kind.is_known() && kinds::by_kind(&kind.kind).is_some_and(|k| !k.namespaced))
         || (!kind.is_known()
             && custom_kinds(snap)
                 .iter()
@@ -257,7 +215,7 @@ pub(super) fn resolve_object(
 }
 
 /// [`resolve_object`], with the namespaces of objects of that kind and name that `snap`
-/// does not hold (`also`: a selective read located them; see `kdiag::ingest::locate`).
+/// does not hold (`also`: a selective read located them; see `crate::ingest::locate`).
 pub(super) fn resolve_object_also(
     snap: &Snapshot,
     kind: &Kind,

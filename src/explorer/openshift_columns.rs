@@ -1,32 +1,30 @@
 //! The printer columns of OpenShift's platform kinds, for bundles that do not carry their
 //! CustomResourceDefinitions (must-gathers often do not; `oc get -o yaml` dumps never
-//! do). Each entry is the CRD's `spec.names`, scope and `additionalPrinterColumns` as
-//! upstream ships them, evaluated by the same code as a CRD found in the bundle (which
-//! wins over these). Taken from openshift/api at 2a3d73913b5a (2026-08-22).
+//! do). Each entry is the CRD's `additionalPrinterColumns` as upstream ships them (its
+//! `spec.names` and scope are the kind's row in [`kinds::KINDS`]), evaluated by the same
+//! code as a CRD found in the bundle (which wins over these). Taken from openshift/api at
+//! 2a3d73913b5a (2026-08-22).
 
 use super::printer_columns::{Column, CrdNames};
+use crate::kube::kinds;
 
-/// A platform kind's names, scope and printer columns (`name`, `type`, `jsonPath`,
-/// `priority`).
+/// A platform kind and its printer columns (`name`, `type`, `jsonPath`, `priority`).
 pub(super) struct BuiltinCrd {
-    group: &'static str,
+    /// A kind of [`kinds::KINDS`].
     kind: &'static str,
-    plural: &'static str,
-    singular: &'static str,
-    short: &'static [&'static str],
-    cluster_scoped: bool,
     columns: &'static [(&'static str, &'static str, &'static str, i64)],
 }
 
 impl BuiltinCrd {
     pub fn names(&self) -> CrdNames<'static> {
+        let k = kinds::by_kind(self.kind).expect("the OpenShift kinds are in the table");
         CrdNames {
-            group: self.group,
-            kind: self.kind,
-            plural: self.plural,
-            singular: self.singular,
-            short: self.short.to_vec(),
-            cluster_scoped: self.cluster_scoped,
+            group: k.group(),
+            kind: k.kind,
+            plural: k.plural,
+            singular: k.singular,
+            short: k.short_names.to_vec(),
+            cluster_scoped: !k.namespaced,
         }
     }
 
@@ -46,12 +44,7 @@ impl BuiltinCrd {
 pub(super) const OPENSHIFT_KINDS: &[BuiltinCrd] = &[
     // config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml
     BuiltinCrd {
-        group: "config.openshift.io",
         kind: "ClusterOperator",
-        plural: "clusteroperators",
-        singular: "clusteroperator",
-        short: &["co"],
-        cluster_scoped: true,
         columns: &[
             (
                 "Version",
@@ -87,12 +80,7 @@ pub(super) const OPENSHIFT_KINDS: &[BuiltinCrd] = &[
     },
     // config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusterversions-Default.crd.yaml
     BuiltinCrd {
-        group: "config.openshift.io",
         kind: "ClusterVersion",
-        plural: "clusterversions",
-        singular: "clusterversion",
-        short: &[],
-        cluster_scoped: true,
         columns: &[
             (
                 "Version",
@@ -128,12 +116,7 @@ pub(super) const OPENSHIFT_KINDS: &[BuiltinCrd] = &[
     },
     // machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigpools.crd.yaml
     BuiltinCrd {
-        group: "machineconfiguration.openshift.io",
         kind: "MachineConfigPool",
-        plural: "machineconfigpools",
-        singular: "machineconfigpool",
-        short: &["mcp"],
-        cluster_scoped: true,
         columns: &[
             ("Config", "string", ".status.configuration.name", 0),
             (
@@ -178,12 +161,7 @@ pub(super) const OPENSHIFT_KINDS: &[BuiltinCrd] = &[
     },
     // machineconfiguration/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigs.crd.yaml
     BuiltinCrd {
-        group: "machineconfiguration.openshift.io",
         kind: "MachineConfig",
-        plural: "machineconfigs",
-        singular: "machineconfig",
-        short: &["mc"],
-        cluster_scoped: true,
         columns: &[
             (
                 "GeneratedByController",
@@ -201,3 +179,22 @@ pub(super) const OPENSHIFT_KINDS: &[BuiltinCrd] = &[
         ],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_of_the_table() {
+        let groups: Vec<&str> = OPENSHIFT_KINDS.iter().map(|b| b.names().group).collect();
+        assert_eq!(
+            groups,
+            [
+                "config.openshift.io",
+                "config.openshift.io",
+                "machineconfiguration.openshift.io",
+                "machineconfiguration.openshift.io"
+            ]
+        );
+    }
+}

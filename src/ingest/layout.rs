@@ -1,6 +1,7 @@
 //! Bundle layouts: which tool wrote the bundle, which files hold objects, which are
 //! logs or metadata, and what kind a kind-less object has given where it sits.
 
+use crate::kube::kinds::{self, KindInfo};
 use serde::Serialize;
 
 /// The tool that produced an input, reported as `inputs[].layout`.
@@ -536,137 +537,20 @@ fn log_key(layout: Layout, rel: &str, comps: &[&str]) -> Option<LogKey> {
     None
 }
 
-/// (plural or path word, apiVersion, kind) for the resources bundles write by name.
-const RESOURCES: &[(&str, &str, &str)] = &[
-    ("pods", "v1", "Pod"),
-    ("pod", "v1", "Pod"),
-    ("nodes", "v1", "Node"),
-    ("node", "v1", "Node"),
-    ("events", "v1", "Event"),
-    ("namespaces", "v1", "Namespace"),
-    ("services", "v1", "Service"),
-    ("endpoints", "v1", "Endpoints"),
-    ("configmaps", "v1", "ConfigMap"),
-    ("secrets", "v1", "Secret"),
-    ("serviceaccounts", "v1", "ServiceAccount"),
-    ("persistentvolumeclaims", "v1", "PersistentVolumeClaim"),
-    ("pvcs", "v1", "PersistentVolumeClaim"),
-    ("persistentvolumes", "v1", "PersistentVolume"),
-    ("pvs", "v1", "PersistentVolume"),
-    ("resourcequotas", "v1", "ResourceQuota"),
-    ("resource-quotas", "v1", "ResourceQuota"),
-    ("resource-quota", "v1", "ResourceQuota"),
-    ("limitranges", "v1", "LimitRange"),
-    ("replicationcontrollers", "v1", "ReplicationController"),
-    ("deployments", "apps/v1", "Deployment"),
-    ("replicasets", "apps/v1", "ReplicaSet"),
-    ("statefulsets", "apps/v1", "StatefulSet"),
-    ("daemonsets", "apps/v1", "DaemonSet"),
-    ("jobs", "batch/v1", "Job"),
-    ("cronjobs", "batch/v1", "CronJob"),
-    ("endpointslices", "discovery.k8s.io/v1", "EndpointSlice"),
-    ("ingresses", "networking.k8s.io/v1", "Ingress"),
-    ("ingress", "networking.k8s.io/v1", "Ingress"),
-    ("ingressclasses", "networking.k8s.io/v1", "IngressClass"),
-    ("networkpolicies", "networking.k8s.io/v1", "NetworkPolicy"),
-    ("network-policy", "networking.k8s.io/v1", "NetworkPolicy"),
-    ("storageclasses", "storage.k8s.io/v1", "StorageClass"),
-    ("storage-classes", "storage.k8s.io/v1", "StorageClass"),
-    ("poddisruptionbudgets", "policy/v1", "PodDisruptionBudget"),
-    ("pod-disruption-budgets", "policy/v1", "PodDisruptionBudget"),
-    ("priorityclasses", "scheduling.k8s.io/v1", "PriorityClass"),
-    ("leases", "coordination.k8s.io/v1", "Lease"),
-    ("roles", "rbac.authorization.k8s.io/v1", "Role"),
-    (
-        "rolebindings",
-        "rbac.authorization.k8s.io/v1",
-        "RoleBinding",
-    ),
-    (
-        "clusterroles",
-        "rbac.authorization.k8s.io/v1",
-        "ClusterRole",
-    ),
-    (
-        "clusterrolebindings",
-        "rbac.authorization.k8s.io/v1",
-        "ClusterRoleBinding",
-    ),
-    ("workloads", "kueue.x-k8s.io/v1beta1", "Workload"),
-    ("localqueues", "kueue.x-k8s.io/v1beta1", "LocalQueue"),
-    ("clusterqueues", "kueue.x-k8s.io/v1beta1", "ClusterQueue"),
-    (
-        "resourceflavors",
-        "kueue.x-k8s.io/v1beta1",
-        "ResourceFlavor",
-    ),
-    ("cohorts", "kueue.x-k8s.io/v1alpha1", "Cohort"),
-    (
-        "admissionchecks",
-        "kueue.x-k8s.io/v1beta1",
-        "AdmissionCheck",
-    ),
-    (
-        "workloadpriorityclasses",
-        "kueue.x-k8s.io/v1beta1",
-        "WorkloadPriorityClass",
-    ),
-    (
-        "customresourcedefinitions",
-        "apiextensions.k8s.io/v1",
-        "CustomResourceDefinition",
-    ),
-    (
-        "custom-resource-definitions",
-        "apiextensions.k8s.io/v1",
-        "CustomResourceDefinition",
-    ),
-    (
-        "noderesourcetopologies",
-        "topology.node.k8s.io/v1alpha2",
-        "NodeResourceTopology",
-    ),
-    (
-        "clusterversions",
-        "config.openshift.io/v1",
-        "ClusterVersion",
-    ),
-    (
-        "clusteroperator",
-        "config.openshift.io/v1",
-        "ClusterOperator",
-    ),
-    (
-        "clusteroperators",
-        "config.openshift.io/v1",
-        "ClusterOperator",
-    ),
-    (
-        "machineconfigpools",
-        "machineconfiguration.openshift.io/v1",
-        "MachineConfigPool",
-    ),
-    (
-        "kubeletconfigs",
-        "machineconfiguration.openshift.io/v1",
-        "KubeletConfig",
-    ),
-    (
-        "performanceprofiles",
-        "performance.openshift.io/v2",
-        "PerformanceProfile",
-    ),
-];
-
 /// The kind a resource word of a path names (`pods`, `pvcs`, `resource-quota`), if
 /// kdiag knows it.
 pub fn kind_of_word(word: &str) -> Option<&'static str> {
-    RESOURCES.iter().find(|(w, _, _)| *w == word).map(|r| r.2)
+    named_by_word(word).map(|k| k.kind)
 }
 
 /// Whether some resource word names `kind`.
 pub fn word_names_kind(kind: &str) -> bool {
-    RESOURCES.iter().any(|r| r.2 == kind)
+    kinds::by_kind(kind).is_some_and(|k| !k.path_words.is_empty())
+}
+
+/// The kind whose files bundles name by `word` (see [`KindInfo::path_words`]).
+fn named_by_word(word: &str) -> Option<&'static KindInfo> {
+    kinds::KINDS.iter().find(|k| k.path_words.contains(&word))
 }
 
 /// The kind (and default apiVersion) a path implies for objects that do not say.
@@ -678,12 +562,7 @@ pub fn kind_from_path(path: &str) -> Option<(&'static str, &'static str)> {
     let mut comps: Vec<&str> = inner.split('/').filter(|c| !c.is_empty()).collect();
     let file = comps.pop()?;
     let stem = file.split('.').next().unwrap_or(file);
-    let lookup = |word: &str| {
-        RESOURCES
-            .iter()
-            .find(|(w, _, _)| *w == word)
-            .map(|(_, v, k)| (*v, *k))
-    };
+    let lookup = |word: &str| named_by_word(word).map(|k| (k.api_version, k.kind));
     // Insights: `config/version.json` is the ClusterVersion; its other kind-less objects
     // are `config/<singleton>.json` and `config/<resource>/<name>.json`.
     if stem == "version" && file.ends_with(".json") && comps.last() == Some(&"config") {

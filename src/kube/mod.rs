@@ -1,6 +1,7 @@
 //! The Kubernetes object model: narrow typed views of the objects rules read (Pods,
 //! controllers, Events, Nodes, networking, storage, policy, Kueue), read with serde from
-//! a bundle's text or from a tree, and the values inside them (quantities, times).
+//! a bundle's text or from a tree, and the values inside them (quantities, times); and
+//! the one table of the kinds kdiag knows (`kinds.rs`).
 //!
 //! Views name only the fields rules read, with defaults for everything else, so a
 //! partial object or a field of an odd shape reads as "no evidence", never as an error.
@@ -13,6 +14,7 @@
 
 pub mod core;
 pub mod event;
+pub mod kinds;
 pub mod kueue;
 pub mod lazy;
 pub mod long;

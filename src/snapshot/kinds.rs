@@ -2,61 +2,14 @@
 //! `longhorn.io` `Node` is not a core Node. Rules and users name the kinds kdiag knows
 //! without a group; this is the group such a name means.
 
-/// The group a kind named without one means, for the kinds kdiag knows ("" is core).
-/// A `match`: lookups by kind ask it on every call.
+use crate::kube::kinds::{self, KindInfo};
+
+/// The group a kind named without one means, for the kinds kdiag knows by name ("" is
+/// core; see [`crate::kube::kinds`]).
 pub fn default_group(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "Pod"
-        | "Node"
-        | "Service"
-        | "Event"
-        | "Namespace"
-        | "Secret"
-        | "ConfigMap"
-        | "ServiceAccount"
-        | "Endpoints"
-        | "PersistentVolumeClaim"
-        | "PersistentVolume"
-        | "ResourceQuota"
-        | "LimitRange"
-        | "ReplicationController"
-        | "PodTemplate"
-        | "ComponentStatus" => "",
-        "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "ControllerRevision" => "apps",
-        "Job" | "CronJob" => "batch",
-        "EndpointSlice" => "discovery.k8s.io",
-        "Ingress" | "IngressClass" | "NetworkPolicy" => "networking.k8s.io",
-        "StorageClass" | "CSIDriver" | "CSINode" | "CSIStorageCapacity" | "VolumeAttachment" => {
-            "storage.k8s.io"
-        }
-        "PriorityClass" => "scheduling.k8s.io",
-        "PodDisruptionBudget" => "policy",
-        "HorizontalPodAutoscaler" => "autoscaling",
-        "CustomResourceDefinition" => "apiextensions.k8s.io",
-        "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration" => {
-            "admissionregistration.k8s.io"
-        }
-        "Role" | "RoleBinding" | "ClusterRole" | "ClusterRoleBinding" => {
-            "rbac.authorization.k8s.io"
-        }
-        "Lease" => "coordination.k8s.io",
-        "RuntimeClass" => "node.k8s.io",
-        "KubeletConfiguration" => "kubelet.config.k8s.io",
-        "Workload"
-        | "ClusterQueue"
-        | "LocalQueue"
-        | "ResourceFlavor"
-        | "Cohort"
-        | "AdmissionCheck"
-        | "WorkloadPriorityClass"
-        | "ProvisioningRequestConfig"
-        | "MultiKueueConfig"
-        | "MultiKueueCluster"
-        | "Topology" => "kueue.x-k8s.io",
-        "ClusterVersion" | "ClusterOperator" | "Infrastructure" => "config.openshift.io",
-        "MachineConfigPool" | "MachineConfig" => "machineconfiguration.openshift.io",
-        _ => return None,
-    })
+    kinds::by_kind(kind)
+        .filter(|k| k.by_name())
+        .map(KindInfo::group)
 }
 
 /// The group an object of `kind` at `api_version` is stored under: the group of its
@@ -83,26 +36,11 @@ pub fn is_real_uid(uid: &str) -> bool {
     uid.bytes().any(|b| b != b'0' && b != b'-')
 }
 
-/// Kinds without a namespace that kdiag knows (no namespace column, `-n` ignored): a
-/// selective read reads every one of them (see `ingest::want`).
-pub const CLUSTER_SCOPED: &[&str] = &[
-    "Node",
-    "Namespace",
-    "PersistentVolume",
-    "StorageClass",
-    "PriorityClass",
-    "IngressClass",
-    "CustomResourceDefinition",
-    "ClusterQueue",
-    "ResourceFlavor",
-    "Cohort",
-    "AdmissionCheck",
-    "WorkloadPriorityClass",
-    "ClusterRole",
-    "ClusterRoleBinding",
-    "ValidatingWebhookConfiguration",
-    "MutatingWebhookConfiguration",
-];
+/// Whether a selective read reads every object of `kind` (a cluster-scoped kind kdiag
+/// knows: no namespace column, `-n` ignored; see `ingest::want`), so its "none" stands.
+pub fn read_whole(kind: &str) -> bool {
+    kinds::by_kind(kind).is_some_and(|k| k.read_whole)
+}
 
 #[cfg(test)]
 mod tests {

@@ -550,7 +550,7 @@ impl Snapshot {
         if (kind == "Event" && self.events_elsewhere > 0) || self.present_elsewhere.contains(kind) {
             return true;
         }
-        if self.partial && !kinds::CLUSTER_SCOPED.contains(&kind) && self.unread.could_hold(kind) {
+        if self.partial && !kinds::read_whole(kind) && self.unread.could_hold(kind) {
             self.doubts
                 .lock()
                 .expect("doubts lock")
