@@ -22,6 +22,7 @@ mod printer_columns;
 mod quantities;
 mod readme;
 mod report;
+mod rule_fixtures;
 mod samples;
 mod scheduling;
 mod selective;
