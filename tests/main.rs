@@ -155,6 +155,14 @@ pub fn settings() -> insta::Settings {
     s
 }
 
+/// insta settings for the snapshots of `area`'s sample bundles and rules: they live in
+/// `snapshots/<area>/`, named as the bundles are in `sample-bundles/<area>/`.
+pub fn area_settings(area: &str) -> insta::Settings {
+    let mut s = settings();
+    s.set_snapshot_path(root().join("snapshots").join(area));
+    s
+}
+
 /// Runs a sample-bundle generator with `--check`: deterministic and its bundles up to
 /// date (skipped without python3).
 pub fn gen_check(script: &str) {

@@ -6,7 +6,7 @@
 //! snapshotted as `snapshots/<area>/<name>/{trigger,quiet}.snap`. The rules come from
 //! `kdiag rules --format json`, so a new rule without fixtures fails here, named.
 
-use crate::{analyze_json, findings, json, kdiag, root, settings};
+use crate::{analyze_json, area_settings, findings, json, kdiag, root};
 use serde_json::Value;
 
 /// The two fixtures every rule ships with.
@@ -91,9 +91,7 @@ fn every_rule_has_a_trigger_and_a_quiet_fixture() {
                 _ => {}
             }
             let shown = serde_json::json!({"fixture": path, "findings": found});
-            let mut s = settings();
-            s.set_snapshot_path(root().join("snapshots").join(&rule));
-            s.bind(|| {
+            area_settings(&rule).bind(|| {
                 insta::assert_snapshot!(which, serde_json::to_string_pretty(&shown).unwrap())
             });
         }
