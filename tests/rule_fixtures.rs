@@ -70,6 +70,7 @@ fn rule_findings(rule: &str, path: &str) -> Vec<Value> {
 #[test]
 fn every_rule_has_a_trigger_and_a_quiet_fixture() {
     let mut failures = Vec::new();
+    let mut shown = Vec::new();
     for rule in rule_ids() {
         for which in WHICH {
             let path = match fixture(&rule, which) {
@@ -90,13 +91,19 @@ fn every_rule_has_a_trigger_and_a_quiet_fixture() {
                 )),
                 _ => {}
             }
-            let shown = serde_json::json!({"fixture": path, "findings": found});
-            area_settings(&rule).bind(|| {
-                insta::assert_snapshot!(which, serde_json::to_string_pretty(&shown).unwrap())
-            });
+            let json = serde_json::json!({"fixture": path, "findings": found});
+            shown.push((
+                rule.clone(),
+                which,
+                serde_json::to_string_pretty(&json).unwrap(),
+            ));
         }
     }
+    // Every rule's own failure first, then the snapshots (a changed one stops the test).
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for (rule, which, text) in shown {
+        area_settings(&rule).bind(|| insta::assert_snapshot!(which, text));
+    }
 }
 
 /// The entries of `folder` (a path from the crate root) that are a `trigger` or `quiet`
