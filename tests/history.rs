@@ -3,7 +3,9 @@
 //! scenario has a bundle where the failure was superseded (or the object is unused, just
 //! created, not collected) and a control where it is real.
 
-use crate::{analyze_json, assert_exact_findings, find, gen_check, json, kdiag, settings, text};
+use crate::{
+    analyze_json, area_settings, assert_exact_findings, find, gen_check, json, kdiag, text,
+};
 
 /// (rule, `Kind/name`, severity).
 type Expected = (&'static str, &'static str, &'static str);
@@ -111,12 +113,8 @@ fn history_sample_snapshots() {
     for (bundle, _) in BUNDLES {
         let out = analyze_json(&path(bundle));
         let pretty = serde_json::to_string_pretty(&out).unwrap();
-        let name = if bundle.starts_with("history-") {
-            bundle.to_string()
-        } else {
-            format!("history-{bundle}")
-        };
-        settings().bind(|| insta::assert_snapshot!(format!("{name}.json"), pretty));
+        let name = bundle;
+        area_settings("history").bind(|| insta::assert_snapshot!(format!("{name}.json"), pretty));
     }
 }
 

@@ -1,7 +1,7 @@
 //! Rules of the kueue area: sample bundles → snapshots and explicit checks, `kdiag why`,
 //! and the Kueue corpus (valid examples quiet, real captures load).
 
-use crate::{analyze_json, find, findings, json, kdiag, root, settings};
+use crate::{analyze_json, area_settings, find, findings, json, kdiag, root};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -85,7 +85,7 @@ fn s(v: &[Expected]) -> Vec<(String, String, String, String, String)> {
 fn kueue_sample_snapshots() {
     for name in BUNDLES {
         let out = kueue_only(analyze(name));
-        settings().bind(|| insta::assert_json_snapshot!(format!("kueue-{name}.json"), out));
+        area_settings("kueue").bind(|| insta::assert_json_snapshot!(format!("{name}.json"), out));
     }
     // Human output of the seed and of the cohort scenario (queue stage only).
     for name in ["seed-quota", "cohort-borrowing"] {
@@ -98,7 +98,8 @@ fn kueue_sample_snapshots() {
             "never",
         ]);
         assert_eq!(run.code, 0, "{}", run.stderr);
-        settings().bind(|| insta::assert_snapshot!(format!("kueue-{name}.human"), run.stdout));
+        area_settings("kueue")
+            .bind(|| insta::assert_snapshot!(format!("{name}.human"), run.stdout));
     }
 }
 
@@ -671,7 +672,7 @@ fn why_snapshots() {
         a.push(&path);
         let run = kdiag(&a);
         assert_eq!(run.code, 0, "{name}: {}", run.stderr);
-        settings().bind(|| insta::assert_snapshot!(format!("kueue-why-{name}"), run.stdout));
+        area_settings("kueue").bind(|| insta::assert_snapshot!(format!("why-{name}"), run.stdout));
     }
 }
 

@@ -22,6 +22,7 @@ mod printer_columns;
 mod quantities;
 mod readme;
 mod report;
+mod rule_fixtures;
 mod samples;
 mod scheduling;
 mod selective;
@@ -151,6 +152,14 @@ pub fn settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
     s.set_snapshot_path(root().join("snapshots"));
     s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+/// insta settings for the snapshots of `area`'s sample bundles and rules: they live in
+/// `snapshots/<area>/`, named as the bundles are in `sample-bundles/<area>/`.
+pub fn area_settings(area: &str) -> insta::Settings {
+    let mut s = settings();
+    s.set_snapshot_path(root().join("snapshots").join(area));
     s
 }
 

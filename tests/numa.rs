@@ -5,7 +5,7 @@
 //! and the real corpus.
 
 use crate::{
-    analyze_json, assert_exact_findings, find, findings, json, kdiag, own_json, settings, text,
+    analyze_json, area_settings, assert_exact_findings, find, findings, json, kdiag, own_json, text,
 };
 use serde_json::Value;
 
@@ -119,7 +119,7 @@ fn message<'a>(out: &'a Value, rule: &str, name: &str) -> &'a str {
 fn numa_sample_snapshots() {
     for (bundle, _) in BUNDLES {
         let out = own_json(&analyze(bundle), ours);
-        settings().bind(|| insta::assert_snapshot!(format!("numa-{bundle}.json"), out));
+        area_settings("numa").bind(|| insta::assert_snapshot!(format!("{bundle}.json"), out));
     }
     for (bundle, filter) in HUMAN {
         let p = path(bundle);
@@ -127,7 +127,7 @@ fn numa_sample_snapshots() {
         args.extend_from_slice(filter);
         let h = kdiag(&args);
         assert_eq!(h.code, 0, "{bundle}: {}", h.stderr);
-        settings().bind(|| insta::assert_snapshot!(format!("numa-{bundle}.human"), h.stdout));
+        area_settings("numa").bind(|| insta::assert_snapshot!(format!("{bundle}.human"), h.stdout));
     }
 }
 

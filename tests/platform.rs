@@ -232,7 +232,7 @@ fn a_drain_blocked_by_a_budget_names_it() {
         out["inputs"][0]["platform"]["summary"],
         "OpenShift 4.16.20 → 4.16.24: Completed, 100% of operators updated (5 of 5), 1 of 2 pools updated; 5 operators healthy"
     );
-    crate::settings().bind(|| insta::assert_json_snapshot!("platform-drain-blocked", out));
+    crate::area_settings("platform").bind(|| insta::assert_json_snapshot!("drain-blocked", out));
 }
 
 /// The same update with worker-1 draining normally (its budget allows a disruption):
@@ -242,7 +242,8 @@ fn an_update_proceeding_well_is_no_finding() {
     let out = analyze_json("sample-bundles/platform/update-proceeding");
     assert!(findings(&out).is_empty(), "{:#?}", findings(&out));
     assert_eq!(out["inputs"][0]["platform"]["updating"], true);
-    crate::settings().bind(|| insta::assert_json_snapshot!("platform-update-proceeding", out));
+    crate::area_settings("platform")
+        .bind(|| insta::assert_json_snapshot!("update-proceeding", out));
 }
 
 /// The healthy real must-gathers, not updating: no platform error or warning, and the

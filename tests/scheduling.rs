@@ -2,7 +2,7 @@
 //! `sample-bundles/scheduling/` → a JSON snapshot (human too for two), explicit checks of
 //! the recomputed numbers, the quiet bundles and the real troubleshoot fixtures.
 
-use crate::{analyze_json, find, findings, json, kdiag, settings};
+use crate::{analyze_json, area_settings, find, findings, json, kdiag};
 use serde_json::Value;
 
 const DIR: &str = "sample-bundles/scheduling";
@@ -75,7 +75,7 @@ fn expect(out: &Value, want: &[(&str, &str, &str)]) {
 #[test]
 fn scheduling_sample_snapshots() {
     for (bundle, human) in BUNDLES {
-        let name = format!("scheduling-{}", bundle.trim_end_matches(".yaml"));
+        let name = bundle.trim_end_matches(".yaml");
         let j = kdiag(&[
             "analyze",
             &path(bundle),
@@ -85,13 +85,14 @@ fn scheduling_sample_snapshots() {
             "never",
         ]);
         assert_eq!(j.code, 0, "{bundle}: {}", j.stderr);
-        settings().bind(|| {
+        area_settings("scheduling").bind(|| {
             insta::assert_snapshot!(format!("{name}.json"), j.stdout);
         });
         if *human {
             let h = kdiag(&["analyze", &path(bundle), "--fail-on", "never"]);
             assert_eq!(h.code, 0, "{bundle}: {}", h.stderr);
-            settings().bind(|| insta::assert_snapshot!(format!("{name}.human"), h.stdout));
+            area_settings("scheduling")
+                .bind(|| insta::assert_snapshot!(format!("{name}.human"), h.stdout));
         }
     }
 }

@@ -238,7 +238,7 @@ fn every_sample_object_describes_as_a_full_read() {
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.path().is_dir())
-        .map(|e| e.path().to_string_lossy().into_owned())
+        .flat_map(|e| crate::rule_fixtures::folder_bundles(&e.path().to_string_lossy()))
         .collect();
     scheduling.sort();
     bundles.extend(scheduling.into_iter().map(|p| vec![p]));

@@ -4,7 +4,7 @@
 //! errors on the healthy bundles and the real corpus.
 
 use crate::{
-    analyze_json, assert_exact_findings, find, findings, json, kdiag, own_json, settings, text,
+    analyze_json, area_settings, assert_exact_findings, find, findings, json, kdiag, own_json, text,
 };
 use serde_json::Value;
 
@@ -174,18 +174,14 @@ fn ours(f: &&Value) -> bool {
 #[test]
 fn traffic_sample_snapshots() {
     for (bundle, _) in BUNDLES {
-        // Snapshots are named `traffic-*` (the readiness bundles get the prefix).
-        let name = if bundle.starts_with("traffic-") {
-            bundle.to_string()
-        } else {
-            format!("traffic-{bundle}")
-        };
+        let name = bundle;
         let out = own_json(&analyze(bundle), ours);
-        settings().bind(|| insta::assert_snapshot!(format!("{name}.json"), out));
+        area_settings("traffic").bind(|| insta::assert_snapshot!(format!("{name}.json"), out));
         if HUMAN.contains(bundle) {
             let h = kdiag(&["analyze", &path(bundle), "--fail-on", "never"]);
             assert_eq!(h.code, 0, "{bundle}: {}", h.stderr);
-            settings().bind(|| insta::assert_snapshot!(format!("{name}.human"), h.stdout));
+            area_settings("traffic")
+                .bind(|| insta::assert_snapshot!(format!("{name}.human"), h.stdout));
         }
     }
 }

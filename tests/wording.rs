@@ -153,7 +153,7 @@ fn every_sample_bundle() -> Vec<String> {
 }
 
 /// The bundles directly in `sample-bundles/<dir>`: List files and archives, and with
-/// `folders` the bundle folders too.
+/// `folders` the bundle folders too (a rule's fixture folder stands for its own fixtures).
 fn push_bundles(out: &mut Vec<String>, dir: &str, folders: bool) {
     let base = root().join("sample-bundles").join(dir);
     let Ok(rd) = std::fs::read_dir(&base) else {
@@ -167,12 +167,15 @@ fn push_bundles(out: &mut Vec<String>, dir: &str, folders: bool) {
     for n in names {
         let p = base.join(&n);
         let file = n.ends_with(".yaml") || n.ends_with(".zip") || n.ends_with(".tar.gz");
-        if (p.is_file() && file) || (p.is_dir() && folders) {
-            out.push(if dir.is_empty() {
-                format!("sample-bundles/{n}")
-            } else {
-                format!("sample-bundles/{dir}/{n}")
-            });
+        let path = if dir.is_empty() {
+            format!("sample-bundles/{n}")
+        } else {
+            format!("sample-bundles/{dir}/{n}")
+        };
+        if p.is_file() && file {
+            out.push(path);
+        } else if p.is_dir() && folders {
+            out.extend(crate::rule_fixtures::folder_bundles(&path));
         }
     }
 }

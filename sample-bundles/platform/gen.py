@@ -15,6 +15,10 @@ annotations, rendered MachineConfigs' release-image-version). Snapshot 2026-11-2
   Degraded with "failed to drain node: … after 1 hour" and the pool is NodeDegraded.
 - update-proceeding: the same update, worker-1 draining normally (its budget allows one
   disruption). Must produce no error or warning.
+- <rule>/trigger (platform/<rule>/trigger/): update-proceeding changed in the one place
+  that rule reads (a degraded or unavailable ClusterOperator, a failing ClusterVersion, an
+  update started over a partial one, a paused or render-degraded worker pool); its quiet
+  fixture is update-proceeding itself (sample-bundles/README.md, "Fixtures by rule").
 """
 
 import datetime
@@ -339,12 +343,95 @@ def scenario(blocked):
     return items
 
 
+CS = "cluster-scoped-resources"
+MCO_DEGRADED = (
+    f"Failed to resync {NEW} because: error during syncRequiredMachineConfigPools: [context deadline exceeded, "
+    "error MachineConfigPool worker is not ready, retrying. Status: (pool degraded: false total: 3, ready 2, updated: 1, unavailable: 1)]"
+)
+
+
+def set_cond(obj, new):
+    """Replaces the condition of `new`'s type in `obj`'s status."""
+    conds = obj["status"]["conditions"]
+    conds[[c["type"] for c in conds].index(new["type"])] = new
+
+
+def operator_degraded(items):
+    set_cond(items[f"{CS}/config.openshift.io/clusteroperators/ingress.yaml"], cond(
+        "Degraded", "True", 23, "IngressDegraded",
+        'The "default" ingress controller reports Degraded=True: DegradedConditions: One or more other status conditions '
+        "indicate a degraded state: DeploymentReplicasAllAvailable=False (DeploymentReplicasNotAvailable: 1/2 of replicas are available)"))
+
+
+def operator_unavailable(items):
+    set_cond(items[f"{CS}/config.openshift.io/clusteroperators/ingress.yaml"], cond(
+        "Available", "False", 17, "IngressUnavailable",
+        'The "default" ingress controller reports Available=False: IngressControllerUnavailable: One or more status conditions '
+        "indicate unavailable: DeploymentAvailable=False (DeploymentUnavailable: The deployment has Available status condition set "
+        "to False (reason: MinimumReplicasUnavailable) with message: Deployment does not have minimum availability.)"))
+
+
+def update_failing(items):
+    set_cond(items[f"{CS}/config.openshift.io/clusterversions/version.yaml"], cond(
+        "Failing", "True", 8, "ClusterOperatorDegraded", "Cluster operator machine-config is degraded"))
+    set_cond(items[f"{CS}/config.openshift.io/clusteroperators/machine-config.yaml"], cond(
+        "Degraded", "True", 9, "RequiredPoolsFailed", MCO_DEGRADED))
+
+
+def previous_update_incomplete(items):
+    cv = items[f"{CS}/config.openshift.io/clusterversions/version.yaml"]
+    cv["status"]["history"][:2] = [
+        {"completionTime": None, "image": NEW_IMAGE, "startedTime": t(131), "state": "Partial", "verified": True, "version": NEW},
+        {"completionTime": None, "image": OLD_IMAGE, "startedTime": "2026-10-02T12:58:09Z", "state": "Partial", "verified": True, "version": OLD},
+    ]
+    set_cond(cv, cond("Progressing", "True", 131, None, f"Working towards {NEW}: 812 of 903 done (89% complete), waiting on machine-config"))
+    mco = items[f"{CS}/config.openshift.io/clusteroperators/machine-config.yaml"]
+    set_cond(mco, cond("Progressing", "True", 74, None, f"Working towards {NEW}"))
+    mco["status"]["versions"] = [{"name": "operator", "version": OLD}]
+
+
+def pool_paused(items):
+    worker = items[f"{CS}/machineconfiguration.openshift.io/machineconfigpools/worker.yaml"]
+    worker["spec"]["paused"] = True
+    set_cond(worker, cond("Updating", "False", 70))
+    items[f"{CS}/core/nodes/worker-1.yaml"] = node("worker-1", "worker", "10.0.4.21", OLD_WORKER, OLD_WORKER, "Done")
+
+
+def pool_degraded(items):
+    worker = items[f"{CS}/machineconfiguration.openshift.io/machineconfigpools/worker.yaml"]
+    message = ("Failed to render configuration for pool worker: parsing Ignition config failed: unknown version. "
+               "Supported spec versions: 2.2, 3.0, 3.1, 3.2, 3.3, 3.4")
+    set_cond(worker, cond("RenderDegraded", "True", 6, "", message))
+    set_cond(worker, cond("Degraded", "True", 6, "", message))
+
+
+# Each rule's triggering fixture: update-proceeding with that one change.
+TRIGGERS = {
+    "operator-degraded": operator_degraded,
+    "operator-unavailable": operator_unavailable,
+    "update-failing": update_failing,
+    "previous-update-incomplete": previous_update_incomplete,
+    "pool-paused": pool_paused,
+    "pool-degraded": pool_degraded,
+}
+
+
+def scenarios():
+    """(folder, relative path -> object) of every bundle."""
+    yield "drain-blocked", scenario(True)
+    yield "update-proceeding", scenario(False)
+    for rule, change in TRIGGERS.items():
+        items = scenario(False)
+        change(items)
+        yield os.path.join(rule, "trigger"), items
+
+
 def build():
-    """Every file of both bundles, relative path -> text."""
+    """Every file of every bundle, relative path -> text."""
     files = {}
-    for name, blocked in (("drain-blocked", True), ("update-proceeding", False)):
+    for name, items in scenarios():
         base = os.path.join(name, ROOT, IMAGE_DIR)
-        for rel, obj in scenario(blocked).items():
+        for rel, obj in items.items():
             files[os.path.join(base, rel)] = "---\n" + "\n".join(emit(obj)) + "\n"
         files[os.path.join(name, ROOT, "timestamp")] = (
             "2026-11-20 09:09:40.118903762 +0000 UTC m=+0.051166531\n"
