@@ -165,96 +165,18 @@ fn explain(
     vols: &[String],
     msg: &str,
 ) -> (String, String, &'static str, Vec<Evidence>) {
-    let mut extra = Vec::new();
     let lower = msg.to_ascii_lowercase();
     let vol_name = vols.first().cloned().unwrap_or_default();
     let vol = pod_volume(snap, ns, pod, &vol_name);
-    let s = |v: &Value, p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_string);
-    let claim = vol.and_then(|v| s(v, "/persistentVolumeClaim/claimName"));
-    let vol_desc = match vol {
-        Some(_) if claim.is_some() => format!(
-            "volume {vol_name} (PersistentVolumeClaim {})",
-            claim.as_deref().unwrap_or("")
-        ),
-        Some(v) if v.get("configMap").is_some() => format!(
-            "volume {vol_name} (ConfigMap {})",
-            s(v, "/configMap/name").unwrap_or_default()
-        ),
-        Some(v) if v.get("secret").is_some() => format!(
-            "volume {vol_name} (Secret {})",
-            s(v, "/secret/secretName").unwrap_or_default()
-        ),
-        Some(v) if v.get("hostPath").is_some() => format!(
-            "volume {vol_name} (hostPath {})",
-            s(v, "/hostPath/path").unwrap_or_default()
-        ),
-        Some(v) if v.get("csi").is_some() => format!(
-            "volume {vol_name} (CSI driver {})",
-            s(v, "/csi/driver").unwrap_or_default()
-        ),
-        Some(v) if v.get("nfs").is_some() => format!(
-            "volume {vol_name} (NFS {}:{})",
-            s(v, "/nfs/server").unwrap_or_default(),
-            s(v, "/nfs/path").unwrap_or_default()
-        ),
-        Some(_) => format!("volume {vol_name}"),
-        None if vol_name.is_empty() => "a volume".to_string(),
-        None => format!("volume {vol_name}"),
-    };
-    // A ConfigMap or Secret the kubelet could not find.
-    for (needle, kind) in [("configmap \"", "ConfigMap"), ("secret \"", "Secret")] {
-        if let Some(rest) = lower.split(needle).nth(1)
-            && let Some((_, tail)) = rest.split_once('"')
-            && tail.trim_start().starts_with("not found")
-        {
-            let start = lower.find(needle).unwrap_or(0) + needle.len();
-            let name = msg[start..].split('"').next().unwrap_or("").to_string();
-            let p = pod_findings::presence(snap, kind, Some(ns), &name);
-            let state = pod_findings::describe_presence(kind, ns, &name, p);
-            match p {
-                Presence::Present(oid) => extra.push(evidence::object(
-                    snap,
-                    oid,
-                    format!("{state}: created after the kubelet's attempt; the kubelet retries"),
-                )),
-                _ => extra.push(note(state.clone())),
-            }
-            return (
-                format!("missing-{}:{name}", kind.to_ascii_lowercase()),
-                format!("{vol_desc} cannot be mounted: {state}"),
-                "create the ConfigMap/Secret in the pod's namespace (or mark the volume optional); the kubelet retries the mount on its own",
-                extra,
-            );
-        }
+    let claim = vol.and_then(|v| text_at(v, "/persistentVolumeClaim/claimName"));
+    let vol_desc = volume_words(&vol_name, vol, claim.as_deref());
+    if let Some(missing) = missing_config(snap, ns, msg, &lower, &vol_desc) {
+        return missing;
     }
     if lower.contains("multi-attach") {
-        // Another pod on another node uses the same claim.
-        let others: Vec<String> = claim
+        let others = claim
             .as_deref()
-            .map(|c| {
-                snap.pods()
-                    .iter()
-                    .filter(|(oid, p)| {
-                        *oid != pod_id
-                            && p.is_active()
-                            && p.spec
-                                .node_name
-                                .as_deref()
-                                .is_some_and(|n| n != node && !n.is_empty())
-                            && crate::kube::placement::claim_names(&p.spec)
-                                .iter()
-                                .any(|x| x == c)
-                            && p.metadata.namespace.as_deref() == Some(ns)
-                    })
-                    .map(|(_, p)| {
-                        format!(
-                            "{} on node {}",
-                            p.metadata.name,
-                            p.spec.node_name.as_deref().unwrap_or("")
-                        )
-                    })
-                    .collect()
-            })
+            .map(|c| claim_users_elsewhere(snap, pod_id, ns, node, c))
             .unwrap_or_default();
         let who = if others.is_empty() {
             "the bundle shows no other pod using it, so the old attachment is stale (a VolumeAttachment left by a lost node)".to_string()
@@ -265,50 +187,184 @@ fn explain(
             format!("multi-attach:{}", claim.clone().unwrap_or(vol_name.clone())),
             format!("{vol_desc} is ReadWriteOnce and attached to another node; {who}"),
             "a ReadWriteOnce volume attaches to one node at a time: stop the other pod (or wait for it to move), or delete a stale VolumeAttachment after its node is gone",
-            extra,
+            Vec::new(),
         );
     }
-    if let Some(c) = &claim {
-        match pod_findings::presence(snap, "PersistentVolumeClaim", Some(ns), c) {
-            Presence::Present(cid) => {
-                if let Some(pvc) = Snapshot::view_of(snap.pvcs(), cid) {
-                    let phase = pvc.status.phase.as_deref().unwrap_or("unknown");
-                    extra.push(evidence::field(
-                        snap,
-                        cid,
-                        &["status"],
-                        format!(
-                            "PersistentVolumeClaim {c}: phase {phase}{}",
-                            pvc.spec
-                                .volume_name
-                                .as_deref()
-                                .map(|v| format!(", volume {v}"))
-                                .unwrap_or_default()
-                        ),
-                    ));
-                    if let Some(pv) = pvc
-                        .spec
-                        .volume_name
-                        .as_deref()
-                        .and_then(|v| snap.find("PersistentVolume", None, v))
-                    {
-                        extra.push(evidence::object(
-                            snap,
-                            pv,
-                            format!("PersistentVolume {}", snap.object(pv).name),
-                        ));
-                    }
-                }
-            }
-            p => extra.push(note(pod_findings::describe_presence(
-                "PersistentVolumeClaim",
-                ns,
-                c,
-                p,
-            ))),
+    let extra = claim
+        .as_deref()
+        .map(|c| claim_evidence(snap, ns, c))
+        .unwrap_or_default();
+    let (key, what, help) = mount_failure_words(&lower, &vol_desc, node);
+    (
+        format!("{key}:{}", claim.unwrap_or(vol_name)),
+        what,
+        help,
+        extra,
+    )
+}
+
+/// The string at JSON pointer `p` of a pod volume.
+fn text_at(v: &Value, p: &str) -> Option<String> {
+    v.pointer(p).and_then(Value::as_str).map(str::to_string)
+}
+
+/// "volume data (PersistentVolumeClaim data-0)": the volume the kubelet names and what
+/// it holds.
+fn volume_words(vol_name: &str, vol: Option<&Value>, claim: Option<&str>) -> String {
+    match vol {
+        Some(_) if claim.is_some() => format!(
+            "volume {vol_name} (PersistentVolumeClaim {})",
+            claim.unwrap_or("")
+        ),
+        Some(v) if v.get("configMap").is_some() => format!(
+            "volume {vol_name} (ConfigMap {})",
+            text_at(v, "/configMap/name").unwrap_or_default()
+        ),
+        Some(v) if v.get("secret").is_some() => format!(
+            "volume {vol_name} (Secret {})",
+            text_at(v, "/secret/secretName").unwrap_or_default()
+        ),
+        Some(v) if v.get("hostPath").is_some() => format!(
+            "volume {vol_name} (hostPath {})",
+            text_at(v, "/hostPath/path").unwrap_or_default()
+        ),
+        Some(v) if v.get("csi").is_some() => format!(
+            "volume {vol_name} (CSI driver {})",
+            text_at(v, "/csi/driver").unwrap_or_default()
+        ),
+        Some(v) if v.get("nfs").is_some() => format!(
+            "volume {vol_name} (NFS {}:{})",
+            text_at(v, "/nfs/server").unwrap_or_default(),
+            text_at(v, "/nfs/path").unwrap_or_default()
+        ),
+        Some(_) => format!("volume {vol_name}"),
+        None if vol_name.is_empty() => "a volume".to_string(),
+        None => format!("volume {vol_name}"),
+    }
+}
+
+/// A ConfigMap or Secret the kubelet could not find: the verdict, with whether the
+/// bundle holds it now.
+fn missing_config(
+    snap: &Snapshot,
+    ns: &str,
+    msg: &str,
+    lower: &str,
+    vol_desc: &str,
+) -> Option<(String, String, &'static str, Vec<Evidence>)> {
+    for (needle, kind) in [("configmap \"", "ConfigMap"), ("secret \"", "Secret")] {
+        if let Some(rest) = lower.split(needle).nth(1)
+            && let Some((_, tail)) = rest.split_once('"')
+            && tail.trim_start().starts_with("not found")
+        {
+            let start = lower.find(needle).unwrap_or(0) + needle.len();
+            let name = msg[start..].split('"').next().unwrap_or("").to_string();
+            let p = pod_findings::presence(snap, kind, Some(ns), &name);
+            let state = pod_findings::describe_presence(kind, ns, &name, p);
+            let evidence = match p {
+                Presence::Present(oid) => evidence::object(
+                    snap,
+                    oid,
+                    format!("{state}: created after the kubelet's attempt; the kubelet retries"),
+                ),
+                _ => note(state.clone()),
+            };
+            return Some((
+                format!("missing-{}:{name}", kind.to_ascii_lowercase()),
+                format!("{vol_desc} cannot be mounted: {state}"),
+                "create the ConfigMap/Secret in the pod's namespace (or mark the volume optional); the kubelet retries the mount on its own",
+                vec![evidence],
+            ));
         }
     }
-    let (key, what, help) = if lower.contains("hostpath type check failed") {
+    None
+}
+
+/// Active pods in namespace `ns` on another node than `node` that use claim `claim`
+/// ("web-1 on node b"): who holds a ReadWriteOnce volume.
+fn claim_users_elsewhere(
+    snap: &Snapshot,
+    pod_id: ObjectId,
+    ns: &str,
+    node: &str,
+    claim: &str,
+) -> Vec<String> {
+    snap.pods()
+        .iter()
+        .filter(|(oid, p)| {
+            *oid != pod_id
+                && p.is_active()
+                && p.spec
+                    .node_name
+                    .as_deref()
+                    .is_some_and(|n| n != node && !n.is_empty())
+                && crate::kube::placement::claim_names(&p.spec)
+                    .iter()
+                    .any(|x| x == claim)
+                && p.metadata.namespace.as_deref() == Some(ns)
+        })
+        .map(|(_, p)| {
+            format!(
+                "{} on node {}",
+                p.metadata.name,
+                p.spec.node_name.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// The claim's phase and its PersistentVolume, or why the bundle does not hold it.
+fn claim_evidence(snap: &Snapshot, ns: &str, c: &str) -> Vec<Evidence> {
+    let mut extra = Vec::new();
+    match pod_findings::presence(snap, "PersistentVolumeClaim", Some(ns), c) {
+        Presence::Present(cid) => {
+            if let Some(pvc) = Snapshot::view_of(snap.pvcs(), cid) {
+                let phase = pvc.status.phase.as_deref().unwrap_or("unknown");
+                extra.push(evidence::field(
+                    snap,
+                    cid,
+                    &["status"],
+                    format!(
+                        "PersistentVolumeClaim {c}: phase {phase}{}",
+                        pvc.spec
+                            .volume_name
+                            .as_deref()
+                            .map(|v| format!(", volume {v}"))
+                            .unwrap_or_default()
+                    ),
+                ));
+                if let Some(pv) = pvc
+                    .spec
+                    .volume_name
+                    .as_deref()
+                    .and_then(|v| snap.find("PersistentVolume", None, v))
+                {
+                    extra.push(evidence::object(
+                        snap,
+                        pv,
+                        format!("PersistentVolume {}", snap.object(pv).name),
+                    ));
+                }
+            }
+        }
+        p => extra.push(note(pod_findings::describe_presence(
+            "PersistentVolumeClaim",
+            ns,
+            c,
+            p,
+        ))),
+    }
+    extra
+}
+
+/// The cause key, the sentence and the help for a mount failure, by the kubelet's
+/// (lower-cased) message.
+fn mount_failure_words(
+    lower: &str,
+    vol_desc: &str,
+    node: &str,
+) -> (&'static str, String, &'static str) {
+    if lower.contains("hostpath type check failed") {
         (
             "hostpath",
             format!("{vol_desc} does not have the type the pod asks for on this node"),
@@ -349,13 +405,7 @@ fn explain(
             format!("{vol_desc} cannot be mounted"),
             "read the kubelet's message; check the claim, the storage driver on the node and the referenced objects",
         )
-    };
-    (
-        format!("{key}:{}", claim.unwrap_or(vol_name)),
-        what,
-        help,
-        extra,
-    )
+    }
 }
 
 #[cfg(test)]

@@ -211,7 +211,6 @@ fn topology(
     } else {
         Vec::new()
     };
-    let mut ev = Vec::new();
     let scope_note = match kc {
         Some(k) => format!(
             "topologyManagerScope={}, topologyManagerPolicy={}",
@@ -224,106 +223,26 @@ fn topology(
         None => "the bundle has no kubelet configuration for the node".to_string(),
     };
 
-    if let Some(first) = violations.first() {
-        let mut sentence = format!("{} ({scope_note})", first.sentence(&b.members));
-        for v in &violations[1..] {
-            sentence.push_str(&format!("; likewise {}", v.sentence(&b.members)));
-        }
-        let mut summary = format!(
-            "was rejected by the kubelet on node {node} with {reason}: {sentence}; the {} manager's check: \"{}\"",
-            first.manager(),
-            first.kubelet_text()
-        );
-        if reason == "TopologyAffinityError" {
-            summary.push_str(
-                ". Under topologyManagerPolicy single-numa-node or restricted the topology manager refuses the pod before allocation; best-effort would report EmptyPodSharedPoolError",
-            );
-        }
-        if let Some(k) = kc
-            && k.settings.scope() != "pod"
-        {
-            summary.push_str(&format!(
-                ". The bundle's {} says topologyManagerScope={}, where there is no pod shared pool and this check does not run: the configuration in the bundle differs from the one the kubelet ran with when it rejected the pod",
-                k.source_name(snap),
-                k.settings.scope()
-            ));
-        }
-        let cause = cause_of(first);
-        return Explained {
-            help: help_for(first),
-            cause,
-            summary,
-            evidence: ev,
-        };
+    if !violations.is_empty() {
+        return pod_scope_breach(snap, kc, b, &violations, node, reason, &scope_note);
     }
 
     // The spec leaves the pool non-empty (or the pod gets no bubble): alignment failed.
-    let why_no_breach = match b.not_eligible() {
-        Some(why) if b.pod_level && !b.unread.is_empty() => {
-            format!("kdiag cannot check the spec: {why}")
-        }
-        Some(why) if b.pod_level => format!(
-            "the spec does not explain it: {why}, so the CPU and Memory managers make no pod bubble and run no shared-pool check"
-        ),
-        Some(_) => "the pod sets no pod-level resources, so the pod shared pool does not apply".to_string(),
-        None if !breaches.is_empty() => format!(
-            "{} under pod-level resource management, but the kubelet's message is the container-level one, so that check did not reject it (are pod-level resource managers off on this kubelet?)",
-            breaches[0].sentence(&b.members)
-        ),
-        None => "the spec leaves the pod shared pool non-empty (the exclusive slices fit the pod budget)".to_string(),
-    };
+    let why_no_breach = why_no_breach(b, &breaches);
     let container_scope = kc.is_some_and(|k| k.settings.scope() != "pod");
     let model = if container_scope {
         " Under topologyManagerScope=container there is no pod shared pool: each Guaranteed container is aligned on its own from the node's free resources and the others run in the node's shared pool, so a rejection means one container's exclusive resources did not fit one NUMA node."
     } else {
         ""
     };
-    // What has to fit one NUMA node: the pod (pod scope) or its largest container.
-    let mut need: BTreeMap<String, i128> = BTreeMap::new();
-    if container_scope {
-        if let Some(m) = b
-            .members
-            .iter()
-            .max_by_key(|m| (m.cpus, m.memory.values().sum::<i128>()))
-        {
-            if m.cpus > 0 {
-                need.insert("cpu".into(), m.cpus * 1000);
-            }
-            need.extend(m.memory.clone());
-        }
-    } else {
-        if b.aligned_cpus() > 0 {
-            need.insert("cpu".into(), b.aligned_cpus() * 1000);
-        }
-        need.extend(b.aligned_memory());
-    }
-    // Cpu or memory that does not read: the exclusive need is unknown, not zero.
-    if !b.unread.is_empty() {
-        need.clear();
-    }
-    let listed = |m: &BTreeMap<String, i128>| {
-        m.iter()
-            .map(|(k, v)| format!("{} {k}", display_units(k, *v)))
-            .collect::<Vec<_>>()
-            .join(" + ")
-    };
-    let mut need_text = if !b.unread.is_empty() {
-        "cpu and memory that kdiag cannot recompute".to_string()
-    } else if need.is_empty() {
-        "no exclusive cpu or memory".to_string()
-    } else {
-        listed(&need)
-    };
-    if !devices.is_empty() {
-        need_text.push_str(&format!(" and the devices {}", listed(devices)));
-    } else if need.is_empty() && b.unread.is_empty() {
-        need_text.push_str(" (so the failing hint came from another resource)");
-    }
+    let mut need = aligned_need(b, container_scope);
+    let need_text = need_words(b, &need, devices);
     let what = if container_scope {
         "its largest container needs"
     } else {
         "it needs"
     };
+    let mut ev = Vec::new();
     let topo = NodeTopology::of(snap, node);
     if let Some(t) = &topo {
         for (k, v) in devices {
@@ -396,6 +315,124 @@ fn topology(
         help: "compare the pod's aligned request with the free cpus and memory per NUMA node (NodeResourceTopology, or the kubelet's cpu_manager_state/memory_manager_state on the node); free a NUMA node, shrink the exclusive request, or relax topologyManagerPolicy; the pod is not retried on another node, its controller makes a new one".to_string(),
         evidence: ev,
     }
+}
+
+/// The spec breaches a pod-scope check (`violations`, the first one the kubelet's): the
+/// sentence for each, the manager's check quoted.
+fn pod_scope_breach(
+    snap: &Snapshot,
+    kc: Option<&NodeKubelet>,
+    b: &PodBudget,
+    violations: &[Violation],
+    node: &str,
+    reason: &str,
+    scope_note: &str,
+) -> Explained {
+    let first = &violations[0];
+    let mut sentence = format!("{} ({scope_note})", first.sentence(&b.members));
+    for v in &violations[1..] {
+        sentence.push_str(&format!("; likewise {}", v.sentence(&b.members)));
+    }
+    let mut summary = format!(
+        "was rejected by the kubelet on node {node} with {reason}: {sentence}; the {} manager's check: \"{}\"",
+        first.manager(),
+        first.kubelet_text()
+    );
+    if reason == "TopologyAffinityError" {
+        summary.push_str(
+            ". Under topologyManagerPolicy single-numa-node or restricted the topology manager refuses the pod before allocation; best-effort would report EmptyPodSharedPoolError",
+        );
+    }
+    if let Some(k) = kc
+        && k.settings.scope() != "pod"
+    {
+        summary.push_str(&format!(
+            ". The bundle's {} says topologyManagerScope={}, where there is no pod shared pool and this check does not run: the configuration in the bundle differs from the one the kubelet ran with when it rejected the pod",
+            k.source_name(snap),
+            k.settings.scope()
+        ));
+    }
+    let cause = cause_of(first);
+    Explained {
+        help: help_for(first),
+        cause,
+        summary,
+        evidence: Vec::new(),
+    }
+}
+
+/// Why the spec does not explain the rejection: no pod bubble, unreadable values, a
+/// breach of a check the kubelet's message says did not run, or a non-empty pool.
+fn why_no_breach(b: &PodBudget, breaches: &[Violation]) -> String {
+    match b.not_eligible() {
+        Some(why) if b.pod_level && !b.unread.is_empty() => {
+            format!("kdiag cannot check the spec: {why}")
+        }
+        Some(why) if b.pod_level => format!(
+            "the spec does not explain it: {why}, so the CPU and Memory managers make no pod bubble and run no shared-pool check"
+        ),
+        Some(_) => "the pod sets no pod-level resources, so the pod shared pool does not apply".to_string(),
+        None if !breaches.is_empty() => format!(
+            "{} under pod-level resource management, but the kubelet's message is the container-level one, so that check did not reject it (are pod-level resource managers off on this kubelet?)",
+            breaches[0].sentence(&b.members)
+        ),
+        None => "the spec leaves the pod shared pool non-empty (the exclusive slices fit the pod budget)".to_string(),
+    }
+}
+
+/// What has to fit one NUMA node: the pod's aligned cpu and memory (pod scope) or its
+/// largest container's; empty when cpu or memory does not read (unknown, not zero).
+fn aligned_need(b: &PodBudget, container_scope: bool) -> BTreeMap<String, i128> {
+    let mut need: BTreeMap<String, i128> = BTreeMap::new();
+    if container_scope {
+        if let Some(m) = b
+            .members
+            .iter()
+            .max_by_key(|m| (m.cpus, m.memory.values().sum::<i128>()))
+        {
+            if m.cpus > 0 {
+                need.insert("cpu".into(), m.cpus * 1000);
+            }
+            need.extend(m.memory.clone());
+        }
+    } else {
+        if b.aligned_cpus() > 0 {
+            need.insert("cpu".into(), b.aligned_cpus() * 1000);
+        }
+        need.extend(b.aligned_memory());
+    }
+    if !b.unread.is_empty() {
+        need.clear();
+    }
+    need
+}
+
+/// The words for what has to be aligned: the exclusive cpu and memory `need`, then the
+/// devices.
+fn need_words(
+    b: &PodBudget,
+    need: &BTreeMap<String, i128>,
+    devices: &BTreeMap<String, i128>,
+) -> String {
+    let listed = |m: &BTreeMap<String, i128>| {
+        m.iter()
+            .map(|(k, v)| format!("{} {k}", display_units(k, *v)))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    let mut need_text = if !b.unread.is_empty() {
+        "cpu and memory that kdiag cannot recompute".to_string()
+    } else if need.is_empty() {
+        "no exclusive cpu or memory".to_string()
+    } else {
+        listed(need)
+    };
+    if !devices.is_empty() {
+        need_text.push_str(&format!(" and the devices {}", listed(devices)));
+    } else if need.is_empty() && b.unread.is_empty() {
+        need_text.push_str(" (so the failing hint came from another resource)");
+    }
+    need_text
 }
 
 /// Stable cause key: breach kind and resource (no numbers).

@@ -20,7 +20,7 @@ use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
 use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
-use crate::kube::requests::{UnreadRequest, pod_units, unread_requests};
+use crate::kube::requests::{Units, UnreadRequest, pod_units, unread_requests};
 use crate::kube::time::{format_duration, parse_timestamp};
 use crate::rules::evidence;
 use crate::rules::node_usage::Usage;
@@ -127,343 +127,445 @@ fn is_candidate(p: &Pod) -> bool {
         && p.spec.scheduling_gates.is_empty()
 }
 
+/// What the scheduler and the bundle said about one pending pod, read once for every
+/// verdict.
+struct Said {
+    id: ObjectId,
+    /// The scheduler's message: the condition's or the latest FailedScheduling event's,
+    /// one that parses first.
+    text: Option<String>,
+    parsed: Option<FitMessage>,
+    /// A PodScheduled=False condition or a FailedScheduling event exists.
+    has_evidence: bool,
+    /// When the last FailedScheduling event whose message parses was seen.
+    last_fit_event: Option<i64>,
+    /// ` (pending for …)`, or empty.
+    since: String,
+    /// ` The scheduler says: …`, or empty.
+    scheduler_says: String,
+    /// The pod's evidence so far: its condition, its last scheduling event, its requests.
+    evidence: Vec<Evidence>,
+}
+
+impl Said {
+    /// Reads the pod's PodScheduled condition and its FailedScheduling events.
+    fn read(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Event)]) -> Said {
+        let failed: Vec<&(ObjectId, &Event)> = events
+            .iter()
+            .filter(|(_, e)| e.reason == "FailedScheduling")
+            .collect();
+        let cond = pod
+            .condition("PodScheduled")
+            .filter(|c| c.status == "False");
+        let text = cond
+            .and_then(|c| c.message.as_deref().map(String::from))
+            .filter(|m| FitMessage::parse(m).is_some())
+            .or_else(|| {
+                failed
+                    .iter()
+                    .rev()
+                    .map(|(_, e)| e.message.clone())
+                    .find(|m| FitMessage::parse(m).is_some())
+            })
+            .or_else(|| {
+                cond.and_then(|c| c.message.as_deref().map(String::from))
+                    .filter(|m| !m.is_empty())
+            });
+        let parsed = text.as_deref().and_then(FitMessage::parse);
+
+        let mut evidence = Vec::new();
+        if let Some(c) = cond {
+            evidence.push(evidence::field(
+                snap,
+                id,
+                &["status", "conditions", "type=PodScheduled"],
+                format!(
+                    "PodScheduled=False, reason {}{}",
+                    c.reason.as_deref().unwrap_or("(none)"),
+                    c.message
+                        .as_deref()
+                        .map(|m| format!(": {m}"))
+                        .unwrap_or_default()
+                ),
+            ));
+        }
+        let fit_events: Vec<&(ObjectId, &Event)> = failed
+            .iter()
+            .filter(|(_, e)| FitMessage::parse(&e.message).is_some())
+            .copied()
+            .collect();
+        evidence.extend(pod_findings::last_events(
+            snap,
+            if fit_events.is_empty() {
+                &failed
+            } else {
+                &fit_events
+            },
+            1,
+        ));
+        let since = cond
+            .and_then(|c| c.last_transition_time.as_deref())
+            .and_then(parse_timestamp)
+            .zip(snap.as_of)
+            .map(|(t, asof)| format!(" (pending for {})", format_duration(asof - t)))
+            .unwrap_or_default();
+        let scheduler_says = text
+            .as_deref()
+            .map(|m| format!(" The scheduler says: {}", m.trim()))
+            .unwrap_or_default();
+        Said {
+            id,
+            has_evidence: cond.is_some() || !failed.is_empty(),
+            last_fit_event: fit_events
+                .iter()
+                .filter_map(|(_, e)| e.last.or(e.first))
+                .max(),
+            text,
+            parsed,
+            since,
+            scheduler_says,
+            evidence,
+        }
+    }
+
+    /// The cause key the scheduler's message names, or `unschedulable`.
+    fn cause_from_message(&self) -> String {
+        self.parsed
+            .as_ref()
+            .map(scheduler_cause)
+            .unwrap_or_else(|| "unschedulable".into())
+    }
+
+    /// One verdict's analysis, with the pod's evidence read so far.
+    fn verdict(
+        self,
+        cause: String,
+        summary: String,
+        extra: Vec<Evidence>,
+        help: String,
+    ) -> Analysis {
+        Analysis {
+            cause,
+            severity: Severity::Error,
+            case: Case {
+                id: self.id,
+                summary,
+                evidence: self.evidence,
+            },
+            extra,
+            help,
+        }
+    }
+}
+
 fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<Analysis> {
     let events = snap.events_for(id);
-    let failed: Vec<&(ObjectId, &Event)> = events
-        .iter()
-        .filter(|(_, e)| e.reason == "FailedScheduling")
-        .collect();
-    let cond = pod
-        .condition("PodScheduled")
-        .filter(|c| c.status == "False");
-    let scheduler_text = cond
-        .and_then(|c| c.message.as_deref().map(String::from))
-        .filter(|m| FitMessage::parse(m).is_some())
-        .or_else(|| {
-            failed
-                .iter()
-                .rev()
-                .map(|(_, e)| e.message.clone())
-                .find(|m| FitMessage::parse(m).is_some())
-        })
-        .or_else(|| {
-            cond.and_then(|c| c.message.as_deref().map(String::from))
-                .filter(|m| !m.is_empty())
-        });
-    let parsed = scheduler_text.as_deref().and_then(FitMessage::parse);
-    let has_scheduler_evidence = cond.is_some() || !failed.is_empty();
-
-    let mut ev = Vec::new();
-    if let Some(c) = cond {
-        ev.push(evidence::field(
-            snap,
-            id,
-            &["status", "conditions", "type=PodScheduled"],
-            format!(
-                "PodScheduled=False, reason {}{}",
-                c.reason.as_deref().unwrap_or("(none)"),
-                c.message
-                    .as_deref()
-                    .map(|m| format!(": {m}"))
-                    .unwrap_or_default()
-            ),
-        ));
-    }
-    let fit_events: Vec<&(ObjectId, &Event)> = failed
-        .iter()
-        .filter(|(_, e)| FitMessage::parse(&e.message).is_some())
-        .copied()
-        .collect();
-    ev.extend(pod_findings::last_events(
-        snap,
-        if fit_events.is_empty() {
-            &failed
-        } else {
-            &fit_events
-        },
-        1,
-    ));
-    let since = cond
-        .and_then(|c| c.last_transition_time.as_deref())
-        .and_then(parse_timestamp)
-        .zip(snap.as_of)
-        .map(|(t, asof)| format!(" (pending for {})", format_duration(asof - t)))
-        .unwrap_or_default();
-
+    let mut said = Said::read(snap, id, pod, &events);
     let need = pod_units(&pod.spec);
-    let need_text = need_text(&need);
     if !need.is_empty() {
-        ev.push(requests_evidence(snap, id, pod, &need_text));
+        said.evidence
+            .push(requests_evidence(snap, id, pod, &need_text(&need)));
     }
 
     // Claims first: PreFilter rejections apply to every node.
     let claims = claims(snap, id, pod);
     let mut extra: Vec<Evidence> = claims.iter().flat_map(|c| c.evidence.clone()).collect();
-    let wffc: Vec<&Claim> = claims
-        .iter()
-        .filter(|c| c.state == ClaimState::WaitsForConsumer)
-        .collect();
-    let scheduler_says = scheduler_text
-        .as_deref()
-        .map(|m| format!(" The scheduler says: {}", m.trim()))
-        .unwrap_or_default();
     if let Some(c) = claims.iter().find(|c| c.blocking()) {
-        let (cause, what, help) = match c.state {
-            ClaimState::Missing => (
-                format!("pvc-missing:{}", c.name),
-                format!("its PersistentVolumeClaim {} does not exist", c.name),
-                "create the claim (or fix spec.volumes[].persistentVolumeClaim.claimName); for a StatefulSet check volumeClaimTemplates",
-            ),
-            ClaimState::Unbound => (
-                format!("pvc-unbound:{}", c.name),
-                format!(
-                    "its PersistentVolumeClaim {} is Pending with Immediate binding ({}), so no node can take it until a volume is provisioned or bound",
-                    c.name, c.detail
-                ),
-                "look at the claim's events and its StorageClass provisioner (is the CSI driver running? does a matching PV exist?); adding nodes will not help",
-            ),
-            ClaimState::Lost => (
-                format!("pvc-lost:{}", c.name),
-                format!(
-                    "its PersistentVolumeClaim {} is Lost: its PersistentVolume is gone",
-                    c.name
-                ),
-                "restore or re-create the PersistentVolume, or delete and re-create the claim",
-            ),
-            ClaimState::Deleting => (
-                format!("pvc-deleting:{}", c.name),
-                format!("its PersistentVolumeClaim {} is being deleted", c.name),
-                "the claim is being deleted (a finalizer holds it while pods use it); re-create it or point the pod at another claim",
-            ),
-            ClaimState::WaitsForConsumer | ClaimState::Bound | ClaimState::Unknown => (
-                format!("pvc:{}", c.name),
-                format!("its PersistentVolumeClaim {} is not usable", c.name),
-                "look at the claim's events",
-            ),
-        };
-        return Some(Analysis {
-            cause,
-            severity: Severity::Error,
-            case: Case {
-                id,
-                summary: format!("cannot be scheduled{since}: {what}.{scheduler_says}"),
-                evidence: ev,
-            },
-            extra,
-            help: help.into(),
-        });
+        return Some(blocked_by_claim(said, c, extra));
     }
-
     if !snap.has_kind("Node") {
-        if !has_scheduler_evidence {
-            return None;
-        }
-        let cause = parsed
-            .as_ref()
-            .map(scheduler_cause)
-            .unwrap_or_else(|| "unschedulable".into());
-        return Some(Analysis {
-            cause,
-            severity: Severity::Error,
-            case: Case {
-                id,
-                summary: format!(
-                    "cannot be scheduled{since}; the bundle holds no Node objects, so kdiag cannot recompute the scheduler's decision.{scheduler_says}"
-                ),
-                evidence: ev,
-            },
-            extra,
-            help: "collect the Node objects (kubectl get nodes -o yaml) to see allocatable, taints and labels; the scheduler's reasons say which constraint excluded each node".into(),
-        });
+        return no_node_objects(said, extra);
     }
-
     let fits = fit::evaluate(snap, usage, id, pod);
-    // A value the verdict rests on does not read: no verdict, rather than one computed
-    // with zero.
+    if let Some(unread) = unreadable(snap, pod, &fits, &need) {
+        return cannot_recompute(said, extra, &unread);
+    }
+    let (autoscaler, as_ev) = autoscaler(snap, &events);
+    extra.extend(as_ev);
+    let notes = format!("{}{autoscaler}", wffc_note(&claims));
+    let fitting: Vec<&NodeFit> = fits.iter().filter(|f| f.fits()).collect();
+    if !fitting.is_empty() {
+        return fits_now(snap, said, &fitting, fits.len(), extra, &notes);
+    }
+    if !said.has_evidence && fits.is_empty() {
+        return None;
+    }
+    Some(no_node_fits(snap, pod, said, &fits, &need, extra, &notes))
+}
+
+/// A claim that keeps the pod off every node (missing, unbound with Immediate binding,
+/// lost, being deleted).
+fn blocked_by_claim(said: Said, claim: &Claim, extra: Vec<Evidence>) -> Analysis {
+    let (cause, what, help) = claim_words(claim);
+    let summary = format!(
+        "cannot be scheduled{}: {what}.{}",
+        said.since, said.scheduler_says
+    );
+    said.verdict(cause, summary, extra, help.into())
+}
+
+/// The cause key, the sentence and the help for a blocking claim, by its state.
+fn claim_words(c: &Claim) -> (String, String, &'static str) {
+    match c.state {
+        ClaimState::Missing => (
+            format!("pvc-missing:{}", c.name),
+            format!("its PersistentVolumeClaim {} does not exist", c.name),
+            "create the claim (or fix spec.volumes[].persistentVolumeClaim.claimName); for a StatefulSet check volumeClaimTemplates",
+        ),
+        ClaimState::Unbound => (
+            format!("pvc-unbound:{}", c.name),
+            format!(
+                "its PersistentVolumeClaim {} is Pending with Immediate binding ({}), so no node can take it until a volume is provisioned or bound",
+                c.name, c.detail
+            ),
+            "look at the claim's events and its StorageClass provisioner (is the CSI driver running? does a matching PV exist?); adding nodes will not help",
+        ),
+        ClaimState::Lost => (
+            format!("pvc-lost:{}", c.name),
+            format!(
+                "its PersistentVolumeClaim {} is Lost: its PersistentVolume is gone",
+                c.name
+            ),
+            "restore or re-create the PersistentVolume, or delete and re-create the claim",
+        ),
+        ClaimState::Deleting => (
+            format!("pvc-deleting:{}", c.name),
+            format!("its PersistentVolumeClaim {} is being deleted", c.name),
+            "the claim is being deleted (a finalizer holds it while pods use it); re-create it or point the pod at another claim",
+        ),
+        ClaimState::WaitsForConsumer | ClaimState::Bound | ClaimState::Unknown => (
+            format!("pvc:{}", c.name),
+            format!("its PersistentVolumeClaim {} is not usable", c.name),
+            "look at the claim's events",
+        ),
+    }
+}
+
+/// The bundle holds no Node objects: the scheduler's message is all there is.
+fn no_node_objects(said: Said, extra: Vec<Evidence>) -> Option<Analysis> {
+    if !said.has_evidence {
+        return None;
+    }
+    let summary = format!(
+        "cannot be scheduled{}; the bundle holds no Node objects, so kdiag cannot recompute the scheduler's decision.{}",
+        said.since, said.scheduler_says
+    );
+    let cause = said.cause_from_message();
+    Some(said.verdict(
+        cause,
+        summary,
+        extra,
+        "collect the Node objects (kubectl get nodes -o yaml) to see allocatable, taints and labels; the scheduler's reasons say which constraint excluded each node".into(),
+    ))
+}
+
+/// The values the verdict rests on that do not read (the pod's requests, then the
+/// nodes'), the first few named: no verdict, rather than one computed with zero.
+fn unreadable(snap: &Snapshot, pod: &Pod, fits: &[NodeFit], need: &Units) -> Option<String> {
     const SHOWN: usize = 3;
     let mut unread: Vec<String> = unread_requests(&pod.spec)
         .iter()
         .map(UnreadRequest::describe)
         .collect();
-    let (on_nodes, on_nodes_total) = fit::unread_capacity(snap, &fits, &need, SHOWN);
+    let (on_nodes, on_nodes_total) = fit::unread_capacity(snap, fits, need, SHOWN);
     let total = unread.len() + on_nodes_total;
-    unread.extend(on_nodes);
-    if total > 0 {
-        if !has_scheduler_evidence {
-            return None;
-        }
-        let more = match total.saturating_sub(SHOWN) {
-            0 => String::new(),
-            n => format!(" (and {n} more)"),
-        };
-        unread.truncate(SHOWN);
-        return Some(Analysis {
-            cause: parsed
-                .as_ref()
-                .map(scheduler_cause)
-                .unwrap_or_else(|| "unschedulable".into()),
-            severity: Severity::Error,
-            case: Case {
-                id,
-                summary: format!(
-                    "cannot be scheduled{since}: {}{more}, so kdiag cannot recompute which nodes could take it.{scheduler_says}",
-                    unread.join("; ")
-                ),
-                evidence: ev,
-            },
-            extra,
-            help: "fix the unreadable quantity (written like 500m, 2 or 1.5Gi, below 2^63-1 units; the problems list names its file and line); until then the scheduler's reasons are the account of which constraint excluded each node".into(),
-        });
+    if total == 0 {
+        return None;
     }
-    let total = fits.len();
-    let fitting: Vec<&NodeFit> = fits.iter().filter(|f| f.fits()).collect();
-    let (autoscaler, as_ev) = autoscaler(snap, &events);
-    extra.extend(as_ev);
-    let wffc_note = if wffc.is_empty() {
+    unread.extend(on_nodes);
+    unread.truncate(SHOWN);
+    let more = match total.saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" (and {n} more)"),
+    };
+    Some(format!("{}{more}", unread.join("; ")))
+}
+
+/// A value does not read, so kdiag cannot recompute which nodes could take the pod.
+fn cannot_recompute(said: Said, extra: Vec<Evidence>, unread: &str) -> Option<Analysis> {
+    if !said.has_evidence {
+        return None;
+    }
+    let summary = format!(
+        "cannot be scheduled{}: {unread}, so kdiag cannot recompute which nodes could take it.{}",
+        said.since, said.scheduler_says
+    );
+    let cause = said.cause_from_message();
+    Some(said.verdict(
+        cause,
+        summary,
+        extra,
+        "fix the unreadable quantity (written like 500m, 2 or 1.5Gi, below 2^63-1 units; the problems list names its file and line); until then the scheduler's reasons are the account of which constraint excluded each node".into(),
+    ))
+}
+
+/// The sentence about claims that wait for their first consumer, or empty.
+fn wffc_note(claims: &[Claim]) -> String {
+    let waiting: Vec<&str> = claims
+        .iter()
+        .filter(|c| c.state == ClaimState::WaitsForConsumer)
+        .map(|c| c.name.as_str())
+        .collect();
+    if waiting.is_empty() {
         String::new()
     } else {
         format!(
             " Claim(s) {} wait for the first consumer (WaitForFirstConsumer): they bind once a node is chosen; that is not a storage fault.",
-            wffc.iter()
-                .map(|c| c.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            waiting.join(", ")
         )
-    };
-
-    if !fitting.is_empty() {
-        // The bundle's nodes have room now. Either the scheduler excluded them for a reason
-        // kdiag does not recompute, or the cluster changed after its message.
-        if !has_scheduler_evidence {
-            return None; // probably just created; nothing says it is stuck
-        }
-        let names: Vec<&str> = fitting.iter().map(|f| f.name).collect();
-        let unrecomputed = parsed
-            .as_ref()
-            .map(unrecomputed_reasons)
-            .unwrap_or_default();
-        // Nodes with no pod at all in the bundle: the bundle does not hold every pod
-        // (Insights and partial dumps keep only some), so it cannot contradict the scheduler.
-        let uncollected = fitting.iter().all(|f| f.usage.pods.is_empty());
-        let (cause, what) = if uncollected && parsed.is_some() && unrecomputed.is_empty() {
-            (
-                parsed
-                    .as_ref()
-                    .map(scheduler_cause)
-                    .unwrap_or_else(|| "unschedulable".into()),
-                format!(
-                    "by the bundle's objects {} of {total} nodes could take it ({}), but the bundle holds no pod bound to {}, so it does not hold every pod and cannot check the scheduler's reasons, which stand",
-                    fitting.len(),
-                    list_names(&names),
-                    if fitting.len() == 1 {
-                        "that node"
-                    } else {
-                        "those nodes"
-                    }
-                ),
-            )
-        } else if !unrecomputed.is_empty() {
-            (
-                parsed
-                    .as_ref()
-                    .map(scheduler_cause)
-                    .unwrap_or_else(|| "unschedulable".into()),
-                format!(
-                    "the scheduler excluded the nodes for reasons kdiag does not recompute ({}); by requests, taints, selectors and affinity {} of {total} nodes could take it ({})",
-                    unrecomputed.join("; "),
-                    fitting.len(),
-                    list_names(&names)
-                ),
-            )
-        } else if let Some(m) = parsed.as_ref().filter(|m| m.nodes as usize != total) {
-            (
-                "fits-now".into(),
-                format!(
-                    "the scheduler counted {} {}, but the bundle holds {total}, and by the bundle's nodes {} of them could take it ({}): the bundle's nodes are not the ones the scheduler saw (nodes were added or replaced after its message)",
-                    m.nodes,
-                    if m.nodes == 1 { "node" } else { "nodes" },
-                    fitting.len(),
-                    list_names(&names)
-                ),
-            )
-        } else {
-            (
-                "fits-now".into(),
-                format!(
-                    "the bundle's nodes have room now: {} of {total} nodes pass every filter kdiag recomputes ({}), which disagrees with the scheduler's message; the cluster changed after it (pods finished or nodes were added) or the scheduler counts pods the bundle does not hold",
-                    fitting.len(),
-                    list_names(&names)
-                ),
-            )
-        };
-        // Nodes created after the scheduler's last message: it never saw them.
-        let last_msg = fit_events
-            .iter()
-            .filter_map(|(_, e)| e.last.or(e.first))
-            .max();
-        let newer: Vec<(&str, i64)> = fitting
-            .iter()
-            .filter_map(|f| {
-                let created = f
-                    .node
-                    .metadata
-                    .creation_timestamp
-                    .as_deref()
-                    .and_then(parse_timestamp)?;
-                (created > last_msg?).then_some((f.name, created))
-            })
-            .collect();
-        let what = if cause == "fits-now" && !newer.is_empty() {
-            let last = last_msg.unwrap_or_default();
-            format!(
-                "{what}; the scheduler's message is stale: {} created {} after its last FailedScheduling event, and {} the pod now",
-                if newer.len() == 1 {
-                    format!("node {} was", newer[0].0)
-                } else {
-                    format!(
-                        "nodes {} were",
-                        list_names(&newer.iter().map(|(n, _)| *n).collect::<Vec<_>>())
-                    )
-                },
-                format_duration(newer.iter().map(|(_, c)| *c).min().unwrap_or(last) - last),
-                if newer.len() == 1 {
-                    "it fits"
-                } else {
-                    "they fit"
-                }
-            )
-        } else {
-            what
-        };
-        for f in fitting.iter().take(1) {
-            extra.push(node_room_evidence(snap, f));
-        }
-        return Some(Analysis {
-            cause,
-            severity: Severity::Error,
-            case: Case {
-                id,
-                summary: format!(
-                    "cannot be scheduled{since}: {what}.{scheduler_says}{wffc_note}{autoscaler}"
-                ),
-                evidence: ev,
-            },
-            extra,
-            help: if unrecomputed.is_empty() {
-                "compare the scheduler's latest message with the nodes; if it is old, check that the scheduler is running and look at fresh FailedScheduling events".into()
-            } else {
-                "the reasons kdiag does not recompute decide here: check them against the nodes (for topology spread: the constraint's topologyKey labels on the nodes and where the matching pods run; for volumes: the claims, their PVs and the CSI driver)".into()
-            },
-        });
     }
+}
 
-    if !has_scheduler_evidence && total == 0 {
+/// The bundle's nodes have room now. Either the scheduler excluded them for a reason
+/// kdiag does not recompute, or the cluster changed after its message.
+fn fits_now(
+    snap: &Snapshot,
+    said: Said,
+    fitting: &[&NodeFit],
+    total: usize,
+    mut extra: Vec<Evidence>,
+    notes: &str,
+) -> Option<Analysis> {
+    if !said.has_evidence {
+        return None; // probably just created; nothing says it is stuck
+    }
+    let unrecomputed = said
+        .parsed
+        .as_ref()
+        .map(unrecomputed_reasons)
+        .unwrap_or_default();
+    let (cause, mut what) = fits_now_words(&said, fitting, total, &unrecomputed);
+    if cause == "fits-now"
+        && let Some(stale) = stale_message(said.last_fit_event, fitting)
+    {
+        what = format!("{what}; {stale}");
+    }
+    for f in fitting.iter().take(1) {
+        extra.push(node_room_evidence(snap, f));
+    }
+    let summary = format!(
+        "cannot be scheduled{}: {what}.{}{notes}",
+        said.since, said.scheduler_says
+    );
+    let help = if unrecomputed.is_empty() {
+        "compare the scheduler's latest message with the nodes; if it is old, check that the scheduler is running and look at fresh FailedScheduling events"
+    } else {
+        "the reasons kdiag does not recompute decide here: check them against the nodes (for topology spread: the constraint's topologyKey labels on the nodes and where the matching pods run; for volumes: the claims, their PVs and the CSI driver)"
+    };
+    Some(said.verdict(cause, summary, extra, help.into()))
+}
+
+/// The cause key and the sentence when some node fits by the bundle: whose account
+/// stands, the bundle's or the scheduler's.
+fn fits_now_words(
+    said: &Said,
+    fitting: &[&NodeFit],
+    total: usize,
+    unrecomputed: &[String],
+) -> (String, String) {
+    let names: Vec<&str> = fitting.iter().map(|f| f.name).collect();
+    // Nodes with no pod at all in the bundle: the bundle does not hold every pod
+    // (Insights and partial dumps keep only some), so it cannot contradict the scheduler.
+    let uncollected = fitting.iter().all(|f| f.usage.pods.is_empty());
+    if uncollected && said.parsed.is_some() && unrecomputed.is_empty() {
+        (
+            said.cause_from_message(),
+            format!(
+                "by the bundle's objects {} of {total} nodes could take it ({}), but the bundle holds no pod bound to {}, so it does not hold every pod and cannot check the scheduler's reasons, which stand",
+                fitting.len(),
+                list_names(&names),
+                if fitting.len() == 1 {
+                    "that node"
+                } else {
+                    "those nodes"
+                }
+            ),
+        )
+    } else if !unrecomputed.is_empty() {
+        (
+            said.cause_from_message(),
+            format!(
+                "the scheduler excluded the nodes for reasons kdiag does not recompute ({}); by requests, taints, selectors and affinity {} of {total} nodes could take it ({})",
+                unrecomputed.join("; "),
+                fitting.len(),
+                list_names(&names)
+            ),
+        )
+    } else if let Some(m) = said.parsed.as_ref().filter(|m| m.nodes as usize != total) {
+        (
+            "fits-now".into(),
+            format!(
+                "the scheduler counted {} {}, but the bundle holds {total}, and by the bundle's nodes {} of them could take it ({}): the bundle's nodes are not the ones the scheduler saw (nodes were added or replaced after its message)",
+                m.nodes,
+                if m.nodes == 1 { "node" } else { "nodes" },
+                fitting.len(),
+                list_names(&names)
+            ),
+        )
+    } else {
+        (
+            "fits-now".into(),
+            format!(
+                "the bundle's nodes have room now: {} of {total} nodes pass every filter kdiag recomputes ({}), which disagrees with the scheduler's message; the cluster changed after it (pods finished or nodes were added) or the scheduler counts pods the bundle does not hold",
+                fitting.len(),
+                list_names(&names)
+            ),
+        )
+    }
+}
+
+/// "the scheduler's message is stale: …" when fitting nodes were created after the
+/// scheduler's last message (`last_msg`): it never saw them.
+fn stale_message(last_msg: Option<i64>, fitting: &[&NodeFit]) -> Option<String> {
+    let newer: Vec<(&str, i64)> = fitting
+        .iter()
+        .filter_map(|f| {
+            let created = f
+                .node
+                .metadata
+                .creation_timestamp
+                .as_deref()
+                .and_then(parse_timestamp)?;
+            (created > last_msg?).then_some((f.name, created))
+        })
+        .collect();
+    if newer.is_empty() {
         return None;
     }
+    let last = last_msg.unwrap_or_default();
+    Some(format!(
+        "the scheduler's message is stale: {} created {} after its last FailedScheduling event, and {} the pod now",
+        if newer.len() == 1 {
+            format!("node {} was", newer[0].0)
+        } else {
+            format!(
+                "nodes {} were",
+                list_names(&newer.iter().map(|(n, _)| *n).collect::<Vec<_>>())
+            )
+        },
+        format_duration(newer.iter().map(|(_, c)| *c).min().unwrap_or(last) - last),
+        if newer.len() == 1 {
+            "it fits"
+        } else {
+            "they fit"
+        }
+    ))
+}
 
-    // No node fits: group nodes by their first exclusion.
+/// No node fits: the nodes grouped by their first exclusion, the closest node, whether
+/// preemption could help, and how the scheduler's message compares.
+fn no_node_fits(
+    snap: &Snapshot,
+    pod: &Pod,
+    said: Said,
+    fits: &[NodeFit],
+    need: &Units,
+    mut extra: Vec<Evidence>,
+    notes: &str,
+) -> Analysis {
+    let total = fits.len();
     let mut by_cat: BTreeMap<String, Vec<&NodeFit>> = BTreeMap::new();
-    for f in &fits {
+    for f in fits {
         if let Some(x) = f.exclusions.first() {
             by_cat.entry(x.category()).or_default().push(f);
         }
@@ -495,7 +597,7 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
         parts.push(phrase(snap, x, nodes, total));
     }
     let capacity: Vec<&NodeFit> = fits.iter().filter(|f| f.capacity_only()).collect();
-    let closest = closest(&need, &fits, &capacity);
+    let closest = closest(need, fits, &capacity);
     if let Some((f, _)) = &closest {
         extra.push(node_room_evidence(snap, f));
     }
@@ -515,58 +617,39 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
     let preemption = if hopeless_size {
         String::new()
     } else {
-        preemption(snap, pod, &need, &capacity, parsed.as_ref())
+        preemption(snap, pod, need, &capacity, said.parsed.as_ref())
     };
-    let comparison = compare(&fits, parsed.as_ref(), scheduler_text.as_deref(), total);
+    let comparison = compare(fits, said.parsed.as_ref(), said.text.as_deref(), total);
     let what = if total == 0 {
         "the bundle holds no nodes".to_string()
     } else {
         format!("no node passes: {}", parts.join("; "))
     };
     let closest_text = closest.map(|(_, t)| format!(" ({t})")).unwrap_or_default();
-    let no_msg = if has_scheduler_evidence {
-        String::new()
+    let no_msg = if said.has_evidence {
+        ""
     } else {
-        " The bundle holds no scheduler message for it (events expire after about an hour).".into()
+        " The bundle holds no scheduler message for it (events expire after about an hour)."
     };
     let summary = format!(
-        "cannot be scheduled{since}: {what}{closest_text}.{preemption}{wffc_note}{autoscaler}{comparison}{no_msg}"
+        "cannot be scheduled{}: {what}{closest_text}.{preemption}{notes}{comparison}{no_msg}",
+        said.since
     );
-    // One clause per excluding constraint, the one excluding most nodes first.
+    let help = exclusion_help(&cats, hopeless_size);
+    said.verdict(cause, summary, extra, help)
+}
+
+/// One clause per excluding constraint, the one excluding most nodes first (`cats` is in
+/// that order).
+fn exclusion_help(cats: &[(&String, &Vec<&NodeFit>)], hopeless_size: bool) -> String {
     let mut clauses: Vec<&str> = Vec::new();
     let mut capacity_seen = false;
-    for (_, nodes) in &cats {
-        let clause = match nodes[0].exclusions.first() {
-            Some(x) if x.is_capacity() && hopeless_size => {
-                capacity_seen = true;
-                "lower the pod's request below the largest node's allocatable, or add a node type large enough for it"
-            }
-            Some(x) if x.is_capacity() => {
-                capacity_seen = true;
-                "free capacity on a node (move or scale down other pods), add nodes large enough for the request, or lower the pod's requests"
-            }
-            Some(Exclusion::Taint(t)) if is_not_ready_taint(&t.key) => {
-                "bring the NotReady nodes back"
-            }
-            Some(Exclusion::Taint(_)) => "add a toleration if the pod belongs on the tainted nodes",
-            Some(Exclusion::NodeSelector { .. }) | Some(Exclusion::NodeAffinity) => {
-                "fix the pod's nodeSelector / node affinity or label the nodes it should run on"
-            }
-            Some(Exclusion::Cordoned) => {
-                "uncordon nodes that may take work again (kubectl uncordon)"
-            }
-            Some(Exclusion::VolumeNodeAffinity { .. }) => {
-                "run the pod where its PersistentVolume is (or move the data)"
-            }
-            Some(Exclusion::HostPort(_)) => "drop the hostPort or free it on the nodes",
-            Some(Exclusion::TopologySpread { .. }) => {
-                "add nodes in the topology domains the constraint lacks (or that have room under maxSkew), lower minDomains or raise maxSkew, or make the constraint ScheduleAnyway"
-            }
-            Some(_) => {
-                "relax the required pod (anti-)affinity or add nodes in other topology domains"
-            }
-            None => continue,
-        };
+    for x in cats
+        .iter()
+        .filter_map(|(_, nodes)| nodes[0].exclusions.first())
+    {
+        capacity_seen |= x.is_capacity();
+        let clause = exclusion_clause(x, hopeless_size);
         if !clauses.contains(&clause) {
             clauses.push(clause);
         }
@@ -578,15 +661,31 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
     if help.is_empty() {
         help = "check that the cluster has nodes and that the scheduler sees them".into();
     }
-    Some(Analysis {
-        cause,
-        severity: Severity::Error,
-        case: Case {
-            id,
-            summary,
-            evidence: ev,
-        },
-        extra,
-        help,
-    })
+    help
+}
+
+/// What to do about nodes excluded by `x`.
+fn exclusion_clause(x: &Exclusion, hopeless_size: bool) -> &'static str {
+    match x {
+        _ if x.is_capacity() && hopeless_size => {
+            "lower the pod's request below the largest node's allocatable, or add a node type large enough for it"
+        }
+        _ if x.is_capacity() => {
+            "free capacity on a node (move or scale down other pods), add nodes large enough for the request, or lower the pod's requests"
+        }
+        Exclusion::Taint(t) if is_not_ready_taint(&t.key) => "bring the NotReady nodes back",
+        Exclusion::Taint(_) => "add a toleration if the pod belongs on the tainted nodes",
+        Exclusion::NodeSelector { .. } | Exclusion::NodeAffinity => {
+            "fix the pod's nodeSelector / node affinity or label the nodes it should run on"
+        }
+        Exclusion::Cordoned => "uncordon nodes that may take work again (kubectl uncordon)",
+        Exclusion::VolumeNodeAffinity { .. } => {
+            "run the pod where its PersistentVolume is (or move the data)"
+        }
+        Exclusion::HostPort(_) => "drop the hostPort or free it on the nodes",
+        Exclusion::TopologySpread { .. } => {
+            "add nodes in the topology domains the constraint lacks (or that have room under maxSkew), lower minDomains or raise maxSkew, or make the constraint ScheduleAnyway"
+        }
+        _ => "relax the required pod (anti-)affinity or add nodes in other topology domains",
+    }
 }

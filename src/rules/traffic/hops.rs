@@ -3,7 +3,9 @@
 //! EndpointSlice → Pod hops the Ingress-chain and no-ready-endpoints findings both
 //! append. Split from [`super::model`], whose answers it words.
 
-use super::model::{Cause, EpEntry, EpSource, Model, PortHealth, count, pod_serves, selector_text};
+use super::model::{
+    Cause, EpEntry, EpSource, EpView, Model, PortHealth, count, pod_serves, selector_text,
+};
 use super::ports::{Resolve, declared_ports_text, resolve};
 use crate::kube::meta::ObjectRef;
 use crate::kube::network::{Service, ServicePort};
@@ -11,7 +13,7 @@ use crate::kube::pod::Pod;
 use crate::rules::Evidence;
 use crate::rules::evidence;
 use crate::rules::not_ready;
-use crate::snapshot::ObjectId;
+use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::{Value, json};
 
 /// One hop of a traffic chain: the evidence plus what renderers draw.
@@ -125,29 +127,75 @@ pub fn service_hops(
     let snap = model.snap;
     let ns = svc.metadata.namespace.as_deref().unwrap_or("");
     let cause = h.cause.as_ref();
-    let sel_text = svc.spec.selector().map(selector_text);
     // Service: the port line, then the selector line.
     if let Some(p) = port {
-        let path = match &p.name {
-            Some(n) if !n.is_empty() => format!("name={n}"),
-            _ => format!("port={}", p.port),
-        };
-        let state = if cause == Some(&Cause::TargetPortUnresolved) {
-            "broken"
-        } else {
-            "ok"
-        };
-        chain.push(
-            evidence::field(
-                snap,
-                svc_id,
-                &["spec", "ports", &path],
-                format!("Service port {} → targetPort {}", p.display(), p.target()),
-            ),
-            state,
-        );
+        port_hop(snap, chain, svc_id, p, cause);
     }
-    let clause = match &sel_text {
+    let clause = selector_hop(snap, chain, svc_id, svc, port, h);
+    // EndpointSlices (or Endpoints), with the conditions of each selected pod's endpoint.
+    let view = model.endpoints_of(ns, &svc.metadata.name);
+    endpoint_hops(snap, chain, &view, ns, &svc.metadata.name, port);
+    let reasons = pod_hops(snap, chain, &view, port, h);
+    let mut clause = if reasons.is_empty() || cause == Some(&Cause::SelectorNoMatch) {
+        clause
+    } else {
+        format!("{clause} — {}", reasons.join("; "))
+    };
+    let fallback = view
+        .entries
+        .iter()
+        .filter(|e| e.serving && e.terminating && !e.ready)
+        .count();
+    if fallback > 0 {
+        clause.push_str(&format!(
+            "; {} still serving while terminating: kube-proxy may fall back to it until it is gone",
+            count(fallback, "endpoint")
+        ));
+    }
+    clause
+}
+
+/// The Service port hop: the port and the targetPort it sends to.
+fn port_hop(
+    snap: &Snapshot,
+    chain: &mut Chain,
+    svc_id: ObjectId,
+    p: &ServicePort,
+    cause: Option<&Cause>,
+) {
+    let path = match &p.name {
+        Some(n) if !n.is_empty() => format!("name={n}"),
+        _ => format!("port={}", p.port),
+    };
+    let state = if cause == Some(&Cause::TargetPortUnresolved) {
+        "broken"
+    } else {
+        "ok"
+    };
+    chain.push(
+        evidence::field(
+            snap,
+            svc_id,
+            &["spec", "ports", &path],
+            format!("Service port {} → targetPort {}", p.display(), p.target()),
+        ),
+        state,
+    );
+}
+
+/// The Service selector hop; returns the message's clause about the selector (or its
+/// absence).
+fn selector_hop(
+    snap: &Snapshot,
+    chain: &mut Chain,
+    svc_id: ObjectId,
+    svc: &Service,
+    port: Option<&ServicePort>,
+    h: &PortHealth,
+) -> String {
+    let ns = svc.metadata.namespace.as_deref().unwrap_or("");
+    let cause = h.cause.as_ref();
+    match svc.spec.selector().map(selector_text) {
         Some(sel) => {
             let ready = h.selected.iter().filter(|(_, p)| pod_serves(p)).count();
             let note = format!(
@@ -195,9 +243,19 @@ pub fn service_hops(
                     .to_string(),
             }
         }
-    };
-    // EndpointSlices (or Endpoints), with the conditions of each selected pod's endpoint.
-    let view = model.endpoints_of(ns, &svc.metadata.name);
+    }
+}
+
+/// The EndpointSlice (or Endpoints) hops of Service `svc_name`: the first two objects
+/// with their entries' conditions, or the missing or uncollected object.
+fn endpoint_hops(
+    snap: &Snapshot,
+    chain: &mut Chain,
+    view: &EpView,
+    ns: &str,
+    svc_name: &str,
+    port: Option<&ServicePort>,
+) {
     match view.source {
         EpSource::NotCollected => chain.push_absent(
             not_collected_ref(Some(ns)),
@@ -222,13 +280,11 @@ pub fn service_hops(
             "missing",
             if source == EpSource::Slices {
                 format!(
-                    "no EndpointSlice labelled kubernetes.io/service-name={} in the bundle",
-                    svc.metadata.name
+                    "no EndpointSlice labelled kubernetes.io/service-name={svc_name} in the bundle"
                 )
             } else {
                 format!(
-                    "no Endpoints object {} in the bundle (it has no EndpointSlices, so legacy Endpoints were read)",
-                    svc.metadata.name
+                    "no Endpoints object {svc_name} in the bundle (it has no EndpointSlices, so legacy Endpoints were read)"
                 )
             },
         ),
@@ -270,41 +326,29 @@ pub fn service_hops(
             }
         }
     }
-    // Pods and, for each, why it does not serve (its probe event).
-    let pods: Vec<&(ObjectId, &Pod)> = match cause {
-        Some(Cause::TargetPortUnresolved) => h.selected.iter().collect(),
-        _ => h.selected.iter().filter(|(_, p)| !pod_serves(p)).collect(),
+}
+
+/// The hops of the pods that do not serve (every selected pod when the targetPort does
+/// not resolve), each with why (its probe event); returns one reason per pod cited.
+fn pod_hops(
+    snap: &Snapshot,
+    chain: &mut Chain,
+    view: &EpView,
+    port: Option<&ServicePort>,
+    h: &PortHealth,
+) -> Vec<String> {
+    let unresolved = h.cause == Some(Cause::TargetPortUnresolved);
+    let pods: Vec<&(ObjectId, &Pod)> = if unresolved {
+        h.selected.iter().collect()
+    } else {
+        h.selected.iter().filter(|(_, p)| !pod_serves(p)).collect()
     };
     let mut reasons = Vec::new();
-    for (i, (pid, pod)) in pods.iter().enumerate() {
-        if i >= CHAIN_PODS {
-            break;
-        }
+    for (pid, pod) in pods.iter().take(CHAIN_PODS) {
         let name = &snap.object(*pid).name;
-        if cause == Some(&Cause::TargetPortUnresolved) {
+        if unresolved {
             let p = port.expect("a targetPort cause has a port");
-            let why = match resolve(pod, p) {
-                Resolve::NameOtherProtocol(proto) => format!(
-                    "declares port {} as {proto}, the Service port is {}",
-                    p.target(),
-                    p.protocol()
-                ),
-                _ => format!(
-                    "declares no port named {} (ports: {})",
-                    p.target(),
-                    declared_ports_text(pod)
-                ),
-            };
-            chain.push(
-                evidence::field(
-                    snap,
-                    *pid,
-                    &["spec", "containers"],
-                    format!("pod {name} {why}"),
-                ),
-                "broken",
-            );
-            reasons.push(format!("{name} {why}"));
+            reasons.push(target_port_hop(snap, chain, *pid, pod, p));
             continue;
         }
         let (text, evs) = not_ready::pod_summary(snap, *pid, pod)
@@ -345,21 +389,39 @@ pub fn service_hops(
             ),
         );
     }
-    let mut clause = if reasons.is_empty() || cause == Some(&Cause::SelectorNoMatch) {
-        clause
-    } else {
-        format!("{clause} — {}", reasons.join("; "))
+    reasons
+}
+
+/// The hop of a selected pod that declares no port the Service's targetPort names;
+/// returns the reason ("web-x declares no port named http (ports: 8080/TCP)").
+fn target_port_hop(
+    snap: &Snapshot,
+    chain: &mut Chain,
+    pid: ObjectId,
+    pod: &Pod,
+    p: &ServicePort,
+) -> String {
+    let name = &snap.object(pid).name;
+    let why = match resolve(pod, p) {
+        Resolve::NameOtherProtocol(proto) => format!(
+            "declares port {} as {proto}, the Service port is {}",
+            p.target(),
+            p.protocol()
+        ),
+        _ => format!(
+            "declares no port named {} (ports: {})",
+            p.target(),
+            declared_ports_text(pod)
+        ),
     };
-    let fallback = view
-        .entries
-        .iter()
-        .filter(|e| e.serving && e.terminating && !e.ready)
-        .count();
-    if fallback > 0 {
-        clause.push_str(&format!(
-            "; {} still serving while terminating: kube-proxy may fall back to it until it is gone",
-            count(fallback, "endpoint")
-        ));
-    }
-    clause
+    chain.push(
+        evidence::field(
+            snap,
+            pid,
+            &["spec", "containers"],
+            format!("pod {name} {why}"),
+        ),
+        "broken",
+    );
+    format!("{name} {why}")
 }
