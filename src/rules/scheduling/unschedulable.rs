@@ -274,11 +274,21 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
         return Some(blocked_by_claim(said, c, extra));
     }
     if !snap.has_kind("Node") {
-        return no_node_objects(said, extra);
+        return message_alone(
+            said,
+            extra,
+            "; the bundle holds no Node objects, so kdiag cannot recompute the scheduler's decision",
+            "collect the Node objects (kubectl get nodes -o yaml) to see allocatable, taints and labels; the scheduler's reasons say which constraint excluded each node",
+        );
     }
     let fits = fit::evaluate(snap, usage, id, pod);
     if let Some(unread) = unreadable(snap, pod, &fits, &need) {
-        return cannot_recompute(said, extra, &unread);
+        return message_alone(
+            said,
+            extra,
+            &format!(": {unread}, so kdiag cannot recompute which nodes could take it"),
+            "fix the unreadable quantity (written like 500m, 2 or 1.5Gi, below 2^63-1 units; the problems list names its file and line); until then the scheduler's reasons are the account of which constraint excluded each node",
+        );
     }
     let (autoscaler, as_ev) = autoscaler(snap, &events);
     extra.extend(as_ev);
@@ -341,24 +351,6 @@ fn claim_words(c: &Claim) -> (String, String, &'static str) {
     }
 }
 
-/// The bundle holds no Node objects: the scheduler's message is all there is.
-fn no_node_objects(said: Said, extra: Vec<Evidence>) -> Option<Analysis> {
-    if !said.has_evidence {
-        return None;
-    }
-    let summary = format!(
-        "cannot be scheduled{}; the bundle holds no Node objects, so kdiag cannot recompute the scheduler's decision.{}",
-        said.since, said.scheduler_says
-    );
-    let cause = said.cause_from_message();
-    Some(said.verdict(
-        cause,
-        summary,
-        extra,
-        "collect the Node objects (kubectl get nodes -o yaml) to see allocatable, taints and labels; the scheduler's reasons say which constraint excluded each node".into(),
-    ))
-}
-
 /// The values the verdict rests on that do not read (the pod's requests, then the
 /// nodes'), the first few named: no verdict, rather than one computed with zero.
 fn unreadable(snap: &Snapshot, pod: &Pod, fits: &[NodeFit], need: &Units) -> Option<String> {
@@ -381,22 +373,18 @@ fn unreadable(snap: &Snapshot, pod: &Pod, fits: &[NodeFit], need: &Units) -> Opt
     Some(format!("{}{more}", unread.join("; ")))
 }
 
-/// A value does not read, so kdiag cannot recompute which nodes could take the pod.
-fn cannot_recompute(said: Said, extra: Vec<Evidence>, unread: &str) -> Option<Analysis> {
+/// kdiag cannot recompute the decision (`why`, after the pod's "cannot be scheduled"): the
+/// scheduler's message is all there is, and without one nothing says the pod is stuck.
+fn message_alone(said: Said, extra: Vec<Evidence>, why: &str, help: &str) -> Option<Analysis> {
     if !said.has_evidence {
         return None;
     }
     let summary = format!(
-        "cannot be scheduled{}: {unread}, so kdiag cannot recompute which nodes could take it.{}",
+        "cannot be scheduled{}{why}.{}",
         said.since, said.scheduler_says
     );
     let cause = said.cause_from_message();
-    Some(said.verdict(
-        cause,
-        summary,
-        extra,
-        "fix the unreadable quantity (written like 500m, 2 or 1.5Gi, below 2^63-1 units; the problems list names its file and line); until then the scheduler's reasons are the account of which constraint excluded each node".into(),
-    ))
+    Some(said.verdict(cause, summary, extra, help.into()))
 }
 
 /// The sentence about claims that wait for their first consumer, or empty.
