@@ -2,7 +2,7 @@
 //! the corpus), built in a temp dir: which layout they are, which files are objects,
 //! metadata or logs, and what time the snapshot is taken as of.
 
-use crate::Scratch;
+use crate::{Scratch, kdiag};
 
 fn notes(out: &serde_json::Value) -> Vec<String> {
     out["inputs"][0]["notes"]
@@ -370,6 +370,69 @@ fn ts_configmaps(times: &[&str]) -> String {
         items.join(", ")
     )
 }
+
+/// `kubectl get pod x -o yaml > pod.yaml`: no event and no metadata, and the pod was
+/// created two days before the capture. The snapshot is dated by the newest time its
+/// status holds, so no age is `<invalid>` and nothing was "created 0s before" it.
+#[test]
+fn one_object_is_dated_by_its_status() {
+    let tree = Scratch::with_files("ts-one-pod", &[("pod.yaml", ONE_POD)]);
+    let out = tree.analyze();
+    assert_eq!(
+        out["inputs"][0]["as_of"],
+        "2026-11-03T12:10:00Z",
+        "{:#?}",
+        notes(&out)
+    );
+    let get = kdiag(&["get", "pods", "-n", "demo", &tree.file("pod.yaml")]);
+    assert_eq!(get.code, 0, "{}", get.stderr);
+    assert!(!get.stdout.contains("<invalid>"), "{}", get.stdout);
+    assert!(get.stdout.contains(" 2d"), "{}", get.stdout);
+}
+
+/// One pod as `kubectl get pod web-1 -o yaml` writes it, crash-looping.
+const ONE_POD: &str = r#"apiVersion: v1
+kind: Pod
+metadata:
+  creationTimestamp: "2026-11-01T10:00:00Z"
+  name: web-1
+  namespace: demo
+  uid: 11111111-2222-3333-4444-555555555555
+spec:
+  containers:
+  - image: nginx:1.27
+    name: web
+  nodeName: node-a
+status:
+  conditions:
+  - lastProbeTime: null
+    lastTransitionTime: "2026-11-03T12:00:00Z"
+    status: "True"
+    type: PodScheduled
+  - lastProbeTime: null
+    lastTransitionTime: "2026-11-03T12:05:00Z"
+    status: "False"
+    type: Ready
+  containerStatuses:
+  - image: nginx:1.27
+    imageID: ""
+    name: web
+    ready: false
+    restartCount: 40
+    started: false
+    lastState:
+      terminated:
+        exitCode: 1
+        finishedAt: "2026-11-03T12:10:00Z"
+        reason: Error
+        startedAt: "2026-11-03T12:09:58Z"
+    state:
+      waiting:
+        message: back-off 5m0s restarting failed container=web pod=web-1_demo(11111111-2222-3333-4444-555555555555)
+        reason: CrashLoopBackOff
+  phase: Running
+  startTime: "2026-11-01T10:00:01Z"
+"#;
 
 /// The snapshot time: re-dated objects do not move it past the events; a far-future
 /// must-gather `timestamp` is set aside; the Insights compact events date an archive

@@ -2,7 +2,7 @@
 //! else the newest event, else the newest object, each without outliers. One re-dated
 //! object or a year-9999 `timestamp` must not make every age years long.
 
-use crate::kube::time::{format_duration, format_rfc3339};
+use crate::kube::time::{format_duration, format_rfc3339, parse_timestamp};
 
 /// How far past the rest a time may lie before it is an outlier, not the clock.
 const SLACK: i64 = 3 * 86_400;
@@ -19,8 +19,48 @@ pub struct Candidates {
     pub metadata: Vec<(i64, String)>,
     /// Events' last times, with their file.
     pub events: Vec<(i64, String)>,
-    /// Other objects' creation times, with their file.
+    /// Other objects' creation times, and without events their newest status time, with
+    /// their file.
     pub objects: Vec<(i64, String)>,
+}
+
+/// The keys under `status` whose values are times the cluster wrote while the object
+/// lived: condition transitions and updates, node heartbeats, container starts and ends,
+/// a Job's or a CronJob's runs. A bundle of one pod has no event, and its creation time
+/// can be days before the capture; these come near it.
+const STATUS_TIME_KEYS: [&str; 10] = [
+    "lastTransitionTime",
+    "lastUpdateTime",
+    "lastHeartbeatTime",
+    "startedAt",
+    "finishedAt",
+    "startTime",
+    "completionTime",
+    "lastScheduleTime",
+    "lastSuccessfulTime",
+    "renewTime",
+];
+
+/// The newest time an object's `status` holds (and a Lease's `spec.renewTime`), if any.
+pub fn status_time(object: &serde_json::Value) -> Option<i64> {
+    fn newest(v: &serde_json::Value, key: Option<&str>) -> Option<i64> {
+        match v {
+            serde_json::Value::String(s) => key
+                .filter(|k| STATUS_TIME_KEYS.contains(k))
+                .and_then(|_| parse_timestamp(s)),
+            serde_json::Value::Array(items) => items.iter().filter_map(|i| newest(i, key)).max(),
+            serde_json::Value::Object(map) => {
+                map.iter().filter_map(|(k, v)| newest(v, Some(k))).max()
+            }
+            _ => None,
+        }
+    }
+    let status = object.get("status").and_then(|s| newest(s, None));
+    let renew = object
+        .pointer("/spec/renewTime")
+        .and_then(|t| t.as_str())
+        .and_then(parse_timestamp);
+    status.max(renew)
 }
 
 /// The "as of" time, whether it came from object creation times only, and the notes

@@ -644,6 +644,20 @@ fn object_times(
             }
         }
     }
+    // Without events, the newest object is the clock: a status time is nearer the capture
+    // than any creation time (one `kubectl get pod -o yaml` is dated by its conditions).
+    if times.events.is_empty() {
+        for (file, objects) in loaded.files[first_file..]
+            .iter()
+            .zip(&loaded.objects[first_file..])
+        {
+            for o in objects.iter().filter(|o| o.kind != "Event") {
+                if let Some(t) = clock::status_time(&o.value()) {
+                    times.objects.push((t, file.path.clone()));
+                }
+            }
+        }
+    }
 }
 
 /// Why a file holds no objects kdiag reads.
