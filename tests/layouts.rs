@@ -371,6 +371,43 @@ fn ts_configmaps(times: &[&str]) -> String {
     )
 }
 
+/// `kubectl cluster-info dump > dump.txt`: a file named on the command line is read by
+/// what it holds, whatever its name; its log sections are the containers' logs, and
+/// evidence from them points at the dump's own line.
+#[test]
+fn a_cluster_info_dump_saved_as_text_gives_objects_and_logs() {
+    let dump = "tests/data/cluster-info-dump.txt";
+    let out = crate::analyze_json(dump);
+    assert_eq!(out["inputs"][0]["objects"], 3, "{:#?}", notes(&out));
+    assert!(
+        has_note(&out, "cluster-info dump` sections"),
+        "{:#?}",
+        notes(&out)
+    );
+    let crash = out["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "runtime/crash-loop")
+        .expect("the crash loop");
+    let log_line = crash["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["note"] == "log of worker (current run): cannot reach db")
+        .expect("the log's last line as evidence");
+    assert_eq!(log_line["file"], "cluster-info-dump.txt");
+    assert_eq!(log_line["line"], 162);
+    let logs = kdiag(&["logs", "worker-1", dump]);
+    assert_eq!(
+        (logs.code, logs.stdout.as_str()),
+        (0, "cannot reach db\n"),
+        "{}",
+        logs.stderr
+    );
+    assert_eq!(logs.stderr, "");
+}
+
 /// `kubectl get pod x -o yaml > pod.yaml`: no event and no metadata, and the pod was
 /// created two days before the capture. The snapshot is dated by the newest time its
 /// status holds, so no age is `<invalid>` and nothing was "created 0s before" it.

@@ -156,7 +156,9 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
             log.path
         ));
     }
-    if first_line > 1 {
+    // A section of a cluster-info dump starts at its line of the file, whole.
+    let cut = !matches!(log.data, crate::ingest::source::EntryData::Section { .. });
+    if first_line > 1 && cut {
         notes.push(format!(
             "kdiag: {} is longer than the {} bytes kdiag keeps of a log (KDIAG_LOG_TAIL_BYTES): its first {} lines are not shown",
             log.path,

@@ -9,6 +9,7 @@ pub mod body;
 pub mod buffers;
 pub mod clock;
 pub mod content;
+pub mod dump_logs;
 pub mod early;
 pub mod header;
 pub mod json;
@@ -482,14 +483,17 @@ fn load_input(
     let classes: Vec<FileClass> = collected
         .entries
         .iter()
-        .map(|e| detected.classify(&e.path))
+        .map(|e| match detected.classify(&e.path) {
+            FileClass::Skip if collected.named_file => FileClass::MaybeObjects,
+            class => class,
+        })
         .collect();
     let times_only: Vec<bool> = collected
         .entries
         .iter()
         .map(|e| want.times_only(&detected, &e.path))
         .collect();
-    let outcomes: Vec<Outcome> = collected
+    let outcomes: Vec<(Outcome, Vec<dump_logs::Section>)> = collected
         .entries
         .par_iter_mut()
         .zip(classes.par_iter())
@@ -501,8 +505,27 @@ fn load_input(
     let first_file = loaded.files.len();
     let mut times = clock::Candidates::default();
     let mut skipped = Skipped::default();
+    let mut dump_sections = Vec::new();
     for ((entry, class), outcome) in collected.entries.into_iter().zip(classes).zip(outcomes) {
+        let (outcome, sections) = outcome;
+        let held_logs = !sections.is_empty();
+        if held_logs {
+            dump_sections.push(format!("{} ({})", entry.path, sections.len()));
+        }
+        for s in sections {
+            loaded.logs.push(LogSource {
+                key: s.key,
+                input,
+                path: entry.path.clone(),
+                data: EntryData::Section {
+                    bytes: s.bytes,
+                    skipped_lines: s.skipped_lines,
+                },
+            });
+        }
         match outcome {
+            // A file of logs and no objects was read, not skipped.
+            Outcome::Skipped(_) if held_logs => {}
             Outcome::Skipped(why) => {
                 info.skipped += 1;
                 skipped.add(why, &entry.path);
@@ -582,6 +605,12 @@ fn load_input(
                 loaded.files.push(SourceFile::new(input, entry.path, text));
             }
         }
+    }
+    if !dump_sections.is_empty() {
+        info.notes.push(format!(
+            "container logs read from `kubectl cluster-info dump` sections (==== START logs for container … ====) in: {}",
+            dump_sections.join(", ")
+        ));
     }
     if placeholders > 0 {
         info.notes.push(format!(
@@ -726,25 +755,42 @@ fn troubleshoot_folder_time(path: &str) -> Option<i64> {
 
 /// Reads one file (a log is only classified: its entry keeps its content for later);
 /// a file of Events read only for their times (`times_only`) keeps neither its text nor
-/// its Events when it holds nothing else.
-fn process(entry: &mut Entry, class: &FileClass, times_only: bool) -> Outcome {
+/// its Events when it holds nothing else. The logs a cluster-info dump holds after its
+/// objects come apart (see [`dump_logs`]).
+fn process(
+    entry: &mut Entry,
+    class: &FileClass,
+    times_only: bool,
+) -> (Outcome, Vec<dump_logs::Section>) {
     let expects_objects = match class {
-        FileClass::Skip => return Outcome::Skipped(Skip::NotInLayout),
-        FileClass::Log(_) => return Outcome::Log,
+        FileClass::Skip => return (Outcome::Skipped(Skip::NotInLayout), Vec::new()),
+        FileClass::Log(_) => return (Outcome::Log, Vec::new()),
         FileClass::Timestamp
         | FileClass::BundleMetadata
         | FileClass::EventTimes
-        | FileClass::ClusterVersion => return bundle_metadata(entry, class),
+        | FileClass::ClusterVersion => return (bundle_metadata(entry, class), Vec::new()),
         FileClass::Objects => true,
         FileClass::MaybeObjects => false,
     };
+    let mut logs = Vec::new();
     let read = match entry.take_read() {
         Some(read) => read,
         None => match entry.take() {
-            Ok(bytes) => content::read_with(&entry.path, bytes, expects_objects, !times_only),
-            Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
+            Ok(mut bytes) => {
+                logs = dump_logs::split_off(&mut bytes);
+                content::read_with(&entry.path, bytes, expects_objects, !times_only)
+            }
+            Err(e) => {
+                let problem = Outcome::Problem(None, format!("cannot read: {e}"));
+                return (problem, Vec::new());
+            }
         },
     };
+    (read_outcome(read, expects_objects, times_only), logs)
+}
+
+/// What a file's content gave (see [`process`]).
+fn read_outcome(read: FileRead, expects_objects: bool, times_only: bool) -> Outcome {
     if times_only && let Some((count, times)) = times_of_events(&read) {
         return Outcome::EventTimes(count, times);
     }
@@ -894,6 +940,10 @@ pub fn read_log(log: &LogSource) -> std::io::Result<(String, usize)> {
     let (bytes, skipped) = match &log.data {
         EntryData::Bytes(b) => (std::borrow::Cow::Borrowed(b.as_slice()), 0),
         EntryData::LogTail {
+            bytes,
+            skipped_lines,
+        }
+        | EntryData::Section {
             bytes,
             skipped_lines,
         } => (std::borrow::Cow::Borrowed(bytes.as_slice()), *skipped_lines),

@@ -74,6 +74,12 @@ pub enum EntryData {
         bytes: Vec<u8>,
         skipped_lines: usize,
     },
+    /// One container's log cut out of a larger file (see [`super::dump_logs`]), after
+    /// `skipped_lines` lines of that file: complete, unlike a [`EntryData::LogTail`].
+    Section {
+        bytes: Vec<u8>,
+        skipped_lines: usize,
+    },
     /// Read already: an archive member parsed as it was inflated (see [`ParseMember`]).
     Read(Box<FileRead>),
     /// A compressed file of a folder that holds one file (no archive): inflated when it is
@@ -152,7 +158,9 @@ impl Entry {
     /// its bytes are freed as soon as the file is read, not when the whole bundle is.
     pub fn take(&mut self) -> std::io::Result<Vec<u8>> {
         match &mut self.data {
-            EntryData::Bytes(b) | EntryData::LogTail { bytes: b, .. } => Ok(std::mem::take(b)),
+            EntryData::Bytes(b)
+            | EntryData::LogTail { bytes: b, .. }
+            | EntryData::Section { bytes: b, .. } => Ok(std::mem::take(b)),
             EntryData::File(p) => read_bounded(p),
             EntryData::Compressed(c) => c.inflate(),
             EntryData::Read(_) => Err(parsed_already()),
@@ -161,9 +169,9 @@ impl Entry {
 
     pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
         match &self.data {
-            EntryData::Bytes(b) | EntryData::LogTail { bytes: b, .. } => {
-                Ok(std::borrow::Cow::Borrowed(b))
-            }
+            EntryData::Bytes(b)
+            | EntryData::LogTail { bytes: b, .. }
+            | EntryData::Section { bytes: b, .. } => Ok(std::borrow::Cow::Borrowed(b)),
             EntryData::File(p) => read_bounded(p).map(std::borrow::Cow::Owned),
             EntryData::Compressed(c) => c.inflate().map(std::borrow::Cow::Owned),
             EntryData::Read(_) => Err(parsed_already()),
@@ -196,6 +204,9 @@ pub struct Collected {
     pub dropped: Vec<String>,
     /// Members left unread and kept (see [`Want::sparing`]).
     pub spared: Spared,
+    /// The input is one plain file named on the command line: read by what it holds,
+    /// whatever its name (`kubectl cluster-info dump > dump.txt`).
+    pub named_file: bool,
 }
 
 /// How many bytes of members a selective read leaves are kept for a read that may follow
@@ -262,6 +273,7 @@ pub fn collect_picked(
         .unwrap_or_default();
     let mut out = Collected::default();
     if !open_file(path, &name, true, parse, pick, &mut out)? {
+        out.named_file = true;
         out.entries.push(Entry {
             path: name,
             data: EntryData::File(path.to_path_buf()),
