@@ -371,6 +371,42 @@ fn ts_configmaps(times: &[&str]) -> String {
     )
 }
 
+/// The Insights operator writes `operator.openshift.io` objects with `kind`, `apiVersion`
+/// and `name` at the top and no `metadata`: each is read, named as it says.
+#[test]
+fn insights_operator_objects_name_themselves_inline() {
+    let etcd = "{\n  \"apiVersion\": \"operator.openshift.io/v1\",\n  \"kind\": \"Etcd\",\n  \"name\": \"cluster\",\n  \"spec\": {\n    \"logLevel\": \"Normal\",\n    \"managementState\": \"Managed\",\n    \"operatorLogLevel\": \"Normal\"\n  }\n}\n";
+    let tree = Scratch::with_files(
+        "insights-inline",
+        &[
+            (
+                "config/clusteroperator/operator.openshift.io/etcd/cluster.json",
+                etcd,
+            ),
+            (
+                "config/clusteroperator/etcd.json",
+                "{\"kind\": \"ClusterOperator\", \"apiVersion\": \"config.openshift.io/v1\", \"metadata\": {\"name\": \"etcd\", \"creationTimestamp\": \"2022-08-01T10:00:00Z\"}, \"status\": {\"conditions\": [{\"type\": \"Available\", \"status\": \"True\", \"lastTransitionTime\": \"2022-08-01T10:10:00Z\"}]}}\n",
+            ),
+        ],
+    );
+    let out = tree.analyze();
+    assert_eq!(out["inputs"][0]["layout"], "insights", "{:#?}", notes(&out));
+    assert_eq!(out["inputs"][0]["objects"], 2, "{:#?}", notes(&out));
+    assert_eq!(
+        out["problems"].as_array().map(Vec::len),
+        Some(0),
+        "{:#}",
+        out["problems"]
+    );
+    let get = kdiag(&["get", "etcd", "-o", "name", tree.path()]);
+    assert_eq!(
+        (get.code, get.stdout.as_str()),
+        (0, "etcd.operator.openshift.io/cluster\n"),
+        "{}",
+        get.stderr
+    );
+}
+
 /// `kubectl cluster-info dump > dump.txt`: a file named on the command line is read by
 /// what it holds, whatever its name; its log sections are the containers' logs, and
 /// evidence from them points at the dump's own line.

@@ -53,6 +53,9 @@ pub struct Header<I> {
     pub name: Option<String>,
     /// What `metadata.name` is when it is there but not a string.
     pub name_type: Option<NodeType>,
+    /// A top-level `name` string: the Insights operator writes its operator objects as
+    /// `kind`, `apiVersion`, `name`, `spec` with no `metadata`.
+    pub inline_name: Option<String>,
     pub namespace: Option<String>,
     pub uid: Option<String>,
     pub resource_version: Option<String>,
@@ -93,6 +96,7 @@ impl<I> Default for Header<I> {
             has_metadata: false,
             name: None,
             name_type: None,
+            inline_name: None,
             namespace: None,
             uid: None,
             resource_version: None,
@@ -188,6 +192,7 @@ impl<'de, I: Deserialize<'de>> Visitor<'de> for HeaderVisitor<I> {
                     early.kind(h.kind.as_deref());
                 }
                 "apiVersion" => h.api_version = map.next_value::<Text>()?.0,
+                "name" => h.inline_name = map.next_value::<Text>()?.0,
                 "metadata" => {
                     h.has_metadata = true;
                     let m = if early.wants_metadata() {

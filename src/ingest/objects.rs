@@ -95,6 +95,7 @@ pub fn with_items<I, J>(h: Header<I>, mut f: impl FnMut(usize, I) -> J) -> Heade
         has_metadata: h.has_metadata,
         name: h.name,
         name_type: h.name_type,
+        inline_name: h.inline_name,
         namespace: h.namespace,
         uid: h.uid,
         resource_version: h.resource_version,
@@ -413,7 +414,13 @@ fn single(
         });
         return;
     }
+    // Insights' operator objects name themselves at the top, with no `metadata`.
+    let inline = match header.has_metadata {
+        false => header.inline_name.clone().filter(|n| !n.is_empty()),
+        true => None,
+    };
     let name = header.name.clone().filter(|n| !n.is_empty());
+    let name = name.or_else(|| inline.clone());
     if name.is_none() && kind != "KubeletConfiguration" {
         let message = match header.name_type {
             Some(NodeType::Null) => format!("{kind} metadata.name is null, not a string"),
@@ -444,6 +451,14 @@ fn single(
     // Read as the kind its path says, which may not be the kind its list says.
     let mut early = header.early.filter(|e| e.kind == kind);
     let (name, body) = match name {
+        Some(n) if inline.is_some() => {
+            let mut value = body.to_value(&kind, &api_version);
+            if let Value::Object(map) = &mut value {
+                set_name(map, &n);
+            }
+            early = None;
+            (n, Body::Tree(value))
+        }
         Some(n) => (n, fix_tree(body, &kind, &api_version)),
         None => {
             // A KubeletConfiguration is named after the node whose folder holds it.
