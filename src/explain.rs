@@ -491,10 +491,13 @@ fn queue_lines(ctx: &Ctx, c: &Chain, sub: &str, out: &mut String) {
                     out,
                     "{sub}└─ ✗ LocalQueue {}/{q} {}",
                     c.namespace,
-                    if snap.has_kind("LocalQueue") {
-                        "does not exist"
-                    } else {
-                        "is not in the bundle (no LocalQueues collected)"
+                    match c.verdict {
+                        Verdict::LocalQueueMissing { .. } => "does not exist",
+                        Verdict::KueueCause { .. } =>
+                            "is not in the bundle (Kueue's condition shows Kueue found it)",
+                        _ if snap.has_kind("LocalQueue") =>
+                            "is not in the bundle (it holds no complete list of LocalQueues)",
+                        _ => "is not in the bundle (no LocalQueues collected)",
                     }
                 );
             }
@@ -631,7 +634,13 @@ fn cq_tree_with(
                 let _ = writeln!(
                     out,
                     "{sub}{branch} ✗ ResourceFlavor {f} {}",
-                    if snap.has_kind("ResourceFlavor") {
+                    if snap.listed_whole("ResourceFlavor", None)
+                        || cq.active().is_some_and(|c| {
+                            c.status == "False"
+                                && (c.reason.as_deref() == Some("FlavorNotFound")
+                                    || c.message.as_deref().is_some_and(|m| m.contains(&**f)))
+                        })
+                    {
                         "does not exist"
                     } else {
                         "is not in the bundle"

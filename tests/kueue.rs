@@ -887,3 +887,63 @@ fn github_issue_captures_load() {
     assert!(why.stdout.contains("admission in queue: podSet main count 1 · cpu→on-demand, memory→on-demand · usage 150m cpu, 205785634 memory"), "{}", why.stdout);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// A partial paste (two LocalQueues, not the third a Workload names) proves no absence:
+/// the Workload's QuotaReserved message comes from flavor assignment, which Kueue runs
+/// only after it found the LocalQueue and ClusterQueue, so Kueue's cause (topology) is
+/// the headline and the LocalQueue is missing evidence, not "does not exist".
+#[test]
+fn partial_paste_heads_with_kueues_cause() {
+    let out = analyze_json("tests/data/partial/kueue-paste.yaml");
+    let got = summary(&out);
+    assert_eq!(
+        got.iter()
+            .map(|(r, _, n, s, _)| (r.as_str(), n.as_str(), s.as_str()))
+            .collect::<Vec<_>>(),
+        vec![("kueue/workload-pending", "job-etl-78d81", "warning")],
+        "{got:?}"
+    );
+    let f = find(&out, "kueue/workload-pending", "job-etl-78d81");
+    let msg = f["message"].as_str().unwrap();
+    assert!(
+        msg.contains("no topology domains at level: cloud.provider.com/topology-rack"),
+        "{msg}"
+    );
+    assert!(!msg.contains("does not exist"), "{msg}");
+    assert!(
+        msg.contains("LocalQueue team-a/rack-queue is not in the bundle"),
+        "{msg}"
+    );
+    assert_eq!(f["details"]["verdict"], "kueue-says-topology");
+    let lq = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["object"]["kind"] == "LocalQueue")
+        .expect("the LocalQueue is noted as missing evidence");
+    assert!(
+        lq["note"].as_str().unwrap().contains("missing evidence"),
+        "{lq}"
+    );
+}
+
+/// The same objects as a must-gather: its namespace folder holds the LocalQueue list
+/// whole, so the LocalQueue the Workload names does not exist.
+#[test]
+fn complete_listing_proves_the_localqueue_absent() {
+    let out = analyze_json("tests/data/partial/kueue-must-gather");
+    let f = find(&out, "kueue/localqueue-unusable", "job-etl-78d81");
+    assert_eq!(f["severity"], "error");
+    let msg = f["message"].as_str().unwrap();
+    assert!(
+        msg.contains("which does not exist in namespace team-a"),
+        "{msg}"
+    );
+    assert!(
+        f["evidence"].as_array().unwrap().iter().any(|e| e["note"]
+            .as_str()
+            .unwrap()
+            .contains("the bundle lists every LocalQueue of namespace team-a")),
+        "{f}"
+    );
+}

@@ -306,7 +306,8 @@ fn image_pulls_are_classified_and_credentials_checked() {
     );
     assert!(message(f).contains("has no tag 2.0.1 for repository web/frontend"));
     assert_eq!(f["details"]["pods"].as_array().unwrap().len(), 3);
-    // Unauthorized: both pull secrets are absent from a bundle that holds web's Secrets.
+    // Unauthorized: both pull secrets are absent from a paste that holds some of web's
+    // Secrets, not their whole list: whether they exist is unknown.
     let f = find(&out, "node/image-pull", "private");
     assert!(
         f["fingerprint"]
@@ -318,7 +319,9 @@ fn image_pulls_are_classified_and_credentials_checked() {
         f["help"]
             .as_str()
             .unwrap()
-            .contains("pull secret(s) ghcr-creds, legacy-creds do not exist in namespace web")
+            .contains(
+                "the bundle cannot show pull secret(s) ghcr-creds, legacy-creds (it holds no complete list of the Secrets of web)"
+            )
     );
     // Access denied where the bundle holds no Secrets: unknowable, said so.
     let f = find(&out, "node/image-pull", "agent");
@@ -384,7 +387,7 @@ fn node_rules_explain_their_pods() {
     );
     assert!(m.contains("still used by pg-backup-"), "{m}");
     assert!(message(find(&out, "node/volume-mount", "api")).contains(
-        "ConfigMap app/api-config does not exist: the bundle holds other ConfigMaps of app"
+        "ConfigMap app/api-config does not exist: the bundle lists every ConfigMap of app"
     ));
     assert!(
         message(find(&out, "node/volume-mount", "worker")).contains("whether it exists is unknown")

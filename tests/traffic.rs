@@ -115,10 +115,12 @@ const BUNDLES: &[(&str, &[Expected])] = &[
         &[
             ("traffic/ingress-backend-missing", "Ingress/admin", "error"),
             ("traffic/ingress-backend-missing", "Ingress/blog", "error"),
-            ("traffic/ingress-backend-missing", "Ingress/blog", "error"),
-            ("traffic/ingress-backend-missing", "Ingress/docs", "error"),
             ("traffic/ingress-no-ready-backend", "Ingress/wiki", "error"),
             ("traffic/ingress-class-missing", "Ingress/admin", "warning"),
+            // A List of mixed kinds proves no whole list of Services: the two missing
+            // Services are "not in the bundle", not "does not exist".
+            ("traffic/ingress-backend-missing", "Ingress/blog", "warning"),
+            ("traffic/ingress-backend-missing", "Ingress/docs", "warning"),
             ("traffic/ingress-class-missing", "Ingress/docs", "warning"),
             ("traffic/ingress-class-missing", "Ingress/legacy", "info"),
         ],
@@ -412,7 +414,7 @@ fn ingress_port_mixups_are_explained() {
     );
     assert!(
         blog.iter()
-            .any(|m| m.contains("Service blog/static does not exist"))
+            .any(|m| m.contains("Service blog/static is not in the bundle (it holds other Services of namespace blog but no complete list of them"))
     );
     let admin = text(&find(&out, "traffic/ingress-backend-missing", "admin")["message"]);
     assert!(admin.contains("\"web\" is the targetPort"), "{admin}");
@@ -456,4 +458,21 @@ fn no_false_errors_on_the_corpus() {
             .collect();
         assert!(ours.is_empty(), "{rel}: {ours:#?}");
     }
+}
+
+/// The same objects with namespace blog's Services as a `ServiceList` (what the API serves
+/// for a list call): the list is whole, so the Services the Ingresses name and it lacks
+/// do not exist (error), where the mixed `List` above leaves them unknown (warning).
+#[test]
+fn a_whole_service_list_proves_the_backend_absent() {
+    let out = crate::analyze_json("tests/data/partial/ingress-listed");
+    let missing: Vec<(&str, &str)> = findings(&out)
+        .iter()
+        .filter(|f| {
+            f["rule"] == "traffic/ingress-backend-missing"
+                && text(&f["message"]).contains("does not exist")
+        })
+        .map(|f| (text(&f["object"]["name"]), text(&f["severity"])))
+        .collect();
+    assert_eq!(missing, vec![("blog", "error"), ("docs", "error")], "{out}");
 }

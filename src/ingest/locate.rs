@@ -70,7 +70,14 @@ pub fn locate(
             .par_iter_mut()
             .map(|entry| {
                 let class = detected.classify(&entry.path);
-                match process(entry, &class, want.times_only(&detected, &entry.path)).0 {
+                match process(
+                    entry,
+                    &class,
+                    want.times_only(&detected, &entry.path),
+                    &detected,
+                )
+                .0
+                {
                     Outcome::Counted(located) => located,
                     Outcome::Objects { extracted, .. } => {
                         extracted.objects.into_iter().map(Located::from).collect()

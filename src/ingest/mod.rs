@@ -14,6 +14,7 @@ pub mod early;
 pub mod header;
 pub mod json;
 pub mod layout;
+pub mod listing;
 pub mod locate;
 pub mod objects;
 pub mod source;
@@ -25,7 +26,7 @@ use crate::kube::time::parse_timestamp;
 use crate::parse::spans;
 use content::FileRead;
 pub use content::scan_yaml;
-use layout::{FileClass, Layout, LogKey};
+use layout::{Detected, FileClass, Layout, LogKey};
 use objects::RawObject;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -258,6 +259,8 @@ pub struct Loaded {
     /// Per input, the members a selective read of a stream archive left and kept (see
     /// [`Want::sparing`]), when it kept every one.
     pub spared: Vec<locate::Spare>,
+    /// The whole listings of a kind the files read hold (see [`listing`]).
+    pub listings: Vec<listing::Listing>,
 }
 
 /// Who an object is, without the object: of the files read only to tell which objects
@@ -304,6 +307,7 @@ impl Loaded {
             present_elsewhere: Default::default(),
             unread: UnreadPlaces::default(),
             spared: Vec::new(),
+            listings: Vec::new(),
         }
     }
 
@@ -319,6 +323,7 @@ impl Loaded {
         self.unread.extend(other.unread);
         self.present_elsewhere.extend(other.present_elsewhere);
         self.spared.extend(other.spared);
+        self.listings.extend(other.listings);
     }
 }
 
@@ -403,7 +408,10 @@ enum Outcome {
         text: KeptText,
         extracted: objects::Extracted,
         error: Option<spans::ParseError>,
+        listings: Vec<listing::Listing>,
     },
+    /// An empty file or a `List` with no items, and the listings that proves.
+    Empty(Vec<listing::Listing>),
     /// Not objects, and why (the input's notes count the reasons).
     Skipped(Skip),
     Log,
@@ -498,7 +506,7 @@ fn load_input(
         .par_iter_mut()
         .zip(classes.par_iter())
         .zip(times_only.par_iter())
-        .map(|((entry, class), &times_only)| process(entry, class, times_only))
+        .map(|((entry, class), &times_only)| process(entry, class, times_only, &detected))
         .collect();
     // Files read in a way the input's notes say.
     let (mut placeholders, mut internal_dumps) = (0, Vec::new());
@@ -529,6 +537,11 @@ fn load_input(
             Outcome::Skipped(why) => {
                 info.skipped += 1;
                 skipped.add(why, &entry.path);
+            }
+            Outcome::Empty(listings) => {
+                info.skipped += 1;
+                skipped.add(Skip::Empty, &entry.path);
+                loaded.listings.extend(listings);
             }
             Outcome::Log => {
                 if let FileClass::Log(key) = class {
@@ -580,7 +593,9 @@ fn load_input(
                 text,
                 extracted,
                 error,
+                listings,
             } => {
+                loaded.listings.extend(listings);
                 placeholders += usize::from(extracted.placeholders);
                 if extracted.internal_dump {
                     internal_dumps.push(entry.path.clone());
@@ -761,6 +776,7 @@ fn process(
     entry: &mut Entry,
     class: &FileClass,
     times_only: bool,
+    detected: &Detected,
 ) -> (Outcome, Vec<dump_logs::Section>) {
     let expects_objects = match class {
         FileClass::Skip => return (Outcome::Skipped(Skip::NotInLayout), Vec::new()),
@@ -786,11 +802,18 @@ fn process(
             }
         },
     };
-    (read_outcome(read, expects_objects, times_only), logs)
+    let outcome = read_outcome(read, expects_objects, times_only, detected, &entry.path);
+    (outcome, logs)
 }
 
 /// What a file's content gave (see [`process`]).
-fn read_outcome(read: FileRead, expects_objects: bool, times_only: bool) -> Outcome {
+fn read_outcome(
+    read: FileRead,
+    expects_objects: bool,
+    times_only: bool,
+    detected: &Detected,
+    path: &str,
+) -> Outcome {
     if times_only && let Some((count, times)) = times_of_events(&read) {
         return Outcome::EventTimes(count, times);
     }
@@ -819,13 +842,17 @@ fn read_outcome(read: FileRead, expects_objects: bool, times_only: bool) -> Outc
                 // Collector output that is not Kubernetes objects: nothing to report.
                 return Outcome::Skipped(Skip::NoObjects);
             }
+            let listings = match error {
+                None => listing::of_file(detected, path, &extracted),
+                Some(_) => Vec::new(),
+            };
             if expects_objects
                 && extracted.objects.is_empty()
                 && extracted.defects.is_empty()
                 && error.is_none()
             {
                 // An empty file or a `List` with no items: a valid, empty answer.
-                return Outcome::Skipped(Skip::Empty);
+                return Outcome::Empty(listings);
             }
             // Held until the store takes them: no spare room.
             let mut extracted = extracted;
@@ -834,6 +861,7 @@ fn read_outcome(read: FileRead, expects_objects: bool, times_only: bool) -> Outc
                 text,
                 extracted,
                 error,
+                listings,
             }
         }
     }

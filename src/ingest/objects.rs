@@ -156,6 +156,19 @@ pub struct Extracted {
     pub placeholders: bool,
     /// Read as an old `kubectl cluster-info dump`'s internal types (see [`internal_dump`]).
     pub internal_dump: bool,
+    /// The List documents of the file, each with the objects its items became (see
+    /// `listing`: which of them hold a whole listing of a kind).
+    pub lists: Vec<ListDoc>,
+}
+
+/// One List document: `kind: PodList` (typed, as the API serves a list) or `kind: List`
+/// (what `kubectl get -o yaml` prints), and its items, `objects[start..end]` of the file.
+#[derive(Debug)]
+pub struct ListDoc {
+    /// `PodList` in `v1` → (`v1`, `Pod`); `None` for a `List`.
+    pub typed: Option<(String, String)>,
+    pub start: usize,
+    pub end: usize,
 }
 
 /// Turns the documents of the file at `path` into objects.
@@ -188,7 +201,13 @@ pub fn extract(path: &str, docs: Vec<Doc>) -> Extracted {
                 if is_list {
                     let list_type = list_item_type(&header);
                     let items = header.items.unwrap_or_default();
-                    flatten(path, list_type, items, body, &mut out);
+                    let start = out.objects.len();
+                    flatten(path, list_type.clone(), items, body, &mut out);
+                    out.lists.push(ListDoc {
+                        typed: list_type,
+                        start,
+                        end: out.objects.len(),
+                    });
                 } else {
                     let header = with_items(header, |_, _| ());
                     single(path, None, header, body, span, &mut out);

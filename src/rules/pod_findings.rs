@@ -223,35 +223,54 @@ pub fn last_events(snap: &Snapshot, evs: &[&(ObjectId, &Event)], n: usize) -> Ve
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Presence {
     Present(ObjectId),
-    /// The bundle holds objects of that kind in that namespace, but not this one.
+    /// The bundle lists every object of that kind in that namespace (see
+    /// [`Snapshot::listed_whole`]), and not this one: it does not exist.
     Absent,
-    /// The bundle holds no object of that kind at all: it was not collected.
+    /// The bundle holds other objects of that kind in that namespace, but no complete
+    /// list of them (a partial paste): whether this one exists is unknown.
+    Unlisted,
+    /// The bundle holds no object of that kind in that namespace: it was not collected.
     NotCollected,
 }
 
-/// Looks up `kind namespace/name` and says whether its absence means anything.
+impl Presence {
+    /// Absent, or not in the bundle (whether it exists being unknown).
+    pub fn missing(self) -> bool {
+        !matches!(self, Presence::Present(_))
+    }
+}
+
+/// Looks up `kind namespace/name` and says whether its absence means anything: only a
+/// whole listing of the kind there proves it does not exist.
 pub fn presence(snap: &Snapshot, kind: &str, namespace: Option<&str>, name: &str) -> Presence {
     if let Some(id) = snap.find(kind, namespace, name) {
         return Presence::Present(id);
     }
-    let collected = snap
+    if snap.listed_whole(kind, namespace) {
+        return Presence::Absent;
+    }
+    let others = snap
         .ids_of(kind)
         .iter()
         .any(|&id| snap.object(id).namespace.as_deref() == namespace);
-    if collected {
-        Presence::Absent
+    if others {
+        Presence::Unlisted
     } else {
         Presence::NotCollected
     }
 }
 
-/// "Secret demo/regcred is in the bundle" / "… does not exist (the bundle holds other
-/// Secrets of demo)" / "… is not in the bundle, which holds no Secrets of demo".
+/// "Secret demo/regcred is in the bundle" / "… does not exist (the bundle lists every
+/// Secret of demo)" / "… is not in the bundle, which holds other Secrets of demo but no
+/// complete list of them" / "… is not in the bundle, which holds no Secrets of demo".
 pub fn describe_presence(kind: &str, namespace: &str, name: &str, p: Presence) -> String {
     match p {
         Presence::Present(_) => format!("{kind} {namespace}/{name} is in the bundle"),
         Presence::Absent => format!(
-            "{kind} {namespace}/{name} does not exist: the bundle holds other {kind}s of {namespace} but not this one"
+            "{kind} {namespace}/{name} does not exist: the bundle lists every {kind} of {namespace}, and not this one"
+        ),
+        Presence::Unlisted => format!(
+            "{kind} {namespace}/{name} is not in the bundle, which holds other {kind}s of {namespace} but no complete list of them; whether it exists is unknown"
         ),
         Presence::NotCollected => format!(
             "{kind} {namespace}/{name} is not in the bundle, which holds no {kind}s of {namespace}; whether it exists is unknown"

@@ -218,6 +218,9 @@ pub struct Snapshot {
     unread: crate::ingest::UnreadPlaces,
     /// Members of stream archives a selective read left and kept (see [`Loaded::spared`]).
     spared: Mutex<Vec<crate::ingest::locate::Spare>>,
+    /// The whole listings the bundle holds: (group, kind, namespace; `None`: every
+    /// namespace, or cluster-wide). See [`Snapshot::listed_whole`].
+    listed: std::collections::BTreeSet<(String, String, Option<String>)>,
 }
 
 impl Snapshot {
@@ -234,7 +237,15 @@ impl Snapshot {
             present_elsewhere,
             unread,
             spared,
+            listings,
         } = loaded;
+        let listed = listings
+            .into_iter()
+            .map(|l| {
+                let group = kinds::canonical_group(&l.api_version, &l.kind).to_string();
+                (group, l.kind, l.namespace)
+            })
+            .collect();
         let mut files = files;
         let bad = identity::problem_lines(&files, &problems);
         let count = loaded_objects.iter().map(Vec::len).sum();
@@ -360,6 +371,7 @@ impl Snapshot {
             present_elsewhere,
             unread,
             spared: Mutex::new(spared),
+            listed,
         };
         snapshot.finish_inputs(per_input_objects);
         snapshot
@@ -557,6 +569,20 @@ impl Snapshot {
                 .insert(kind.to_string());
         }
         false
+    }
+
+    /// Whether the bundle holds every object of `kind` (as [`Snapshot::ids_of`] names it)
+    /// in `namespace` (`None`: cluster-wide), so that one it lacks does not exist: a
+    /// collector's file of that kind there, or a list call's output (see
+    /// [`crate::ingest::listing`]). Objects pasted one by one, or a bundle that never
+    /// collected the kind, prove no absence.
+    pub fn listed_whole(&self, kind: &str, namespace: Option<&str>) -> bool {
+        let Some(group) = kinds::default_group(kind) else {
+            return false;
+        };
+        let key = |ns: Option<&str>| (group.to_string(), kind.to_string(), ns.map(str::to_string));
+        self.listed.contains(&key(None))
+            || (namespace.is_some() && self.listed.contains(&key(namespace)))
     }
 
     /// Whether this is a selective read (see [`crate::ingest::Want`]).

@@ -29,11 +29,11 @@ fn run(ctx: &Context) -> Vec<Finding> {
     super::report(
         ctx,
         &ADMISSION_CHECKS,
-        &["admission-checks"],
+        &["admission-checks", "kueue-says-admission-checks"],
         |c| match &c.verdict {
             Verdict::AdmissionChecks { worst } if worst == "Rejected" => Some(Severity::Error),
             Verdict::AdmissionChecks { worst } if worst == "Ready" => Some(Severity::Info),
-            Verdict::AdmissionChecks { .. } => Some(Severity::Warning),
+            Verdict::AdmissionChecks { .. } | Verdict::KueueCause { .. } => Some(Severity::Warning),
             _ => None,
         },
     )

@@ -306,6 +306,15 @@ pub enum Verdict {
         kind: &'static str,
         name: String,
     },
+    /// The LocalQueue or ClusterQueue is not in the bundle (which does not list them
+    /// whole), but Kueue's own condition was written after it resolved both (flavor
+    /// assignment, quota, topology, admission checks, the namespace selector): Kueue's
+    /// cause is the headline, the queues the bundle lacks are missing evidence.
+    KueueCause {
+        class: Class,
+        /// "LocalQueue ns/q", "ClusterQueue c": what the bundle lacks.
+        unseen: Vec<String>,
+    },
 }
 
 /// The whole chain of one Workload.
@@ -491,17 +500,21 @@ impl<'a> Chain<'a> {
         let ns = self.namespace.clone();
         match local_queue(snap, Some(&ns), qname) {
             Some(lq) => self.lq = Some(lq),
-            None if !snap.has_kind("LocalQueue")
-                && !self.kueue_confirms(Class::QueueLink, "LocalQueue ") =>
+            None if self.kueue_says_missing("LocalQueue ")
+                || snap.listed_whole("LocalQueue", Some(&ns)) =>
             {
-                return Verdict::NotCollected {
-                    kind: "LocalQueue",
-                    name: format!("{ns}/{qname}"),
+                return Verdict::LocalQueueMissing {
+                    name: qname.to_string(),
                 };
             }
             None => {
-                return Verdict::LocalQueueMissing {
-                    name: qname.to_string(),
+                let unseen = vec![format!("LocalQueue {ns}/{qname}")];
+                return match self.kueue_resolved_queues() {
+                    Some(class) => Verdict::KueueCause { class, unseen },
+                    None => Verdict::NotCollected {
+                        kind: "LocalQueue",
+                        name: format!("{ns}/{qname}"),
+                    },
                 };
             }
         }
@@ -521,15 +534,21 @@ impl<'a> Chain<'a> {
         }
         match cluster_queue(snap, &cq_name) {
             Some(cq) => self.cq = Some(cq),
-            None if !snap.has_kind("ClusterQueue")
-                && !self.kueue_confirms(Class::QueueLink, "ClusterQueue ") =>
+            None if self.kueue_says_missing("ClusterQueue ")
+                || snap.listed_whole("ClusterQueue", None) =>
             {
-                return Verdict::NotCollected {
-                    kind: "ClusterQueue",
-                    name: cq_name,
+                return Verdict::ClusterQueueMissing { name: cq_name };
+            }
+            None => {
+                let unseen = vec![format!("ClusterQueue {cq_name}")];
+                return match self.kueue_resolved_queues() {
+                    Some(class) => Verdict::KueueCause { class, unseen },
+                    None => Verdict::NotCollected {
+                        kind: "ClusterQueue",
+                        name: cq_name,
+                    },
                 };
             }
-            None => return Verdict::ClusterQueueMissing { name: cq_name },
         }
         let (cid, cq) = self.cq.expect("set above");
         if snap
@@ -626,17 +645,42 @@ impl<'a> Chain<'a> {
         Verdict::FitsNow
     }
 
-    /// Kueue's own message already names this link as the problem.
-    fn kueue_confirms(&self, class: Class, prefix: &str) -> bool {
-        self.kueue
-            .as_ref()
-            .is_some_and(|k| k.class == class && k.message.starts_with(prefix))
+    /// Kueue's own message says the queue (`"LocalQueue "`, `"ClusterQueue "`) does not
+    /// exist ("LocalQueue %s doesn't exist", "ClusterQueue %s doesn't exist").
+    fn kueue_says_missing(&self, prefix: &str) -> bool {
+        self.kueue.as_ref().is_some_and(|k| {
+            k.class == Class::QueueLink
+                && k.message.starts_with(prefix)
+                && (k.message.contains("doesn't exist") || k.message.contains("not found"))
+        })
+    }
+
+    /// The class of Kueue's condition when Kueue wrote it only after it resolved the
+    /// Workload's LocalQueue and ClusterQueue: a quota reservation, or a Pending message
+    /// of the scheduler's nomination (the namespace selector, flavor assignment with its
+    /// quota and topology reasons, admission checks). Kueue's queue manager writes the
+    /// messages of a missing or stopped queue before that.
+    fn kueue_resolved_queues(&self) -> Option<Class> {
+        if self.wl.has_quota_reserved() {
+            return Some(self.kueue.as_ref().map_or(Class::Checks, |k| k.class));
+        }
+        let k = self.kueue.as_ref()?;
+        let nominated = matches!(
+            k.class,
+            Class::Namespace
+                | Class::NoFlavor
+                | Class::Never
+                | Class::Later
+                | Class::Checks
+                | Class::Topology
+        ) || k.message.starts_with("couldn't assign flavors to pod set ");
+        nominated.then_some(k.class)
     }
 
     fn cq_inactive_reasons(&mut self, ctx: &Ctx, cq: &ClusterQueue) -> Vec<String> {
         let snap = self.snap;
         let mut reasons = Vec::new();
-        let flavors_collected = snap.has_kind("ResourceFlavor");
+        let flavors_collected = snap.listed_whole("ResourceFlavor", None);
         let missing: Vec<&str> = cq
             .flavor_names()
             .into_iter()
@@ -656,7 +700,12 @@ impl<'a> Chain<'a> {
             ));
         } else if !missing.is_empty() {
             self.notes.push(format!(
-                "the bundle holds no ResourceFlavors, so flavor(s) {} could not be checked",
+                "the bundle holds {} ResourceFlavors, so flavor(s) {} could not be checked",
+                if snap.has_kind("ResourceFlavor") {
+                    "no complete list of"
+                } else {
+                    "no"
+                },
                 missing.join(", ")
             ));
         }
@@ -666,7 +715,10 @@ impl<'a> Chain<'a> {
             let mut inactive = Vec::new();
             for (name, _) in &checks {
                 match snap.find("AdmissionCheck", None, name) {
-                    None => gone.push(name.clone()),
+                    None if snap.listed_whole("AdmissionCheck", None) => gone.push(name.clone()),
+                    None => self.notes.push(format!(
+                        "AdmissionCheck {name} is not in the bundle, which holds no complete list of AdmissionChecks: whether it exists is unknown"
+                    )),
                     Some(acid) => {
                         let ac = Snapshot::view_of(snap.admission_checks(), acid);
                         if ac.is_some_and(|a| {
@@ -814,5 +866,14 @@ pub fn verdict_word(v: &Verdict) -> &'static str {
         Verdict::StrictFifo { .. } => "strict-fifo-blocked",
         Verdict::FitsNow => "fits-now",
         Verdict::NotCollected { .. } => "not-collected",
+        Verdict::KueueCause { class, .. } => match class {
+            Class::NoFlavor => "kueue-says-no-matching-flavor",
+            Class::Never => "kueue-says-never-fits",
+            Class::Later => "kueue-says-fits-later",
+            Class::Checks => "kueue-says-admission-checks",
+            Class::Namespace => "kueue-says-namespace-not-selected",
+            Class::Topology => "kueue-says-topology",
+            Class::QueueLink | Class::Fits | Class::Other => "kueue-says-pending",
+        },
     }
 }

@@ -217,7 +217,8 @@ fn has_workload(snap: &Snapshot, id: ObjectId) -> bool {
     false
 }
 
-/// "; LocalQueue ns/q does not exist" (and its evidence) for the queue a label names.
+/// "; LocalQueue ns/q does not exist" (the bundle lists every LocalQueue of ns) or "… is
+/// not in the bundle" (and its evidence) for the queue a label names.
 fn lq_words(snap: &Snapshot, ns: &str, lq: &str, ev: &mut Vec<Evidence>) -> String {
     match snap.find("LocalQueue", Some(ns), lq) {
         Some(lid) => {
@@ -228,9 +229,23 @@ fn lq_words(snap: &Snapshot, ns: &str, lq: &str, ev: &mut Vec<Evidence>) -> Stri
             ));
             String::new()
         }
-        None if snap.has_kind("LocalQueue") => {
-            ev.push(missing("LocalQueue", Some(ns), lq, "not in the bundle"));
+        None if snap.listed_whole("LocalQueue", Some(ns)) => {
+            ev.push(missing(
+                "LocalQueue",
+                Some(ns),
+                lq,
+                "not in the bundle, which lists every LocalQueue of the namespace",
+            ));
             format!("; LocalQueue {ns}/{lq} does not exist either")
+        }
+        None if snap.has_kind("LocalQueue") => {
+            ev.push(missing(
+                "LocalQueue",
+                Some(ns),
+                lq,
+                "not in the bundle, which holds no complete list of the namespace's LocalQueues",
+            ));
+            format!("; LocalQueue {ns}/{lq} is not in the bundle either")
         }
         None => String::new(),
     }

@@ -25,5 +25,12 @@ declare_rule! {
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
-    super::report_verdicts(ctx, &NAMESPACE_NOT_SELECTED, &["namespace-not-selected"])
+    super::report_verdicts(
+        ctx,
+        &NAMESPACE_NOT_SELECTED,
+        &[
+            "namespace-not-selected",
+            "kueue-says-namespace-not-selected",
+        ],
+    )
 }

@@ -30,6 +30,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
     super::report_verdicts(
         ctx,
         &NO_MATCHING_FLAVOR,
-        &["no-matching-flavor", "resource-not-covered"],
+        &[
+            "no-matching-flavor",
+            "resource-not-covered",
+            "kueue-says-no-matching-flavor",
+        ],
     )
 }

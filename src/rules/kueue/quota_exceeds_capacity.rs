@@ -27,5 +27,9 @@ declare_rule! {
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
-    super::report_verdicts(ctx, &QUOTA_EXCEEDS_CAPACITY, &["never-fits"])
+    super::report_verdicts(
+        ctx,
+        &QUOTA_EXCEEDS_CAPACITY,
+        &["never-fits", "kueue-says-never-fits"],
+    )
 }

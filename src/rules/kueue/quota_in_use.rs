@@ -25,5 +25,5 @@ declare_rule! {
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
-    super::report_verdicts(ctx, &QUOTA_IN_USE, &["fits-later"])
+    super::report_verdicts(ctx, &QUOTA_IN_USE, &["fits-later", "kueue-says-fits-later"])
 }

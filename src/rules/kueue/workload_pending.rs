@@ -26,5 +26,14 @@ declare_rule! {
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
-    super::report_verdicts(ctx, &WORKLOAD_PENDING, &["fits-now", "not-collected"])
+    super::report_verdicts(
+        ctx,
+        &WORKLOAD_PENDING,
+        &[
+            "fits-now",
+            "not-collected",
+            "kueue-says-topology",
+            "kueue-says-pending",
+        ],
+    )
 }

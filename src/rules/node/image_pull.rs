@@ -690,7 +690,12 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod_id: ObjectId, pod: &Pod) -> PullS
             .collect();
         let unknown: Vec<&str> = states
             .iter()
-            .filter(|(_, p)| *p == SecretState::Bundle(Presence::NotCollected))
+            .filter(|(_, p)| {
+                matches!(
+                    p,
+                    SecretState::Bundle(Presence::NotCollected | Presence::Unlisted)
+                )
+            })
             .map(|(n, _)| n.as_str())
             .collect();
         if !missed.is_empty() {
@@ -709,9 +714,17 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod_id: ObjectId, pod: &Pod) -> PullS
                 absent.join(", ")
             )
         } else if !unknown.is_empty() {
+            let others = states
+                .iter()
+                .any(|(_, p)| *p == SecretState::Bundle(Presence::Unlisted));
             format!(
-                "the bundle cannot show pull secret(s) {} (it holds no Secrets of {ns}); check that they exist and hold credentials for this registry",
-                unknown.join(", ")
+                "the bundle cannot show pull secret(s) {} (it holds {} Secrets of {ns}); check that they exist and hold credentials for this registry",
+                unknown.join(", "),
+                if others {
+                    "no complete list of the"
+                } else {
+                    "no"
+                }
             )
         } else {
             "the pull secrets exist; check that they hold valid credentials for this registry"
@@ -728,6 +741,8 @@ fn pull_secrets(snap: &Snapshot, ns: &str, pod_id: ObjectId, pod: &Pod) -> PullS
                     SecretState::Bundle(Presence::Absent) => "does not exist",
                     SecretState::Bundle(Presence::NotCollected) =>
                         "not in the bundle, which holds no Secrets of the namespace",
+                    SecretState::Bundle(Presence::Unlisted) =>
+                        "not in the bundle, which holds no complete list of the namespace's Secrets",
                     SecretState::KubeletMissed => "missing: the kubelet could not retrieve it",
                 }
             )

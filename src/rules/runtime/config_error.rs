@@ -295,22 +295,19 @@ fn check(snap: &Snapshot, ns: &str, r: &Ref) -> Check {
                 Presence::Absent,
             ))],
         },
-        Presence::NotCollected => Check::Problem {
+        p @ (Presence::NotCollected | Presence::Unlisted) => Check::Problem {
             cause: format!("missing-{lower}:{}", r.name),
             sentence: format!(
                 "{}{via}{}",
-                pod_findings::describe_presence(r.kind, ns, &r.name, Presence::NotCollected),
-                if r.kind == "Secret" {
+                pod_findings::describe_presence(r.kind, ns, &r.name, p),
+                if r.kind == "Secret" && p == Presence::NotCollected {
                     " (support bundles collect no Secrets by default)"
                 } else {
                     ""
                 }
             ),
             evidence: vec![note(pod_findings::describe_presence(
-                r.kind,
-                ns,
-                &r.name,
-                Presence::NotCollected,
+                r.kind, ns, &r.name, p,
             ))],
         },
         Presence::Present(oid) => {

@@ -68,7 +68,7 @@ pub(super) fn claims(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Vec<Claim> {
                                     "StorageClass {c}, provisioner {}",
                                     s.provisioner.as_deref().unwrap_or("unknown")
                                 ),
-                                (Some(c), None) if snap.has_kind("StorageClass") => {
+                                (Some(c), None) if snap.listed_whole("StorageClass", None) => {
                                     format!("StorageClass {c} does not exist")
                                 }
                                 (Some(c), None) => format!("StorageClass {c}, not in the bundle"),
@@ -111,6 +111,10 @@ pub(super) fn claims(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Vec<Claim> {
                 Presence::Absent => {
                     evidence.push(note(pod_findings::describe_presence("PersistentVolumeClaim", ns, &name, Presence::Absent)));
                     (ClaimState::Missing, String::new())
+                }
+                p @ Presence::Unlisted => {
+                    evidence.push(note(pod_findings::describe_presence("PersistentVolumeClaim", ns, &name, p)));
+                    (ClaimState::Unknown, String::new())
                 }
                 Presence::NotCollected => (ClaimState::Unknown, String::new()),
             };

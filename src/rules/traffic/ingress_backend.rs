@@ -59,10 +59,21 @@ fn run(ctx: &Context) -> Vec<Finding> {
         let ns = b.ing.metadata.namespace.as_deref().unwrap_or("");
         match model.service(ns, &b.service.name) {
             None => {
-                let (sev, why) = if model.has_services_in(ns) {
+                let (sev, why) = if snap.listed_whole("Service", Some(ns)) {
                     (
                         Severity::Error,
-                        format!("Service {ns}/{} does not exist", b.service.name),
+                        format!(
+                            "Service {ns}/{} does not exist (the bundle lists every Service of namespace {ns})",
+                            b.service.name
+                        ),
+                    )
+                } else if model.has_services_in(ns) {
+                    (
+                        Severity::Warning,
+                        format!(
+                            "Service {ns}/{} is not in the bundle (it holds other Services of namespace {ns} but no complete list of them, so whether it exists is unknown)",
+                            b.service.name
+                        ),
                     )
                 } else {
                     (

@@ -134,29 +134,53 @@ impl Chain<'_> {
             Some((lid, lq)) => {
                 let active = lq
                     .active()
-                    .map(|c| format!(", Active={}{}", c.status, c.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()))
+                    .map(|c| {
+                        format!(
+                            ", Active={}{}",
+                            c.status,
+                            c.reason
+                                .as_deref()
+                                .map(|r| format!(" ({r})"))
+                                .unwrap_or_default()
+                        )
+                    })
                     .unwrap_or_default();
-                let stop = lq.spec.stop_policy.as_deref().filter(|p| *p != "None").map(|p| format!(", stopPolicy {p}")).unwrap_or_default();
-                ev.push(ctx.field(lid,
-                    &["spec", if lq.is_stopped() { "stopPolicy" } else { "clusterQueue" }],
-                    format!("LocalQueue {}/{qname} → ClusterQueue {}{stop}{active}", self.namespace, lq.spec.cluster_queue),
+                let stop = lq
+                    .spec
+                    .stop_policy
+                    .as_deref()
+                    .filter(|p| *p != "None")
+                    .map(|p| format!(", stopPolicy {p}"))
+                    .unwrap_or_default();
+                ev.push(ctx.field(
+                    lid,
+                    &[
+                        "spec",
+                        if lq.is_stopped() {
+                            "stopPolicy"
+                        } else {
+                            "clusterQueue"
+                        },
+                    ],
+                    format!(
+                        "LocalQueue {}/{qname} → ClusterQueue {}{stop}{active}",
+                        self.namespace, lq.spec.cluster_queue
+                    ),
                 ));
             }
             None if matches!(
                 self.verdict,
-                Verdict::LocalQueueMissing { .. } | Verdict::NotCollected { kind: "LocalQueue", .. }
+                Verdict::LocalQueueMissing { .. }
+                    | Verdict::NotCollected {
+                        kind: "LocalQueue",
+                        ..
+                    }
+                    | Verdict::KueueCause { .. }
             ) =>
             {
-                ev.push(missing(
-                "LocalQueue",
-                Some(&self.namespace),
-                qname,
-                &if snap.has_kind("LocalQueue") {
-                    format!("LocalQueue {}/{qname} is not in the bundle (the bundle has other LocalQueues)", self.namespace)
-                } else {
-                    "the bundle holds no LocalQueues".to_string()
-                },
-                ))
+                let scope = format!("namespace {}", self.namespace);
+                let why = self.absence("LocalQueue", Some(&self.namespace), &scope);
+                ev.push(missing("LocalQueue", Some(&self.namespace), qname, &why))
             }
             None => {}
         }
@@ -164,22 +188,21 @@ impl Chain<'_> {
         match self.cq {
             Some((cid, cq)) => ev.extend(self.cq_evidence(ctx, cid, cq)),
             None => {
-                if let Verdict::ClusterQueueMissing { name }
-                | Verdict::NotCollected {
-                    kind: "ClusterQueue",
-                    name,
-                } = &self.verdict
-                {
-                    ev.push(missing(
-                        "ClusterQueue",
-                        None,
+                let name = match &self.verdict {
+                    Verdict::ClusterQueueMissing { name }
+                    | Verdict::NotCollected {
+                        kind: "ClusterQueue",
                         name,
-                        &if snap.has_kind("ClusterQueue") {
-                            format!("ClusterQueue {name} is not in the bundle (the bundle has other ClusterQueues)")
-                        } else {
-                            "the bundle holds no ClusterQueues".into()
-                        },
-                    ));
+                    } => Some(name.clone()),
+                    Verdict::KueueCause { .. } => self
+                        .lq
+                        .map(|(_, lq)| lq.spec.cluster_queue.clone())
+                        .filter(|n| !n.is_empty()),
+                    _ => None,
+                };
+                if let Some(name) = name {
+                    let why = self.absence("ClusterQueue", None, "the cluster");
+                    ev.push(missing("ClusterQueue", None, &name, &why));
                 }
             }
         }
@@ -192,6 +215,29 @@ impl Chain<'_> {
                 &["metadata", "labels"],
                 format!("Namespace {}: its labels", self.namespace),
             ));
+        }
+    }
+
+    /// Why a queue of `kind` the chain needs is not in the bundle, and what that tells:
+    /// the bundle lists every one of `scope` (it does not exist), Kueue's own condition
+    /// shows Kueue found it, or whether it exists is unknown.
+    fn absence(&self, kind: &str, namespace: Option<&str>, scope: &str) -> String {
+        let snap = self.snap;
+        if let Verdict::KueueCause { .. } = self.verdict {
+            return "not in the bundle; Kueue found it: its condition comes from a step that runs only after the Workload's LocalQueue and ClusterQueue resolve (missing evidence, not the cause)".to_string();
+        }
+        if snap.listed_whole(kind, namespace) {
+            format!("does not exist: the bundle lists every {kind} of {scope}, and not this one")
+        } else if self.kueue.as_ref().is_some_and(|k| {
+            k.message.starts_with(&format!("{kind} ")) && k.message.contains("doesn't exist")
+        }) {
+            "not in the bundle, and Kueue's condition says it doesn't exist".to_string()
+        } else if snap.has_kind(kind) {
+            format!(
+                "not in the bundle, which holds other {kind}s but no complete list of those of {scope}: whether it exists is unknown"
+            )
+        } else {
+            format!("the bundle holds no {kind}s")
         }
     }
 

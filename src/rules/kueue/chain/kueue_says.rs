@@ -23,6 +23,7 @@ impl Verdict {
             Verdict::Later { .. } => Class::Later,
             Verdict::AdmissionChecks { .. } => Class::Checks,
             Verdict::StrictFifo { .. } | Verdict::FitsNow => Class::Fits,
+            Verdict::KueueCause { class, .. } => *class,
             _ => Class::Other,
         }
     }
@@ -36,6 +37,8 @@ pub enum Class {
     Never,
     Later,
     Checks,
+    /// Topology-aware scheduling found no domain for the podset.
+    Topology,
     Fits,
     Other,
 }
@@ -49,6 +52,7 @@ impl Class {
             Class::Never => "a request above the maximum capacity (it can never fit)",
             Class::Later => "not enough unused quota now (it fits later)",
             Class::Checks => "admission checks",
+            Class::Topology => "no topology domain that can hold the podset",
             Class::Fits => "nothing: the Workload fits",
             Class::Other => "something else",
         }
@@ -99,6 +103,14 @@ pub fn classify(reason: &str, message: &str) -> Class {
         || (m.contains("flavor ") && m.contains(" not found"))
     {
         return Class::NoFlavor;
+    }
+    // TAS (pkg/cache/tas_flavor_snapshot.go): "no topology domains at level: %s",
+    // "topology %q allows to fit only %d out of %d pod(s)", in a flavor assignment.
+    if m.contains("no topology domains at level")
+        || (m.contains("couldn't assign flavors") && m.contains("topology \""))
+        || reason == "TopologyPlacementFailed"
+    {
+        return Class::Topology;
     }
     match reason {
         "ExceedsMaxQuota" => Class::Never,
@@ -222,6 +234,13 @@ mod tests {
                 "Workload is pending evaluation in the scheduling queue"
             ),
             Class::Other
+        );
+        assert_eq!(
+            c(
+                "Pending",
+                "couldn't assign flavors to pod set main: no topology domains at level: cloud.provider.com/topology-rack"
+            ),
+            Class::Topology
         );
     }
 }

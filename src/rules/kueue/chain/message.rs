@@ -3,8 +3,9 @@
 //! later) spell out the arithmetic of the flavors tried. Apart from the walk, which
 //! only decides the verdict.
 
+use super::kueue_says::Class;
 use super::words::join_and;
-use super::{Chain, Ctx, PodSetNeed, Try, Verdict};
+use super::{Chain, Ctx, PodSetNeed, Try, Verdict, verdict_word};
 use crate::kube::kueue::ClusterQueue;
 use crate::kube::requests::display_units;
 use crate::rules::kueue::model::{FlavorResource, Node, Units, show_with};
@@ -250,10 +251,68 @@ impl Chain<'_> {
                 "collect the Kueue objects with their spec and status (kubectl get workloads,localqueues -A -o yaml; kubectl get clusterqueues,resourceflavors,cohorts,admissionchecks -o yaml)".into(),
                 format!("not-collected:{}", kind.replace(' ', "-")),
             ),
+            Verdict::KueueCause { class, unseen } => self.kueue_cause_words(*class, unseen),
             Verdict::Admitted | Verdict::Finished | Verdict::Inactive | Verdict::Backoff { .. } => {
                 (String::new(), String::new(), String::new())
             }
         }
+    }
+
+    /// A queue the bundle lacks, whose absence Kueue's condition shows is not the cause:
+    /// Kueue's words are the headline, and what the recomputation could not check is said.
+    fn kueue_cause_words(&self, class: Class, unseen: &[String]) -> (String, String, String) {
+        let subj = self.subject();
+        let (cond, reason, message) = self
+            .kueue
+            .as_ref()
+            .map(|k| (k.condition, k.reason.as_str(), k.message.as_str()))
+            .unwrap_or(("QuotaReserved", "", ""));
+        let said = if self.wl.has_quota_reserved() && message.is_empty() {
+            "Kueue reserved quota for it but has not admitted it".to_string()
+        } else {
+            format!(
+                "Kueue says ({cond}=False, reason {}): {message}",
+                if reason.is_empty() { "(none)" } else { reason }
+            )
+        };
+        let lacking = format!(
+            "{} {} not in the bundle, so the recomputation cannot check it (Kueue's condition shows Kueue found the queues: they are missing evidence, not the cause)",
+            join_and(unseen),
+            if unseen.len() == 1 { "is" } else { "are" }
+        );
+        let fix = match class {
+            Class::Topology => {
+                "give the nodes the topology level labels the flavor's Topology names (or relax the podset's required topology to preferred); Kueue re-evaluates when nodes change"
+            }
+            Class::NoFlavor => {
+                "make the podset's nodeSelector/affinity and tolerations fit one of the ClusterQueue's flavors (nodeLabels, nodeTaints), or add a flavor that fits"
+            }
+            Class::Never => {
+                "raise the ClusterQueue's nominalQuota (or its borrowing) for that resource and flavor, or lower the request"
+            }
+            Class::Later => "wait for admitted Workloads to finish, or raise the quota",
+            Class::Checks => {
+                "look at the admission checks' controller (e.g. the ProvisioningRequest) and its message"
+            }
+            Class::Namespace => {
+                "fix the ClusterQueue's namespaceSelector or the namespace's labels"
+            }
+            Class::QueueLink | Class::Fits | Class::Other => {
+                "read Kueue's message and the kueue-controller-manager log"
+            }
+        };
+        let words = match class {
+            Class::QueueLink | Class::Fits | Class::Other => String::new(),
+            c => format!(" ({})", c.words()),
+        };
+        let cause = verdict_word(&self.verdict).trim_start_matches("kueue-says-");
+        (
+            format!("{subj} is not admitted: {said}{words}; {lacking}"),
+            format!(
+                "{fix}; to check it here, collect the queues with spec and status (kubectl get localqueues -A -o yaml; kubectl get clusterqueues,resourceflavors,topologies -o yaml)"
+            ),
+            format!("kueue-says:{cause}"),
+        )
     }
 
     /// (flavor, resource) pairs of a podset's resource groups whose first quota failure

@@ -80,7 +80,7 @@ impl<'a> Chain<'a> {
                 let mut chosen: Option<String> = None;
                 for fq in &group.flavors {
                     let outcome = match resource_flavor(snap, &fq.name) {
-                        None if snap.has_kind("ResourceFlavor") => Try::Missing,
+                        None if snap.listed_whole("ResourceFlavor", None) => Try::Missing,
                         rf => match rf.and_then(|(_, rf)| flavor_mismatch(rf, &ps.template.spec)) {
                             Some(why) => Try::Mismatch(why),
                             None => {
