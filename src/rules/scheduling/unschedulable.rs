@@ -13,6 +13,7 @@ use super::fit_text::{
     closest, list_names, need_text, node_room_evidence, phrase, requests_evidence, short_resources,
 };
 use super::message::FitMessage;
+use super::no_room;
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use crate::declare_rule;
@@ -22,6 +23,7 @@ use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
 use crate::kube::requests::{Units, UnreadRequest, pod_units, unread_requests};
 use crate::kube::time::{format_duration, parse_timestamp};
+use crate::rules::common_cause::SharedCause;
 use crate::rules::evidence;
 use crate::rules::node_usage::Usage;
 use crate::rules::pod_findings::{self, Case};
@@ -29,6 +31,7 @@ use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 declare_rule! {
     /// Recomputes why a pending pod has no node, node by node, from the bundle.
@@ -64,6 +67,8 @@ struct Analysis {
     /// Evidence shown once per group (nodes, claims, autoscaler).
     extra: Vec<Evidence>,
     help: String,
+    /// What the nodes' verdicts share with other pods' (see [`super::no_room`]).
+    shared: Option<SharedCause>,
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
@@ -96,11 +101,17 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 .min()
                 .unwrap_or(Severity::Error);
             let help = list[0].help.clone();
+            // Shared only when every pod of the group names the same nodes' verdicts.
+            let same = list.iter().all(|a| {
+                a.shared.as_ref().map(|s| &s.key) == list[0].shared.as_ref().map(|s| &s.key)
+            });
             let mut extra = Vec::new();
+            let mut shared = None;
             let mut cases = Vec::new();
             for (i, a) in list.into_iter().enumerate() {
                 if i == 0 {
                     extra = a.extra;
+                    shared = a.shared.filter(|_| same).map(Arc::new);
                 }
                 cases.push(a.case);
             }
@@ -114,6 +125,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 help,
             );
             f.evidence.extend(extra);
+            f.shared = shared;
             f
         })
         .collect()
@@ -254,6 +266,7 @@ impl Said {
             },
             extra,
             help,
+            shared: None,
         }
     }
 }
@@ -624,7 +637,12 @@ fn no_node_fits(
         said.since
     );
     let help = exclusion_help(&cats, hopeless_size);
-    said.verdict(cause, summary, extra, help)
+    let mut a = said.verdict(cause, summary, extra, help);
+    // A request no node could ever hold is the pod's own cause, not the cluster's.
+    if !hopeless_size {
+        a.shared = no_room::shared_cause(snap, fits);
+    }
+    a
 }
 
 /// One clause per excluding constraint, the one excluding most nodes first (`cats` is in
