@@ -870,11 +870,17 @@ fn reports_fold_members_under_their_cause() {
         .take_while(|l| !l.is_empty())
         .collect();
     assert!(list[0].starts_with("  × scheduling  Cluster nodes: the cluster has no room"));
-    assert_eq!(list.iter().filter(|l| l.starts_with("      ↳ × ")).count(), 3);
+    assert_eq!(
+        list.iter().filter(|l| l.starts_with("      ↳ × ")).count(),
+        3
+    );
     assert_eq!(list[4], "      … and 9 more under it");
     assert_eq!(list.len(), 5, "{list:#?}");
     assert!(h.stdout.contains("── errors (13) ──"));
-    assert!(h.stdout.contains("12 findings wait on this cause; the first 3 in full:"));
+    assert!(
+        h.stdout
+            .contains("12 findings wait on this cause; the first 3 in full:")
+    );
     assert!(h.stdout.contains(
         "9 more waiting on the same cause: Deployment billing/refunds, billing/statements,"
     ));
@@ -886,8 +892,7 @@ fn reports_fold_members_under_their_cause() {
         "{}",
         h.stdout
     );
-    area_settings("scheduling")
-        .bind(|| insta::assert_snapshot!("no-room-trigger.human", h.stdout));
+    area_settings("scheduling").bind(|| insta::assert_snapshot!("no-room-trigger.human", h.stdout));
 
     let page = kdiag(&["analyze", &input, "--format", "html", "--fail-on", "never"]);
     assert_eq!(page.code, 0, "{}", page.stderr);

@@ -10,7 +10,8 @@ use crate::rules::evidence;
 use crate::rules::reach::{Involve, Reach};
 use crate::rules::{Evidence, Severity, Stage};
 use crate::snapshot::Snapshot;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 declare_rule! {
     /// The cluster has no room for pods: many controllers wait on the same nodes, refused the same way.
@@ -43,26 +44,56 @@ fn reaches(inv: &Involve) -> bool {
         .any(|f| f.rule == super::unschedulable::UNSCHEDULABLE.id && inv.touches_namespace(f))
 }
 
-/// The cause every node's verdict for a pod names, when each node refuses it for what the
-/// node is (cordoned, NotReady, tainted, full) rather than for what the pod asks; `None`
-/// when a node refuses it for the pod's own constraints, or when no node is in the bundle.
-pub(super) fn shared_cause(snap: &Snapshot, fits: &[NodeFit]) -> Option<SharedCause> {
-    let mut verdicts: Vec<(String, &NodeFit)> = Vec::with_capacity(fits.len());
-    for f in fits {
-        verdicts.push((node_side(f)?, f));
+/// The causes the pending pods of one run share, built once per cause: many pods name the
+/// same nodes' verdicts, and the words and evidence of a cause need be read only once.
+#[derive(Default)]
+pub(super) struct SharedCauses(HashMap<String, Arc<SharedCause>>);
+
+impl SharedCauses {
+    /// The cause every node's verdict for a pod names, when each node refuses it for what
+    /// the node is (cordoned, NotReady, tainted, full) rather than for what the pod asks;
+    /// `None` when a node refuses it for the pod's own constraints, or when no node is in
+    /// the bundle.
+    pub(super) fn of(&mut self, snap: &Snapshot, fits: &[NodeFit]) -> Option<Arc<SharedCause>> {
+        let mut verdicts: Vec<(String, &NodeFit)> = Vec::with_capacity(fits.len());
+        for f in fits {
+            verdicts.push((node_side(f)?, f));
+        }
+        if verdicts.is_empty() {
+            return None;
+        }
+        verdicts.sort_by(|a, b| a.1.name.cmp(b.1.name).then(a.0.cmp(&b.0)));
+        let identity: Vec<String> = verdicts
+            .iter()
+            .map(|(v, f)| format!("{}={v}", f.name))
+            .collect();
+        let mut kinds: Vec<&str> = verdicts.iter().map(|(v, _)| kind_of(v)).collect();
+        kinds.sort();
+        kinds.dedup();
+        let key = format!("{}:{:016x}", kinds.join("+"), fnv1a(&identity.join(",")));
+        if let Some(known) = self.0.get(&key) {
+            return Some(Arc::clone(known));
+        }
+        let cause = Arc::new(describe(snap, fits.len(), &verdicts, key.clone()));
+        self.0.insert(key, Arc::clone(&cause));
+        Some(cause)
     }
-    if verdicts.is_empty() {
-        return None;
-    }
-    verdicts.sort_by(|a, b| a.1.name.cmp(b.1.name).then(a.0.cmp(&b.0)));
+}
+
+/// The cause's words, evidence and help, from the nodes' verdicts (sorted by node).
+fn describe(
+    snap: &Snapshot,
+    total: usize,
+    verdicts: &[(String, &NodeFit)],
+    key: String,
+) -> SharedCause {
     let mut by_verdict: BTreeMap<&str, Vec<&NodeFit>> = BTreeMap::new();
-    for (v, f) in &verdicts {
+    for (v, f) in verdicts {
         by_verdict.entry(v.as_str()).or_default().push(f);
     }
     let mut groups: Vec<(&str, Vec<&NodeFit>)> = by_verdict.into_iter().collect();
     groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
 
-    let total = fits.len();
     let mut parts = Vec::new();
     let mut evidence = Vec::new();
     for (i, (_, nodes)) in groups.iter().enumerate() {
@@ -74,16 +105,9 @@ pub(super) fn shared_cause(snap: &Snapshot, fits: &[NodeFit]) -> Option<SharedCa
         parts.push(format!("{head} {}", state(nodes)));
         evidence.extend(group_evidence(snap, nodes));
     }
-    let identity: Vec<String> = verdicts
-        .iter()
-        .map(|(v, f)| format!("{}={v}", f.name))
-        .collect();
-    let mut kinds: Vec<&str> = groups.iter().map(|(v, _)| kind_of(v)).collect();
-    kinds.sort();
-    kinds.dedup();
-    Some(SharedCause {
+    SharedCause {
         rule: &NO_ROOM,
-        key: format!("{}:{:016x}", kinds.join("+"), fnv1a(&identity.join(","))),
+        key,
         object: ObjectRef {
             api_version: "kdiag.io/v1".into(),
             kind: "Cluster".into(),
@@ -93,7 +117,7 @@ pub(super) fn shared_cause(snap: &Snapshot, fits: &[NodeFit]) -> Option<SharedCa
         what: format!("the cluster has no room for pods: {}", parts.join(", ")),
         evidence,
         help: help(&groups),
-    })
+    }
 }
 
 /// A node's verdict when it is about the node: its first exclusion's category (with the

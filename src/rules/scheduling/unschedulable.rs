@@ -13,7 +13,7 @@ use super::fit_text::{
     closest, list_names, need_text, node_room_evidence, phrase, requests_evidence, short_resources,
 };
 use super::message::FitMessage;
-use super::no_room;
+use super::no_room::SharedCauses;
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use crate::declare_rule;
@@ -68,7 +68,9 @@ struct Analysis {
     extra: Vec<Evidence>,
     help: String,
     /// What the nodes' verdicts share with other pods' (see [`super::no_room`]).
-    shared: Option<SharedCause>,
+    shared: Option<Arc<SharedCause>>,
+    /// The request is larger than any node's allocatable.
+    hopeless_size: bool,
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
@@ -83,9 +85,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     }
     let usage = Usage::build(snap);
+    let mut shared_causes = SharedCauses::default();
     let mut groups: BTreeMap<(ObjectRef, String), Vec<Analysis>> = BTreeMap::new();
     for (id, pod) in pending {
-        if let Some(a) = analyze(snap, &usage, id, pod) {
+        if let Some(a) = analyze(snap, &usage, &mut shared_causes, id, pod) {
             groups
                 .entry((pod_findings::owner_of(snap, id), a.cause.clone()))
                 .or_default()
@@ -111,7 +114,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
             for (i, a) in list.into_iter().enumerate() {
                 if i == 0 {
                     extra = a.extra;
-                    shared = a.shared.filter(|_| same).map(Arc::new);
+                    shared = a.shared.filter(|_| same);
                 }
                 cases.push(a.case);
             }
@@ -267,11 +270,18 @@ impl Said {
             extra,
             help,
             shared: None,
+            hopeless_size: false,
         }
     }
 }
 
-fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<Analysis> {
+fn analyze(
+    snap: &Snapshot,
+    usage: &Usage,
+    shared: &mut SharedCauses,
+    id: ObjectId,
+    pod: &Pod,
+) -> Option<Analysis> {
     let events = snap.events_for(id);
     let mut said = Said::read(snap, id, pod, &events);
     let need = pod_units(&pod.spec);
@@ -313,7 +323,12 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
     if !said.has_evidence && fits.is_empty() {
         return None;
     }
-    Some(no_node_fits(snap, pod, said, &fits, &need, extra, &notes))
+    let mut a = no_node_fits(snap, pod, said, &fits, &need, extra, &notes);
+    // A request no node could ever hold is the pod's own cause, not the cluster's.
+    if !a.hopeless_size {
+        a.shared = shared.of(snap, &fits);
+    }
+    Some(a)
 }
 
 /// A claim that keeps the pod off every node (missing, unbound with Immediate binding,
@@ -638,10 +653,7 @@ fn no_node_fits(
     );
     let help = exclusion_help(&cats, hopeless_size);
     let mut a = said.verdict(cause, summary, extra, help);
-    // A request no node could ever hold is the pod's own cause, not the cluster's.
-    if !hopeless_size {
-        a.shared = no_room::shared_cause(snap, fits);
-    }
+    a.hopeless_size = hopeless_size;
     a
 }
 
