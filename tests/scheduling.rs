@@ -916,3 +916,49 @@ fn reports_fold_members_under_their_cause() {
     );
     assert_eq!(folded.matches("<details class=\"finding ").count(), 9);
 }
+
+/// Twelve Deployments whose images on one registry fail on its DNS name: one
+/// `node/registry-failing` finding; each image keeps its own finding and fingerprint. Nine
+/// such, and three tags the registry lacks (each image's own cause), stay separate.
+#[test]
+fn many_images_failing_on_one_registry_share_one_cause() {
+    let out = analyze_json("sample-bundles/node/registry-failing/trigger.yaml");
+    let all = findings(&out);
+    let cause = &all[0];
+    assert_eq!(cause["rule"], "node/registry-failing");
+    assert_eq!(
+        message(cause),
+        "Registry harbor.corp.example fails every pull the same way: its name does not resolve from the nodes (DNS: no such host); 12 Deployments wait on it"
+    );
+    assert_eq!(
+        cause["fingerprint"],
+        "node/registry-failing:Registry::harbor.corp.example:harbor.corp.example:dns"
+    );
+    let pulls: Vec<&Value> = all
+        .iter()
+        .filter(|f| f["rule"] == "node/image-pull")
+        .collect();
+    assert_eq!(pulls.len(), 12);
+    for f in &pulls {
+        let o = &f["object"];
+        assert_eq!(
+            f["fingerprint"],
+            format!(
+                "node/image-pull:Deployment:{ns}:{n}:dns:harbor.corp.example/{ns}/{n}:3.2.1",
+                ns = text(&o["namespace"]),
+                n = text(&o["name"])
+            )
+        );
+        assert_eq!(
+            f["details"]["cause"][0]["fingerprint"],
+            cause["fingerprint"]
+        );
+    }
+    let quiet = analyze_json("sample-bundles/node/registry-failing/quiet.yaml");
+    assert_eq!(findings(&quiet).len(), 12);
+    for f in findings(&quiet) {
+        assert_eq!(f["rule"], "node/image-pull", "{f}");
+        assert!(f["details"].get("cause").is_none(), "{f}");
+    }
+    crate::gen_check("sample-bundles/node/registry-failing/gen.py");
+}
