@@ -946,4 +946,57 @@ fn complete_listing_proves_the_localqueue_absent() {
             .contains("the bundle lists every LocalQueue of namespace team-a")),
         "{f}"
     );
+
+/// Twelve Workloads short of the same unused quota (cq-batch, cpu in default-flavor), with
+/// Kueue's messages naming different amounts: one `kueue/quota-backlog` finding lists
+/// them; each keeps its own finding and fingerprint, linked by `details.cause`. Nine do not.
+#[test]
+fn many_workloads_waiting_for_one_quota_share_one_cause() {
+    let out = analyze("backlog");
+    let all = findings(&out);
+    let cause = &all[0];
+    assert_eq!(cause["rule"], "kueue/quota-backlog");
+    assert_eq!(
+        cause["message"],
+        "ClusterQueue cq-batch has no unused quota left for cpu in flavor default-flavor (8 nominal, 6 reserved), held by 2 admitted Workloads; 12 Workloads wait on it"
+    );
+    assert_eq!(
+        cause["fingerprint"],
+        "kueue/quota-backlog:ClusterQueue::cq-batch:cq-batch:default-flavor/cpu"
+    );
+    assert_eq!(cause["severity"], "warning");
+    let members = cause["details"]["members"].as_array().unwrap();
+    let waiting: Vec<&Value> = all
+        .iter()
+        .filter(|f| f["rule"] == "kueue/quota-in-use")
+        .collect();
+    assert_eq!(members.len(), 12);
+    assert_eq!(waiting.len(), 12);
+    let mut amounts = std::collections::BTreeSet::new();
+    for (m, f) in members.iter().zip(&waiting) {
+        assert_eq!(m["fingerprint"], f["fingerprint"]);
+        assert!(
+            f["fingerprint"]
+                .as_str()
+                .unwrap()
+                .starts_with("kueue/quota-in-use:Workload:"),
+            "{f}"
+        );
+        assert_eq!(
+            f["details"]["cause"][0]["fingerprint"],
+            cause["fingerprint"]
+        );
+        let said = f["details"]["chain"][1]["kueue"]["message"]
+            .as_str()
+            .unwrap();
+        amounts.insert(said.rsplit(", ").next().unwrap().to_string());
+    }
+    assert!(amounts.len() > 1, "Kueue's words differ: {amounts:?}");
+
+    let quiet = analyze("backlog-quiet");
+    assert_eq!(findings(&quiet).len(), 9);
+    for f in findings(&quiet) {
+        assert_eq!(f["rule"], "kueue/quota-in-use");
+        assert!(f["details"].get("cause").is_none(), "{f}");
+    }
 }

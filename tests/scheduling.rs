@@ -2,7 +2,7 @@
 //! `sample-bundles/scheduling/` → a JSON snapshot (human too for two), explicit checks of
 //! the recomputed numbers, the quiet bundles and the real troubleshoot fixtures.
 
-use crate::{analyze_json, area_settings, find, findings, json, kdiag};
+use crate::{analyze_json, area_settings, find, findings, json, kdiag, text};
 use serde_json::Value;
 
 const DIR: &str = "sample-bundles/scheduling";
@@ -767,4 +767,201 @@ fn rules_are_listed_with_their_stage() {
             .unwrap_or_else(|| panic!("{id} is not listed:\n{}", run.stdout));
         assert!(line.contains(stage), "{line}");
     }
+}
+
+// ── one cause, many objects ─────────────────────────────────────────────────────────
+
+const NO_ROOM: &str = "sample-bundles/scheduling/no-room";
+
+#[test]
+fn no_room_fixtures_are_up_to_date() {
+    crate::gen_check("sample-bundles/scheduling/no-room/gen.py");
+}
+
+/// Twelve Deployments wait on a cluster with 3 of 5 nodes cordoned and 2 full: one cause
+/// finding lists them; each keeps its own finding, fingerprint and message, linked to the
+/// cause by `details.cause`; the scheduler's messages differ in time, the verdicts do not.
+#[test]
+fn many_controllers_waiting_on_full_nodes_share_one_cause() {
+    let out = analyze_json(&format!("{NO_ROOM}/trigger.yaml.gz"));
+    let all = findings(&out);
+    let causes: Vec<&Value> = all
+        .iter()
+        .filter(|f| f["rule"] == "scheduling/no-room")
+        .collect();
+    let [cause] = causes.as_slice() else {
+        panic!("one cause finding: {causes:?}")
+    };
+    assert_eq!(
+        message(cause),
+        "the cluster has no room for pods: 3 of 5 nodes cordoned, 2 at their 110-pod limit; 12 Deployments wait on it"
+    );
+    assert_eq!(cause["severity"], "error");
+    assert_eq!(cause["stage"], "scheduling");
+    assert_eq!(cause["object"]["kind"], "Cluster");
+    let fp = cause["fingerprint"].as_str().unwrap();
+    assert!(
+        fp.starts_with("scheduling/no-room:Cluster::nodes:cordoned+too-many-pods:"),
+        "{fp}"
+    );
+    // It opens the report: the first finding of the JSON contract's order.
+    assert_eq!(&all[0], *cause);
+    let members: Vec<&str> = cause["details"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["fingerprint"].as_str().unwrap())
+        .collect();
+    let per: Vec<&Value> = all
+        .iter()
+        .filter(|f| f["rule"] == "scheduling/unschedulable")
+        .collect();
+    assert_eq!(per.len(), 12);
+    assert_eq!(
+        members,
+        per.iter()
+            .map(|f| f["fingerprint"].as_str().unwrap())
+            .collect::<Vec<_>>()
+    );
+    let mut said = std::collections::BTreeSet::new();
+    for f in &per {
+        // The fingerprint every run before this one gave.
+        let o = &f["object"];
+        assert_eq!(
+            f["fingerprint"],
+            format!(
+                "scheduling/unschedulable:Deployment:{}:{}:cordoned+too-many-pods",
+                text(&o["namespace"]),
+                text(&o["name"])
+            )
+        );
+        assert_eq!(f["details"]["cause"][0]["fingerprint"], fp, "{f}");
+        assert_eq!(f["details"]["cause"].as_array().unwrap().len(), 1);
+        let m = message(f);
+        said.insert(m.contains("The scheduler agrees"));
+        assert!(m.contains("3 of 5 nodes are cordoned"), "{m}");
+    }
+    // Messages written before and after the third node was cordoned group all the same.
+    assert_eq!(said.len(), 2, "both wordings of the scheduler are members");
+}
+
+/// Nine controllers on the same full nodes (one short of the threshold) and three more
+/// stuck on their own nodeSelector: no cause finding, no link.
+#[test]
+fn fewer_than_ten_or_their_own_causes_stay_separate() {
+    let out = analyze_json(&format!("{NO_ROOM}/quiet.yaml.gz"));
+    let all = findings(&out);
+    assert_eq!(all.len(), 12);
+    for f in all {
+        assert_eq!(f["rule"], "scheduling/unschedulable", "{f}");
+        assert!(f["details"].get("cause").is_none(), "{f}");
+    }
+}
+
+/// The human report and the HTML page fold the members under their cause: the cause, its
+/// first members, then the rest by name; every finding is still on the page.
+#[test]
+fn reports_fold_members_under_their_cause() {
+    let input = format!("{NO_ROOM}/trigger.yaml.gz");
+    let h = kdiag(&["analyze", &input, "--fail-on", "never", "--width", "100"]);
+    assert_eq!(h.code, 0, "{}", h.stderr);
+    let list: Vec<&str> = h
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("findings by stage"))
+        .skip(2)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert!(list[0].starts_with("  × scheduling  Cluster nodes: the cluster has no room"));
+    assert_eq!(
+        list.iter().filter(|l| l.starts_with("      ↳ × ")).count(),
+        3
+    );
+    assert_eq!(list[4], "      … and 9 more under it");
+    assert_eq!(list.len(), 5, "{list:#?}");
+    assert!(h.stdout.contains("── errors (13) ──"));
+    assert!(
+        h.stdout
+            .contains("12 findings wait on this cause; the first 3 in full:")
+    );
+    assert!(h.stdout.contains(
+        "9 more waiting on the same cause: Deployment billing/refunds, billing/statements,"
+    ));
+    // Three members in full, not twelve.
+    assert_eq!(h.stdout.matches("\nscheduling/unschedulable\n").count(), 3);
+    assert_eq!(
+        h.stdout.matches("  × [scheduling] Deployment ").count(),
+        3,
+        "{}",
+        h.stdout
+    );
+    area_settings("scheduling").bind(|| insta::assert_snapshot!("no-room-trigger.human", h.stdout));
+
+    let page = kdiag(&["analyze", &input, "--format", "html", "--fail-on", "never"]);
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    let html = page.stdout;
+    assert_eq!(html.matches("<details class=\"finding ").count(), 13);
+    let out = analyze_json(&input);
+    let fp = text(&findings(&out)[0]["fingerprint"]).to_string();
+    let members = html
+        .split(&format!("<div class=\"members\" data-cause=\"{fp}\">"))
+        .nth(1)
+        .expect("the members' box follows the cause");
+    let folded = members
+        .split("<details class=\"folded\"><summary>9 more waiting on the same cause</summary>")
+        .nth(1)
+        .expect("the rest folded under their count");
+    assert_eq!(
+        members[..members.find("<details class=\"folded\">").unwrap()]
+            .matches("<details class=\"finding ")
+            .count(),
+        3
+    );
+    assert_eq!(folded.matches("<details class=\"finding ").count(), 9);
+}
+
+/// Twelve Deployments whose images on one registry fail on its DNS name: one
+/// `node/registry-failing` finding; each image keeps its own finding and fingerprint. Nine
+/// such, and three tags the registry lacks (each image's own cause), stay separate.
+#[test]
+fn many_images_failing_on_one_registry_share_one_cause() {
+    let out = analyze_json("sample-bundles/node/registry-failing/trigger.yaml");
+    let all = findings(&out);
+    let cause = &all[0];
+    assert_eq!(cause["rule"], "node/registry-failing");
+    assert_eq!(
+        message(cause),
+        "Registry harbor.corp.example fails every pull the same way: its name does not resolve from the nodes (DNS: no such host); 12 Deployments wait on it"
+    );
+    assert_eq!(
+        cause["fingerprint"],
+        "node/registry-failing:Registry::harbor.corp.example:harbor.corp.example:dns"
+    );
+    let pulls: Vec<&Value> = all
+        .iter()
+        .filter(|f| f["rule"] == "node/image-pull")
+        .collect();
+    assert_eq!(pulls.len(), 12);
+    for f in &pulls {
+        let o = &f["object"];
+        assert_eq!(
+            f["fingerprint"],
+            format!(
+                "node/image-pull:Deployment:{ns}:{n}:dns:harbor.corp.example/{ns}/{n}:3.2.1",
+                ns = text(&o["namespace"]),
+                n = text(&o["name"])
+            )
+        );
+        assert_eq!(
+            f["details"]["cause"][0]["fingerprint"],
+            cause["fingerprint"]
+        );
+    }
+    let quiet = analyze_json("sample-bundles/node/registry-failing/quiet.yaml");
+    assert_eq!(findings(&quiet).len(), 12);
+    for f in findings(&quiet) {
+        assert_eq!(f["rule"], "node/image-pull", "{f}");
+        assert!(f["details"].get("cause").is_none(), "{f}");
+    }
+    crate::gen_check("sample-bundles/node/registry-failing/gen.py");
 }

@@ -1068,9 +1068,59 @@ def lending_limit():
     return s
 
 
+def backlog(name, waiting):
+    """A ClusterQueue of 8 cpu held by two running Jobs (6 cpu), and `waiting` Jobs of two
+    teams queued behind them, each needing more cpu than is left. Kueue wrote its messages
+    at different times, with different amounts; the recomputed shortfall is the same:
+    cq-batch, cpu in default-flavor. With 12 waiting (`backlog`) kdiag opens with one
+    `kueue/quota-backlog` finding; with 9 (`backlog-quiet`, below the threshold of 10) it
+    does not."""
+    s = Scenario(name)
+    s.namespace("batch")
+    s.namespace("research")
+    s.flavor("default-flavor")
+    for i in range(2):
+        s.node(f"worker-{i + 1}", cpu="16")
+    s.cluster_queue("cq-batch", [group(["cpu", "memory"], ("default-flavor", {"cpu": "8", "memory": "32Gi"}))],
+                    pending=waiting)
+    for ns in ["batch", "research"]:
+        s.local_queue(ns, f"{ns}-queue", "cq-batch", pending=sum(1 for i in range(waiting) if (i % 2 == 0) == (ns == "batch")))
+    for jname, at, sfx in [("nightly-a", "07:40:00", ["b7x2k", "f9m4q", "p3t6w"]), ("nightly-b", "07:45:00", ["c8r5n", "h2v7z", "k6d9s"])]:
+        j = s.job("batch", jname, 3, [s.container("run", cpu="1", memory="2Gi")], queue="batch-queue", suspend=False,
+                  created=at, status=running_job_status(3, at))
+        s.workload(j, cq="cq-batch", conditions=admitted("cq-batch", at),
+                   admission={"clusterQueue": "cq-batch", "podSetAssignments": [
+                       assignment({"cpu": "default-flavor", "memory": "default-flavor"}, {"cpu": "3", "memory": "6Gi"}, 3)]})
+        for i, sx in enumerate(sfx):
+            s.pod(j, sx, node=f"worker-{i % 2 + 1}", created=at)
+    names = ["etl", "rollup", "export", "train", "eval", "embed", "index", "dedupe", "score", "report", "sweep", "tune"]
+    for i in range(waiting):
+        ns = "batch" if i % 2 == 0 else "research"
+        par = 3 + i % 3
+        at = f"08:{10 + 4 * i:02d}:00"
+        jp = s.job(ns, names[i], par, [s.container("run", cpu="1", memory="2Gi")], queue=f"{ns}-queue", created=at)
+        # The free cpu Kueue saw then: 2 before the last running Job started, 0 now.
+        more = par - 2 if i < 3 else par
+        msg = f"couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default-flavor, {more} more needed"
+        w = s.workload(jp, conditions=[cond("QuotaReserved", "False", "Pending", msg, f"08:{10 + 4 * i:02d}:01"),
+                                       cond("Admitted", "False", "NoReservation", "The workload has no reservation",
+                                            f"08:{10 + 4 * i:02d}:01")])
+        s.event(w, "Pending", msg, "Warning", count=10 + i, first=f"08:{10 + 4 * i:02d}:01", last="09:14:00")
+    return s
+
+
+def quota_backlog():
+    return backlog("backlog", 12)
+
+
+def quota_backlog_quiet():
+    return backlog("backlog-quiet", 9)
+
+
 SCENARIOS = [seed_quota, localqueue_stopped, localqueue_missing, clusterqueue_missing_flavor, namespace_selector,
              cohort_borrowing, queue_full, admitted_unschedulable, no_matching_flavor, admission_checks, strict_fifo,
-             evicted, job_without_workload, stale_condition, healthy, multi_podset, lending_limit]
+             evicted, job_without_workload, stale_condition, healthy, multi_podset, lending_limit,
+             quota_backlog, quota_backlog_quiet]
 
 KIND_ORDER = ["Namespace", "Node", "ResourceFlavor", "Cohort", "AdmissionCheck", "WorkloadPriorityClass", "ClusterQueue",
               "LocalQueue", "JobSet", "Job", "Workload", "Pod", "Event"]

@@ -204,6 +204,7 @@ mod tests {
             details: None,
             explains: vec![],
             causes: vec![],
+            shared: None,
         }
     }
 

@@ -12,6 +12,7 @@ mod graph;
 
 use super::Analysis;
 use super::baseline::{self, Comparison};
+use super::fold::{Folded, MEMBERS_SHOWN};
 use super::quote;
 use crate::rules::{Evidence, Finding, Severity, Stage};
 use std::collections::BTreeMap;
@@ -232,12 +233,42 @@ fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
             of.len(),
             s = s.as_str()
         );
-        for f in of {
+        let folded = Folded::of(&of);
+        let mut one = |f: &Finding, h: &mut String| {
             n += 1;
             // The first error is open, so the page starts with a map in view.
             let open = f.severity == Severity::Error && !error_seen;
             error_seen |= open;
             finding(a, f, n, open, baseline.map(|b| b.is_new(f)), h);
+        };
+        for f in &folded.top {
+            one(f, h);
+            let members = folded.members(f);
+            if members.is_empty() {
+                continue;
+            }
+            // A cause's members: the first few, then the rest folded under their count.
+            let _ = writeln!(
+                h,
+                "<div class=\"members\" data-cause=\"{}\">\n<p class=\"muted\">{} findings wait on this cause:</p>",
+                esc(&f.fingerprint),
+                members.len()
+            );
+            for m in members.iter().take(MEMBERS_SHOWN) {
+                one(m, h);
+            }
+            if members.len() > MEMBERS_SHOWN {
+                let _ = writeln!(
+                    h,
+                    "<details class=\"folded\"><summary>{} more waiting on the same cause</summary>",
+                    members.len() - MEMBERS_SHOWN
+                );
+                for m in &members[MEMBERS_SHOWN..] {
+                    one(m, h);
+                }
+                h.push_str("</details>\n");
+            }
+            h.push_str("</div>\n");
         }
         h.push_str("</div>\n");
     }

@@ -8,6 +8,7 @@
 
 use super::Analysis;
 use super::baseline::{self, Comparison};
+use super::fold::{Folded, MEMBERS_SHOWN, rest_in_words};
 use super::quote;
 use crate::parse::terminal::one_line;
 use crate::rules::{Evidence, Finding, Severity, Stage};
@@ -97,6 +98,8 @@ fn report_order<'f>(findings: impl Iterator<Item = &'f Finding>) -> Vec<&'f Find
 
 /// `{what} by stage: …`, the one-line list of `list` (cut to `--top`), then, unless
 /// `--summary`, the same findings in detail.
+/// A cause's members (see [`fold`](super::fold)) are folded under it: its first few, then a
+/// count; in the details, the first few in full and the rest by name.
 fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut String) {
     out.push_str(&wrap(
         &format!("{what} by stage: {}", by_stage(list)),
@@ -104,13 +107,15 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
         "  ",
         style.width,
     ));
-    let shown = style.top.map_or(list.len(), |n| n.min(list.len()));
-    let left_out = list.len() - shown;
+    let folded = Folded::of(list);
+    let top = &folded.top;
+    let shown = style.top.map_or(top.len(), |n| n.min(top.len()));
+    let left_out = top.len() - shown;
     let left_out_note = || {
         wrap(
             &format!(
                 "… and {left_out} more finding(s) not shown (--top {shown} of {})",
-                list.len()
+                top.len()
             ),
             "  ",
             "    ",
@@ -118,8 +123,20 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
         )
     };
     out.push('\n');
-    for f in &list[..shown] {
+    for f in &top[..shown] {
         out.push_str(&list_line(a, f, style));
+        let members = folded.members(f);
+        for m in members.iter().take(MEMBERS_SHOWN) {
+            out.push_str(&member_line(a, m, style));
+        }
+        if members.len() > MEMBERS_SHOWN {
+            out.push_str(&wrap(
+                &format!("… and {} more under it", members.len() - MEMBERS_SHOWN),
+                "      ",
+                "        ",
+                style.width,
+            ));
+        }
     }
     if left_out > 0 {
         out.push_str(&left_out_note());
@@ -127,7 +144,7 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
     if style.summary_only {
         return;
     }
-    details(a, &list[..shown], style, out);
+    details(a, &folded, &top[..shown], style, out);
     if left_out > 0 {
         out.push('\n');
         out.push_str(&left_out_note());
@@ -150,6 +167,14 @@ fn list_line(a: &Analysis, f: &Finding, style: &Style) -> String {
     format!("  {} {text}\n", mark(f.severity, style.color))
 }
 
+/// `      ↳ × Deployment shop/cart: pod cart-… cannot be scheduled…`: a member under its
+/// cause's line, cut to the width.
+fn member_line(a: &Analysis, f: &Finding, style: &Style) -> String {
+    let said = format!("{}: {}", f.object.display(), f.message);
+    let text = cut_to(&one_line(&a.mask(&said)), style.width.saturating_sub(10));
+    format!("      ↳ {} {text}\n", mark(f.severity, style.color))
+}
+
 /// miette's sign of a severity (`×`, `⚠`, `☞`), coloured as miette colours it.
 fn mark(severity: Severity, color: bool) -> String {
     let (sign, sgr) = match severity {
@@ -164,8 +189,9 @@ fn mark(severity: Severity, color: bool) -> String {
     }
 }
 
-/// Each finding in full, under a heading per severity.
-fn details(a: &Analysis, list: &[&Finding], style: &Style, out: &mut String) {
+/// Each finding in full, under a heading per severity; under a cause, its first members in
+/// full and the others by name.
+fn details(a: &Analysis, folded: &Folded, list: &[&Finding], style: &Style, out: &mut String) {
     let handlers = Handlers::new(style);
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let of: Vec<&Finding> = list
@@ -181,10 +207,34 @@ fn details(a: &Analysis, list: &[&Finding], style: &Style, out: &mut String) {
             Severity::Warning => "warnings",
             Severity::Info => "info",
         };
-        out.push_str(&format!("\n── {heading} ({}) ──\n", of.len()));
+        let count: usize = of.iter().map(|f| 1 + folded.members(f).len()).sum();
+        out.push_str(&format!("\n── {heading} ({count}) ──\n"));
         for f in of {
             out.push('\n');
             finding(a, f, style, &handlers, out);
+            let members = folded.members(f);
+            if members.is_empty() {
+                continue;
+            }
+            out.push('\n');
+            out.push_str(&wrap(
+                &format!(
+                    "{} findings wait on this cause; the first {} in full:",
+                    members.len(),
+                    members.len().min(MEMBERS_SHOWN)
+                ),
+                "  ",
+                "    ",
+                style.width,
+            ));
+            for m in members.iter().take(MEMBERS_SHOWN) {
+                out.push('\n');
+                finding(a, m, style, &handlers, out);
+            }
+            if let Some(rest) = rest_in_words(members) {
+                out.push('\n');
+                out.push_str(&wrap(&a.mask(&rest), "  ", "    ", style.width));
+            }
         }
     }
 }

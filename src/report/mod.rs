@@ -3,6 +3,7 @@
 //! apply to every format.
 
 pub mod baseline;
+pub mod fold;
 pub mod html;
 pub mod human;
 pub mod json;

@@ -3,9 +3,11 @@
 //! of the command line.
 
 use super::RuleMeta;
+use super::common_cause::SharedCause;
 use crate::kube::meta::ObjectRef;
 use crate::snapshot::ObjectId;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// The pipeline stage where a stuck thing stopped (DESIGN.md), in pipeline order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -99,6 +101,9 @@ pub struct Finding {
     /// Where the cause may have a finding of its own (see [`super::registry`]).
     #[serde(skip)]
     pub causes: Vec<CauseHint>,
+    /// A cause other findings may share (see [`super::common_cause`]).
+    #[serde(skip)]
+    pub shared: Option<Arc<SharedCause>>,
 }
 
 /// Where a finding's cause may be found: another finding on that object, or on an
@@ -143,6 +148,7 @@ impl Finding {
             details: None,
             explains,
             causes: Vec::new(),
+            shared: None,
         }
     }
 

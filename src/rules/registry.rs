@@ -5,8 +5,8 @@
 use super::reach;
 use super::rule::Models;
 use super::{
-    CauseHint, Context, Evidence, Finding, RuleMeta, Severity, creation, kueue, node, numa,
-    platform, pod, readiness, runtime, scheduling, traffic,
+    CauseHint, Context, Evidence, Finding, RuleMeta, Severity, common_cause, creation, kueue, node,
+    numa, platform, pod, readiness, runtime, scheduling, traffic,
 };
 use crate::snapshot::{ObjectId, Snapshot};
 use rayon::prelude::*;
@@ -100,6 +100,10 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
     ));
     sort(&mut findings);
     link_causes(&mut findings);
+    // After the links: a cause finding is made from its members as they are reported.
+    if common_cause::gather(&mut findings) {
+        sort(&mut findings);
+    }
     findings
 }
 

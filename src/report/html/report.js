@@ -31,6 +31,10 @@
       card.querySelector('.count').textContent = s.all < t.all ? s.all + ' of ' + t.all : String(s.all);
       card.querySelector('.split').textContent = SEVERITIES.map(function (v) { return s[v] + ' ' + v; }).join(' · ');
     });
+    // A cause's members' box hides with the last member the filters hide.
+    all('.members').forEach(function (m) {
+      m.hidden = all('details.finding', m).every(function (f) { return f.hidden; });
+    });
     groups.forEach(function (g) {
       var st = g.dataset.stage, s = shown[st] || none, t = totals[st] || none;
       g.hidden = s.all === 0;
@@ -73,6 +77,8 @@
     var d = m && document.getElementById('finding-' + m[1]);
     if (!d) return false;
     if (d.hidden) { reset(); apply(); }
+    // A member folded under its cause: unfold it first.
+    for (var p = d.parentElement; p; p = p.parentElement) if (p.matches('details.folded')) p.open = true;
     d.open = true;
     d.scrollIntoView();
     return true;

@@ -14,6 +14,7 @@ pub mod localqueue_unusable;
 pub mod model;
 pub mod namespace_not_selected;
 pub mod no_matching_flavor;
+pub mod quota_backlog;
 pub mod quota_exceeds_capacity;
 pub mod quota_in_use;
 pub mod strict_fifo_blocked;
@@ -32,6 +33,7 @@ pub static RULES: &[&RuleMeta] = &[
     &no_matching_flavor::NO_MATCHING_FLAVOR,
     &quota_exceeds_capacity::QUOTA_EXCEEDS_CAPACITY,
     &quota_in_use::QUOTA_IN_USE,
+    &quota_backlog::QUOTA_BACKLOG,
     &admission_checks::ADMISSION_CHECKS,
     &strict_fifo_blocked::STRICT_FIFO_BLOCKED,
     &workload_pending::WORKLOAD_PENDING,

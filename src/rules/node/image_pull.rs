@@ -429,6 +429,9 @@ fn finding(
         help,
     );
     f.evidence.extend(extra);
+    let event = first.detail.as_ref().map(|(e, _)| *e);
+    f.shared = super::registry_failing::shared_registry(snap, class, &r.registry, event)
+        .map(std::sync::Arc::new);
     if class.about_credentials() && !missed.is_empty() {
         f.message.push_str(&format!(
             "; pull secret {} missing from namespace {ns}: the kubelet could not retrieve it ({SECRET_EVENT_REASON})",

@@ -14,6 +14,7 @@ mod claims;
 pub mod fit;
 mod fit_text;
 pub mod message;
+pub mod no_room;
 mod preemption;
 mod scheduler_compare;
 mod spread;
@@ -22,4 +23,4 @@ pub mod unschedulable;
 use crate::rules::RuleMeta;
 
 /// Every rule of this area, in the order `kdiag rules` lists them.
-pub static RULES: &[&RuleMeta] = &[&unschedulable::UNSCHEDULABLE];
+pub static RULES: &[&RuleMeta] = &[&unschedulable::UNSCHEDULABLE, &no_room::NO_ROOM];

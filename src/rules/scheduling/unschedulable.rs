@@ -13,6 +13,7 @@ use super::fit_text::{
     closest, list_names, need_text, node_room_evidence, phrase, requests_evidence, short_resources,
 };
 use super::message::FitMessage;
+use super::no_room::SharedCauses;
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use crate::declare_rule;
@@ -22,6 +23,7 @@ use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
 use crate::kube::requests::{Units, UnreadRequest, pod_units, unread_requests};
 use crate::kube::time::{format_duration, parse_timestamp};
+use crate::rules::common_cause::SharedCause;
 use crate::rules::evidence;
 use crate::rules::node_usage::Usage;
 use crate::rules::pod_findings::{self, Case};
@@ -29,6 +31,7 @@ use crate::rules::reach::Reach;
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 declare_rule! {
     /// Recomputes why a pending pod has no node, node by node, from the bundle.
@@ -64,6 +67,10 @@ struct Analysis {
     /// Evidence shown once per group (nodes, claims, autoscaler).
     extra: Vec<Evidence>,
     help: String,
+    /// What the nodes' verdicts share with other pods' (see [`super::no_room`]).
+    shared: Option<Arc<SharedCause>>,
+    /// The request is larger than any node's allocatable.
+    hopeless_size: bool,
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
@@ -78,9 +85,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     }
     let usage = Usage::build(snap);
+    let mut shared_causes = SharedCauses::default();
     let mut groups: BTreeMap<(ObjectRef, String), Vec<Analysis>> = BTreeMap::new();
     for (id, pod) in pending {
-        if let Some(a) = analyze(snap, &usage, id, pod) {
+        if let Some(a) = analyze(snap, &usage, &mut shared_causes, id, pod) {
             groups
                 .entry((pod_findings::owner_of(snap, id), a.cause.clone()))
                 .or_default()
@@ -96,11 +104,17 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 .min()
                 .unwrap_or(Severity::Error);
             let help = list[0].help.clone();
+            // Shared only when every pod of the group names the same nodes' verdicts.
+            let same = list.iter().all(|a| {
+                a.shared.as_ref().map(|s| &s.key) == list[0].shared.as_ref().map(|s| &s.key)
+            });
             let mut extra = Vec::new();
+            let mut shared = None;
             let mut cases = Vec::new();
             for (i, a) in list.into_iter().enumerate() {
                 if i == 0 {
                     extra = a.extra;
+                    shared = a.shared.filter(|_| same);
                 }
                 cases.push(a.case);
             }
@@ -114,6 +128,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 help,
             );
             f.evidence.extend(extra);
+            f.shared = shared;
             f
         })
         .collect()
@@ -254,11 +269,19 @@ impl Said {
             },
             extra,
             help,
+            shared: None,
+            hopeless_size: false,
         }
     }
 }
 
-fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<Analysis> {
+fn analyze(
+    snap: &Snapshot,
+    usage: &Usage,
+    shared: &mut SharedCauses,
+    id: ObjectId,
+    pod: &Pod,
+) -> Option<Analysis> {
     let events = snap.events_for(id);
     let mut said = Said::read(snap, id, pod, &events);
     let need = pod_units(&pod.spec);
@@ -300,7 +323,12 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
     if !said.has_evidence && fits.is_empty() {
         return None;
     }
-    Some(no_node_fits(snap, pod, said, &fits, &need, extra, &notes))
+    let mut a = no_node_fits(snap, pod, said, &fits, &need, extra, &notes);
+    // A request no node could ever hold is the pod's own cause, not the cluster's.
+    if !a.hopeless_size {
+        a.shared = shared.of(snap, &fits);
+    }
+    Some(a)
 }
 
 /// A claim that keeps the pod off every node (missing, unbound with Immediate binding,
@@ -624,7 +652,9 @@ fn no_node_fits(
         said.since
     );
     let help = exclusion_help(&cats, hopeless_size);
-    said.verdict(cause, summary, extra, help)
+    let mut a = said.verdict(cause, summary, extra, help);
+    a.hopeless_size = hopeless_size;
+    a
 }
 
 /// One clause per excluding constraint, the one excluding most nodes first (`cats` is in

@@ -131,6 +131,8 @@ impl Chain<'_> {
             explains,
         );
         f.details = Some(self.details(ctx));
+        f.shared =
+            crate::rules::kueue::quota_backlog::shared_quota(self, ctx).map(std::sync::Arc::new);
         f
     }
 }
