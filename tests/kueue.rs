@@ -946,6 +946,7 @@ fn complete_listing_proves_the_localqueue_absent() {
             .contains("the bundle lists every LocalQueue of namespace team-a")),
         "{f}"
     );
+}
 
 /// Twelve Workloads short of the same unused quota (cq-batch, cpu in default-flavor), with
 /// Kueue's messages naming different amounts: one `kueue/quota-backlog` finding lists
