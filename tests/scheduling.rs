@@ -209,12 +209,11 @@ fn unschedulable_recomputes_every_constraint() {
         "{m}"
     );
     assert!(m.contains("The scheduler agrees"), "{m}");
-    // Inter-pod rules: existing pods' anti-affinity, and affinity to pods that run nowhere.
+    // Inter-pod rules: its own anti-affinity (checked before the existing pods', as
+    // upstream's Filter does), and affinity to pods that run nowhere.
     let m = message(find(&out, "scheduling/unschedulable", "ledger"));
     assert!(
-        m.contains(
-            "2 of 4 nodes have a pod whose required anti-affinity rejects it in their domains"
-        ),
+        m.contains("2 of 4 nodes have a pod its required anti-affinity avoids in their domains"),
         "{m}"
     );
     assert!(m.contains("The scheduler agrees"), "{m}");

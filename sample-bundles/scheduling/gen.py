@@ -800,8 +800,8 @@ def s_unschedulable(b):
               running([cstatus("ledger", "registry.example.com/shop/ledger:1.4.0", run_state(60 * 24 * 3), ready=True)],
                       STD_NODE_IPS[node], pod_ip(3 + k, 60), start=60 * 24 * 3), created=60 * 24 * 3)
     msg = ("0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, "
-           "2 node(s) didn't satisfy existing pods anti-affinity rules. preemption: 0/4 nodes are available: "
-           "4 Preemption is not helpful for scheduling.")
+           "2 node(s) didn't match pod anti-affinity rules. preemption: 0/4 nodes are available: "
+           "2 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.")
     p = b.pod("shop", f"{rs['metadata']['name']}-{suffix('ledger', 'pending')}", rs, tmpl["spec"], unscheduled(msg, 27), created=27)
     b.event(p, "FailedScheduling", msg, count=8, first=27, last=1.4, component="default-scheduler")
     # Required pod affinity to pods that run nowhere.
