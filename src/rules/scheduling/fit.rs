@@ -7,7 +7,9 @@
 //! affinity), PodTopologySpread (DoNotSchedule constraints, [`super::spread`]),
 //! InterPodAffinity. Requested = Σ effective requests of the non-terminated
 //! pods bound to the node (cpu in millicores, the rest in whole units), against
-//! `status.allocatable`; pods count against `allocatable.pods`.
+//! `status.allocatable`; pods count against `allocatable.pods`. Pods being deleted count
+//! until they are gone, as upstream's NodeInfo counts them (topology spread alone skips
+//! them); evaluated against [`Usage::without_terminating`] they do not.
 //! Not recomputed: volume limits, DRA, scheduler profiles.
 
 use crate::kube::meta::{Labels, get_qty};
@@ -322,7 +324,7 @@ impl InterPod {
             };
             let bound: Vec<(ObjectId, &Pod, &Labels)> = pods
                 .iter()
-                .filter(|(id, p)| *id != pod_id && p.is_active())
+                .filter(|(id, p)| *id != pod_id && usage.holds(p))
                 .filter_map(|(id, p)| {
                     let n = p.spec.node_name.as_deref().filter(|n| !n.is_empty())?;
                     labels_of(n).map(|l| (*id, &**p, l))

@@ -15,6 +15,7 @@ use super::fit_text::{
 use super::message::FitMessage;
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
+use super::waiting::{Wait, Waiting};
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
@@ -26,8 +27,9 @@ use crate::rules::evidence;
 use crate::rules::node_usage::Usage;
 use crate::rules::pod_findings::{self, Case};
 use crate::rules::reach::Reach;
-use crate::rules::{Context, Evidence, Finding, Severity, Stage};
+use crate::rules::{CauseHint, Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
+use foldhash::HashMap;
 use std::collections::BTreeMap;
 
 declare_rule! {
@@ -64,6 +66,8 @@ struct Analysis {
     /// Evidence shown once per group (nodes, claims, autoscaler).
     extra: Vec<Evidence>,
     help: String,
+    /// Findings that explain it (a stuck deletion it waits for).
+    causes: Vec<CauseHint>,
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
@@ -78,9 +82,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     }
     let usage = Usage::build(snap);
+    let waiting = ctx.model::<Waiting>();
     let mut groups: BTreeMap<(ObjectRef, String), Vec<Analysis>> = BTreeMap::new();
     for (id, pod) in pending {
-        if let Some(a) = analyze(snap, &usage, id, pod) {
+        if let Some(a) = analyze(snap, &usage, waiting, id, pod) {
             groups
                 .entry((pod_findings::owner_of(snap, id), a.cause.clone()))
                 .or_default()
@@ -98,9 +103,15 @@ fn run(ctx: &Context) -> Vec<Finding> {
             let help = list[0].help.clone();
             let mut extra = Vec::new();
             let mut cases = Vec::new();
+            let mut causes: Vec<CauseHint> = Vec::new();
             for (i, a) in list.into_iter().enumerate() {
                 if i == 0 {
                     extra = a.extra;
+                }
+                for c in a.causes {
+                    if !causes.contains(&c) {
+                        causes.push(c);
+                    }
                 }
                 cases.push(a.case);
             }
@@ -114,13 +125,14 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 help,
             );
             f.evidence.extend(extra);
+            f.causes = causes;
             f
         })
         .collect()
 }
 
 /// Pending, no node, not being deleted, not gated.
-fn is_candidate(p: &Pod) -> bool {
+pub(super) fn is_candidate(p: &Pod) -> bool {
     p.spec.node_name.as_deref().is_none_or(str::is_empty)
         && p.phase() == "Pending"
         && p.metadata.deletion_timestamp.is_none()
@@ -129,27 +141,32 @@ fn is_candidate(p: &Pod) -> bool {
 
 /// What the scheduler and the bundle said about one pending pod, read once for every
 /// verdict.
-struct Said {
+pub(super) struct Said {
     id: ObjectId,
     /// The scheduler's message: the condition's or the latest FailedScheduling event's,
     /// one that parses first.
-    text: Option<String>,
-    parsed: Option<FitMessage>,
+    pub(super) text: Option<String>,
+    pub(super) parsed: Option<FitMessage>,
     /// A PodScheduled=False condition or a FailedScheduling event exists.
-    has_evidence: bool,
+    pub(super) has_evidence: bool,
     /// When the last FailedScheduling event whose message parses was seen.
-    last_fit_event: Option<i64>,
+    pub(super) last_fit_event: Option<i64>,
     /// ` (pending for …)`, or empty.
-    since: String,
+    pub(super) since: String,
     /// ` The scheduler says: …`, or empty.
-    scheduler_says: String,
+    pub(super) scheduler_says: String,
     /// The pod's evidence so far: its condition, its last scheduling event, its requests.
-    evidence: Vec<Evidence>,
+    pub(super) evidence: Vec<Evidence>,
 }
 
 impl Said {
     /// Reads the pod's PodScheduled condition and its FailedScheduling events.
-    fn read(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Event)]) -> Said {
+    pub(super) fn read(
+        snap: &Snapshot,
+        id: ObjectId,
+        pod: &Pod,
+        events: &[(ObjectId, &Event)],
+    ) -> Said {
         let failed: Vec<&(ObjectId, &Event)> = events
             .iter()
             .filter(|(_, e)| e.reason == "FailedScheduling")
@@ -254,11 +271,18 @@ impl Said {
             },
             extra,
             help,
+            causes: Vec::new(),
         }
     }
 }
 
-fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<Analysis> {
+fn analyze(
+    snap: &Snapshot,
+    usage: &Usage,
+    waiting: &HashMap<ObjectId, Wait>,
+    id: ObjectId,
+    pod: &Pod,
+) -> Option<Analysis> {
     let events = snap.events_for(id);
     let mut said = Said::read(snap, id, pod, &events);
     let need = pod_units(&pod.spec);
@@ -300,7 +324,34 @@ fn analyze(snap: &Snapshot, usage: &Usage, id: ObjectId, pod: &Pod) -> Option<An
     if !said.has_evidence && fits.is_empty() {
         return None;
     }
-    Some(no_node_fits(snap, pod, said, &fits, &need, extra, &notes))
+    let wait = waiting.get(&id);
+    if wait.is_some_and(Wait::transient) {
+        return None; // scheduling/awaiting-termination: a rollout in progress
+    }
+    let mut a = no_node_fits(snap, pod, said, &fits, &need, extra, &notes);
+    if let Some(w) = wait {
+        stalled_wait(snap, &mut a, w);
+    }
+    Some(a)
+}
+
+/// A pod only terminating pods keep off a node, where the wait will not end on its own
+/// (a stuck deletion, a node not Ready, past the progress deadline): says so, with the
+/// wait's severity, and links the stuck deletion's own finding.
+fn stalled_wait(snap: &Snapshot, a: &mut Analysis, w: &Wait) {
+    let Some(e) = &w.escalation else {
+        return;
+    };
+    a.case.summary.push_str(&format!(
+        " Only terminating pods keep it off a node: {}; but {}.",
+        w.sentence(snap),
+        e.words
+    ));
+    a.case.evidence.extend(w.evidence(snap));
+    a.case.evidence.extend(e.evidence.iter().cloned());
+    a.severity = e.severity;
+    a.help = format!("{}; otherwise {}", e.help, a.help);
+    a.causes.extend(e.causes.iter().cloned());
 }
 
 /// A claim that keeps the pod off every node (missing, unbound with Immediate binding,
