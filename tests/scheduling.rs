@@ -350,6 +350,8 @@ fn pods_waiting_for_terminating_pods_are_a_rollout_in_progress() {
         &[
             ("node/condition", "node-3", "error"),
             ("node/terminating", "api", "warning"),
+            ("node/terminating", "cart", "error"),
+            ("scheduling/unschedulable", "cart", "error"),
             ("node/terminating", "search", "error"),
             ("scheduling/unschedulable", "api", "error"),
             ("scheduling/unschedulable", "reindex", "warning"),
@@ -374,6 +376,16 @@ fn pods_waiting_for_terminating_pods_are_a_rollout_in_progress() {
     );
     assert!(
         m.contains("but the rollout is past its progress deadline: Deployment worker says Progressing=False, ProgressDeadlineExceeded 5m before the snapshot"),
+        "{m}"
+    );
+    // Topology spread does not count a terminating pod, and says so: not a wait for it.
+    let m = message(find(&out, "scheduling/unschedulable", "cart"));
+    assert!(
+        m.contains("matching pods per domain dc1-1 1, dc1-2 1, dc1-3 1, dc1-5 0 (not counting terminating pods, as the scheduler does not: dc1-3 1)"),
+        "{m}"
+    );
+    assert!(
+        !m.contains("Only terminating pods keep it off a node"),
         "{m}"
     );
     let m = message(find(&out, "scheduling/unschedulable", "reindex"));

@@ -1072,7 +1072,7 @@ def s_spread(b):
 # ------------------------------------------------------------ rollouts that wait for terminating pods
 
 
-def rolling_deployment(b, ns, name, replicas, cpu, key, placed, pending, msg, conds, idx, grace=30, selector=None, anti=True):
+def rolling_deployment(b, ns, name, replicas, cpu, key, placed, pending, msg, conds, idx, grace=30, selector=None, anti=True, spec_extra=None):
     """A Deployment mid-rollout with `maxSurge: 0` (and, with `anti`, required anti-affinity on `key`):
     `placed` lists (revision, node, node_ip, deletion) for each bound pod, `deletion` None or
     (deletionTimestamp, deletionGracePeriodSeconds, minutes since it was deleted, node Ready);
@@ -1085,6 +1085,7 @@ def rolling_deployment(b, ns, name, replicas, cpu, key, placed, pending, msg, co
             {"labelSelector": {"matchLabels": {"app": name}}, "topologyKey": key}]}}
     if selector:
         extra["nodeSelector"] = selector
+    extra.update(spec_extra or {})
     req = {"cpu": cpu, "memory": "512Mi"}
     tmpl_new = b.template(labels, [container(name, img_new, req, {"memory": "512Mi"})], **extra)
     tmpl_old = b.template(labels, [container(name, img_old, req, {"memory": "512Mi"})], **extra)
@@ -1177,7 +1178,7 @@ def s_rollout_stalled(b):
         b.namespace(ns)
     b.node("node-1")
     b.node("node-2")
-    b.node("node-3", ready="Unknown", ready_since=50)
+    b.node("node-3", ready="Unknown", ready_since=50)  # its pods evicted at 45 minutes, never confirmed
     b.node("node-4", labels={"topology.kubernetes.io/zone": "dc1-3"})
     b.node("node-5", cpu="4", alloc_cpu="3920m", mem="16Gi", alloc_mem="15Gi", labels={"pool": "index"},
            taints=[{"key": "dedicated", "value": "index", "effect": "NoSchedule"}])
@@ -1185,7 +1186,7 @@ def s_rollout_stalled(b):
     deadline = lambda name, minutes: [  # noqa: E731
         b.cond("Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability.", 60 * 24 * 6),
         b.cond("Progressing", "False", "ProgressDeadlineExceeded",
-               f"ReplicaSet \"{name}-{rs_hash(name if name == 'search' else 'shop', name, '2')}\" has timed out progressing.", minutes)]
+               f"ReplicaSet \"{name}-{rs_hash(name if name in ('search', 'cart') else 'shop', name, '2')}\" has timed out progressing.", minutes)]
     # search: one pod per zone; the pod on node-3 (lost 50 minutes ago) was evicted by the taint manager and never
     # confirmed, so node-4, the other node of zone dc1-3, stays closed to its replacement.
     rolling_deployment(b, "search", "search", 3, "500m", "topology.kubernetes.io/zone",
@@ -1206,6 +1207,24 @@ def s_rollout_stalled(b):
                         ("old", "node-2", ips["node-2"], None),
                         ("old", "node-4", ips["node-4"], (t(0, -2700), 3600, 15, True))],
                        15, STALLED_MSG, deadline("worker", 5), 35, grace=3600)
+    # cart: zone spread over every zone, tainted dc1-5 included (nodeTaintsPolicy Ignore), so the global minimum is 0
+    # and no zone may take a second pod. Its old pod, stuck on lost node-3, is not what blocks it: topology spread
+    # does not count terminating pods.
+    spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                             "whenUnsatisfiable": "DoNotSchedule",
+                                             "labelSelector": {"matchLabels": {"app": "cart"}}}]}
+    b.namespace("cart")
+    rolling_deployment(b, "cart", "cart", 4, "250m", "topology.kubernetes.io/zone",
+                       [("new", "node-1", ips["node-1"], None),
+                        ("new", "node-2", ips["node-2"], None),
+                        ("old", "node-3", ips["node-3"], (t(44.5), 30, 45, False)),
+                        ("old", "node-4", ips["node-4"], None)],
+                       40,
+                       "0/5 nodes are available: 1 node(s) had untolerated taint {dedicated: index}, "
+                       "1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, "
+                       "3 node(s) didn't match pod topology spread constraints. preemption: 0/5 nodes are available: "
+                       "2 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.",
+                       deadline("cart", 30), 37, anti=False, spec_extra=spread)
     # reindex: a Job, so no progress deadline; its pod was deleted 12 minutes ago with a 30-minute grace period,
     # and the replacement the Job created at once waits for the cpu of node-5, the only index node.
     img = "registry.example.com/search/reindex:4.2"
