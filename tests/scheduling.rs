@@ -14,6 +14,8 @@ const BUNDLES: &[(&str, bool)] = &[
     ("scheduling-wording", false),
     ("scheduling-stale", false),
     ("scheduling-spread", false),
+    ("scheduling-rollout-waiting", true),
+    ("scheduling-rollout-stalled", false),
     ("node-image-pull.yaml", true),
     ("node-admission", false),
     ("node-volume-mount", false),
@@ -158,7 +160,7 @@ fn unschedulable_recomputes_every_constraint() {
         &out,
         &[
             ("scheduling/unschedulable", "analytics", "error"),
-            ("scheduling/unschedulable", "backfill", "error"),
+            ("scheduling/awaiting-termination", "backfill", "info"),
             ("scheduling/unschedulable", "cache", "error"),
             ("scheduling/unschedulable", "checkout", "error"),
             ("scheduling/unschedulable", "db", "error"),
@@ -209,12 +211,11 @@ fn unschedulable_recomputes_every_constraint() {
         "{m}"
     );
     assert!(m.contains("The scheduler agrees"), "{m}");
-    // Inter-pod rules: existing pods' anti-affinity, and affinity to pods that run nowhere.
+    // Inter-pod rules: its own anti-affinity (checked before the existing pods', as
+    // upstream's Filter does), and affinity to pods that run nowhere.
     let m = message(find(&out, "scheduling/unschedulable", "ledger"));
     assert!(
-        m.contains(
-            "2 of 4 nodes have a pod whose required anti-affinity rejects it in their domains"
-        ),
+        m.contains("2 of 4 nodes have a pod its required anti-affinity avoids in their domains"),
         "{m}"
     );
     assert!(m.contains("The scheduler agrees"), "{m}");
@@ -252,10 +253,13 @@ fn unschedulable_recomputes_every_constraint() {
     assert!(m.contains("WaitForFirstConsumer"), "{m}");
     assert!(m.contains("not a storage fault"), "{m}");
     assert!(!m.contains("Preemption cannot help"), "{m}");
-    // Preemption under way.
-    let m = message(find(&out, "scheduling/unschedulable", "backfill"));
+    // Preemption under way: its victim is terminating, within 5 minutes of its grace period.
+    let m = message(find(&out, "scheduling/awaiting-termination", "backfill"));
     assert!(m.contains("The scheduler nominated node-4 for it"), "{m}");
-    assert!(m.contains("terminating"), "{m}");
+    assert!(
+        m.contains("node-4 takes it once Pod shop/catalog-v5drghpmxn-8qdpm (terminating on node node-4; its 30s grace period ended 2026-11-20T09:10:32Z, 3m30s before the snapshot) leaves"),
+        "{m}"
+    );
     // An unbound Immediate claim blocks every node; the StatefulSet's next ordinal waits.
     let db = find(&out, "scheduling/unschedulable", "db");
     let m = message(db);
@@ -283,6 +287,112 @@ fn unschedulable_recomputes_every_constraint() {
     );
     // Nothing stuck is left to the classifier.
     assert!(findings(&out).iter().all(|f| f["rule"] != "pod/stuck"));
+}
+
+/// The notes of a finding's evidence.
+fn notes(f: &Value) -> Vec<&str> {
+    f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["note"].as_str())
+        .collect()
+}
+
+#[test]
+fn pods_waiting_for_terminating_pods_are_a_rollout_in_progress() {
+    // maxSurge 0 with required anti-affinity: the new pod waits for the old one to leave
+    // node-2 (20 s of its grace period left); a replacement waits for the cpu its
+    // predecessor still holds on node-3. Both info, naming the pods and their grace periods.
+    let out = analyze("scheduling-rollout-waiting");
+    expect(
+        &out,
+        &[
+            ("scheduling/awaiting-termination", "report", "info"),
+            ("scheduling/awaiting-termination", "web", "info"),
+        ],
+    );
+    let web = find(&out, "scheduling/awaiting-termination", "web");
+    let m = message(web);
+    assert!(
+        m.contains("node-2 takes it once Pod shop/web-hqxvtbq2dt-wpgf2 (terminating on node node-2; its 30s grace period ends 2026-11-20T09:14:22Z, 20s after the snapshot) leaves"),
+        "{m}"
+    );
+    assert!(
+        m.contains("3 of 3 nodes have a pod its required anti-affinity avoids"),
+        "{m}"
+    );
+    assert!(
+        m.contains("The scheduler says: 0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."),
+        "{m}"
+    );
+    assert_eq!(
+        web["fingerprint"],
+        "scheduling/awaiting-termination:Deployment:shop:web:terminating-pods"
+    );
+    // The recomputation shows what the terminating pod still holds, as terminating.
+    let report = find(&out, "scheduling/awaiting-termination", "report");
+    let n = notes(report);
+    assert!(
+        n.iter().any(|n| n.starts_with("node node-3: cpu 920m free of 3.92 allocatable")
+            && n.contains("1 of them terminating, still counted by the scheduler: Pod shop/report-nrdb5zxjg5-blksd (holds 2.5 cpu, 512Mi memory; its 60s grace period ends 2026-11-20T09:14:52Z, 50s after the snapshot)")),
+        "{n:#?}"
+    );
+    assert!(crate::alarms(&out).is_empty());
+
+    // The same waits that will not end on their own stay errors of scheduling/unschedulable:
+    // a blocker stuck on a lost node (linked to node/terminating), one stuck on a Ready node,
+    // a long grace period past the Deployment's progress deadline, and a Job's replacement
+    // pod pending longer than that deadline's default (a warning: a Job has none).
+    let out = analyze("scheduling-rollout-stalled");
+    expect(
+        &out,
+        &[
+            ("node/condition", "node-3", "error"),
+            ("node/terminating", "api", "warning"),
+            ("node/terminating", "cart", "error"),
+            ("scheduling/unschedulable", "cart", "error"),
+            ("node/terminating", "search", "error"),
+            ("scheduling/unschedulable", "api", "error"),
+            ("scheduling/unschedulable", "reindex", "warning"),
+            ("scheduling/unschedulable", "search", "error"),
+            ("scheduling/unschedulable", "worker", "error"),
+        ],
+    );
+    let search = find(&out, "scheduling/unschedulable", "search");
+    let m = message(search);
+    assert!(m.contains("node-4 takes it once Pod search/search-64r5vk679n-px2z2 (terminating on node node-3, which is not Ready (Ready=Unknown); its 30s grace period ended 2026-11-20T08:29:32Z, 44m before the snapshot) leaves; but that will not happen on its own: the deletion of Pod search/search-64r5vk679n-px2z2 is stuck"), "{m}");
+    assert!(m.contains("The scheduler agrees"), "{m}");
+    assert!(
+        notes(search).iter().any(|n| n
+            .starts_with("cause: the error finding node/terminating on Deployment search/search")),
+        "{:#?}",
+        notes(search)
+    );
+    let m = message(find(&out, "scheduling/unschedulable", "worker"));
+    assert!(
+        m.contains("its 3600s grace period ends 2026-11-20T09:59:02Z, 45m after the snapshot"),
+        "{m}"
+    );
+    assert!(
+        m.contains("but the rollout is past its progress deadline: Deployment worker says Progressing=False, ProgressDeadlineExceeded 5m before the snapshot"),
+        "{m}"
+    );
+    // Topology spread does not count a terminating pod, and says so: not a wait for it.
+    let m = message(find(&out, "scheduling/unschedulable", "cart"));
+    assert!(
+        m.contains("matching pods per domain dc1-1 1, dc1-2 1, dc1-3 1, dc1-5 0 (not counting terminating pods, as the scheduler does not: dc1-3 1)"),
+        "{m}"
+    );
+    assert!(
+        !m.contains("Only terminating pods keep it off a node"),
+        "{m}"
+    );
+    let m = message(find(&out, "scheduling/unschedulable", "reindex"));
+    assert!(
+        m.contains("but it has been pending for 12m, longer than the 600s a Deployment's progress deadline allows by default (Job search/reindex has no progress deadline"),
+        "{m}"
+    );
 }
 
 #[test]

@@ -800,8 +800,8 @@ def s_unschedulable(b):
               running([cstatus("ledger", "registry.example.com/shop/ledger:1.4.0", run_state(60 * 24 * 3), ready=True)],
                       STD_NODE_IPS[node], pod_ip(3 + k, 60), start=60 * 24 * 3), created=60 * 24 * 3)
     msg = ("0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, "
-           "2 node(s) didn't satisfy existing pods anti-affinity rules. preemption: 0/4 nodes are available: "
-           "4 Preemption is not helpful for scheduling.")
+           "2 node(s) didn't match pod anti-affinity rules. preemption: 0/4 nodes are available: "
+           "2 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.")
     p = b.pod("shop", f"{rs['metadata']['name']}-{suffix('ledger', 'pending')}", rs, tmpl["spec"], unscheduled(msg, 27), created=27)
     b.event(p, "FailedScheduling", msg, count=8, first=27, last=1.4, component="default-scheduler")
     # Required pod affinity to pods that run nowhere.
@@ -1067,6 +1067,181 @@ def s_spread(b):
     b.event(p, "FailedScheduling", msg, count=14, first=25, last=0.6, component="default-scheduler")
     # One more cpu on w-4 (1.8 of 7.8 free there, like w-3).
     healthy_deployment(b, "web", "cache", "w-4", wip["w-4"], 11, cpu="1", mem="1Gi")
+
+
+# ------------------------------------------------------------ rollouts that wait for terminating pods
+
+
+def rolling_deployment(b, ns, name, replicas, cpu, key, placed, pending, msg, conds, idx, grace=30, selector=None, anti=True, spec_extra=None):
+    """A Deployment mid-rollout with `maxSurge: 0` (and, with `anti`, required anti-affinity on `key`):
+    `placed` lists (revision, node, node_ip, deletion) for each bound pod, `deletion` None or
+    (deletionTimestamp, deletionGracePeriodSeconds, minutes since it was deleted, node Ready);
+    `pending` is how many minutes ago the new revision's Pending pod was created."""
+    labels = {"app": name}
+    img_old, img_new = f"registry.example.com/{ns}/{name}:1.7.0", f"registry.example.com/{ns}/{name}:1.8.0"
+    extra = {"terminationGracePeriodSeconds": grace}
+    if anti:
+        extra["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": name}}, "topologyKey": key}]}}
+    if selector:
+        extra["nodeSelector"] = selector
+    extra.update(spec_extra or {})
+    req = {"cpu": cpu, "memory": "512Mi"}
+    tmpl_new = b.template(labels, [container(name, img_new, req, {"memory": "512Mi"})], **extra)
+    tmpl_old = b.template(labels, [container(name, img_old, req, {"memory": "512Mi"})], **extra)
+    tmpl_new["spec"]["terminationGracePeriodSeconds"] = grace
+    tmpl_old["spec"]["terminationGracePeriodSeconds"] = grace
+    new_n = sum(1 for r, *_ in placed if r == "new") + 1
+    old_n = sum(1 for r, _, _, d in placed if r == "old" and d is None)
+    ready = sum(1 for _, _, _, d in placed if d is None)
+    d = b.deployment(ns, name, replicas, tmpl_new, ready=ready, updated=new_n, conds=conds, created=60 * 24 * 20,
+                     extra_spec={"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}},
+                                 "progressDeadlineSeconds": 600})
+    d["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = "2"
+    old = b.replica_set(d, rs_hash(ns, name, "1"), old_n, have=old_n + sum(1 for r, _, _, dl in placed if r == "old" and dl),
+                        ready=old_n, revision="1", tmpl=tmpl_old, created=60 * 24 * 20)
+    new = b.replica_set(d, rs_hash(ns, name, "2"), new_n, have=new_n, ready=new_n - 1, revision="2", tmpl=tmpl_new,
+                        created=pending + 4)
+    for k, (rev, node, nip, deletion) in enumerate(placed):
+        rs = new if rev == "new" else old
+        img = img_new if rev == "new" else img_old
+        start = pending + 3 if rev == "new" else 60 * 24 * 6
+        st = running([cstatus(name, img, run_state(start - 0.2), ready=True)], nip, pod_ip(idx, 10 + k), start=start)
+        meta = None
+        if deletion:
+            ts, gp, ago, node_ready = deletion
+            meta = {"deletionTimestamp": ts, "deletionGracePeriodSeconds": gp}
+            if not node_ready:
+                st["conditions"][2] = pcond("Ready", "False", ago + 5)
+                st["conditions"].append(pcond("DisruptionTarget", "True", ago, "DeletionByTaintManager",
+                                              "Taint manager: deleting due to NoExecute taint"))
+        p = b.pod(ns, f"{rs['metadata']['name']}-{suffix(ns, name, rev, str(k))}", rs,
+                  dict(rs["spec"]["template"]["spec"], nodeName=node), st, created=start, labels=rs["spec"]["template"]["metadata"]["labels"],
+                  extra_meta=meta)
+        if deletion and deletion[3]:
+            b.event(p, "Killing", f"Stopping container {name}", typ="Normal", first=deletion[2], last=deletion[2], host=node,
+                    field=f"spec.containers{{{name}}}")
+        elif deletion:
+            b.event(p, "TaintManagerEviction", f"Marking for deletion Pod {ns}/{p['metadata']['name']}", typ="Normal",
+                    first=deletion[2], last=deletion[2], component="taint-eviction-controller")
+    p = b.pod(ns, f"{new['metadata']['name']}-{suffix(ns, name, 'pending')}", new, new["spec"]["template"]["spec"],
+              unscheduled(msg, pending - 0.01), created=pending, labels=new["spec"]["template"]["metadata"]["labels"])
+    # The scheduler retries on every pod and node event, then backs off up to 5 minutes.
+    count = max(1, min(12, int(pending * 2)))
+    b.event(p, "FailedScheduling", msg, count=count, first=pending - 0.01, last=min(pending - 0.01, 0.1),
+            component="default-scheduler")
+    return d
+
+
+ANTI_MSG = ("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: "
+            "3 No preemption victims found for incoming pod.")
+
+
+@scenario("scheduling-rollout-waiting", form="troubleshoot")
+def s_rollout_waiting(b):
+    b.namespace("shop")
+    b.node("node-1")
+    b.node("node-2")
+    b.node("node-3", cpu="4", alloc_cpu="3920m", mem="16Gi", alloc_mem="15Gi", labels={"pool": "batch"})
+    ips = STD_NODE_IPS
+    progressing = lambda name, minutes: [  # noqa: E731
+        b.cond("Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability.", 60 * 24 * 6),
+        b.cond("Progressing", "True", "ReplicaSetUpdated", f"ReplicaSet \"{name}-{rs_hash('shop', name, '2')}\" is progressing.", minutes)]
+    # web: maxSurge 0 and one pod per node; the old pod on node-2 was deleted 10 s ago (30 s grace),
+    # and the new one waits for it to leave.
+    rolling_deployment(b, "shop", "web", 3, "500m", "kubernetes.io/hostname",
+                       [("new", "node-1", ips["node-1"], None),
+                        ("old", "node-2", ips["node-2"], (t(0, -20), 30, 10 / 60, True)),
+                        ("old", "node-3", ips["node-3"], None)],
+                       9 / 60, ANTI_MSG, progressing("web", 9 / 60), 31)
+    # report: pinned to node-3 (pool=batch), whose cpu the old pod still holds for its 60 s grace period.
+    rolling_deployment(b, "shop", "report", 1, "2500m", "kubernetes.io/hostname",
+                       [("old", "node-3", ips["node-3"], (t(0, -50), 60, 10 / 60, True))],
+                       8 / 60,
+                       "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node affinity/selector. "
+                       "preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, "
+                       "2 Preemption is not helpful for scheduling.",
+                       [b.cond("Available", "False", "MinimumReplicasUnavailable", "Deployment does not have minimum availability.", 10 / 60),
+                        b.cond("Progressing", "True", "ReplicaSetUpdated", f"ReplicaSet \"report-{rs_hash('shop', 'report', '2')}\" is progressing.", 8 / 60)],
+                       32, grace=60, selector={"pool": "batch"}, anti=False)
+
+
+STALLED_MSG = ("0/5 nodes are available: 1 node(s) had untolerated taint {dedicated: index}, "
+               "1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, "
+               "3 node(s) didn't match pod anti-affinity rules. preemption: 0/5 nodes are available: "
+               "2 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.")
+
+
+@scenario("scheduling-rollout-stalled", form="troubleshoot")
+def s_rollout_stalled(b):
+    for ns in ["search", "shop"]:
+        b.namespace(ns)
+    b.node("node-1")
+    b.node("node-2")
+    b.node("node-3", ready="Unknown", ready_since=50)  # its pods evicted at 45 minutes, never confirmed
+    b.node("node-4", labels={"topology.kubernetes.io/zone": "dc1-3"})
+    b.node("node-5", cpu="4", alloc_cpu="3920m", mem="16Gi", alloc_mem="15Gi", labels={"pool": "index"},
+           taints=[{"key": "dedicated", "value": "index", "effect": "NoSchedule"}])
+    ips = STD_NODE_IPS
+    deadline = lambda name, minutes: [  # noqa: E731
+        b.cond("Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability.", 60 * 24 * 6),
+        b.cond("Progressing", "False", "ProgressDeadlineExceeded",
+               f"ReplicaSet \"{name}-{rs_hash(name if name in ('search', 'cart') else 'shop', name, '2')}\" has timed out progressing.", minutes)]
+    # search: one pod per zone; the pod on node-3 (lost 50 minutes ago) was evicted by the taint manager and never
+    # confirmed, so node-4, the other node of zone dc1-3, stays closed to its replacement.
+    rolling_deployment(b, "search", "search", 3, "500m", "topology.kubernetes.io/zone",
+                       [("new", "node-1", ips["node-1"], None),
+                        ("old", "node-2", ips["node-2"], None),
+                        ("old", "node-3", ips["node-3"], (t(44.5), 30, 45, False))],
+                       44.5, STALLED_MSG, deadline("search", 34.5), 33)
+    # api: one pod per node; the old pod on Ready node-4 was deleted 25 minutes ago and its kubelet has not
+    # finished stopping it.
+    rolling_deployment(b, "shop", "api", 3, "250m", "kubernetes.io/hostname",
+                       [("new", "node-1", ips["node-1"], None),
+                        ("old", "node-2", ips["node-2"], None),
+                        ("old", "node-4", ips["node-4"], (t(24.5), 30, 25, True))],
+                       25, STALLED_MSG, deadline("api", 15), 34)
+    # worker: a 1-hour grace period; deleted 15 minutes ago, so its replacement waits past the 600 s deadline.
+    rolling_deployment(b, "shop", "worker", 3, "250m", "kubernetes.io/hostname",
+                       [("new", "node-1", ips["node-1"], None),
+                        ("old", "node-2", ips["node-2"], None),
+                        ("old", "node-4", ips["node-4"], (t(0, -2700), 3600, 15, True))],
+                       15, STALLED_MSG, deadline("worker", 5), 35, grace=3600)
+    # cart: zone spread over every zone, tainted dc1-5 included (nodeTaintsPolicy Ignore), so the global minimum is 0
+    # and no zone may take a second pod. Its old pod, stuck on lost node-3, is not what blocks it: topology spread
+    # does not count terminating pods.
+    spread = {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                             "whenUnsatisfiable": "DoNotSchedule",
+                                             "labelSelector": {"matchLabels": {"app": "cart"}}}]}
+    b.namespace("cart")
+    rolling_deployment(b, "cart", "cart", 4, "250m", "topology.kubernetes.io/zone",
+                       [("new", "node-1", ips["node-1"], None),
+                        ("new", "node-2", ips["node-2"], None),
+                        ("old", "node-3", ips["node-3"], (t(44.5), 30, 45, False)),
+                        ("old", "node-4", ips["node-4"], None)],
+                       40,
+                       "0/5 nodes are available: 1 node(s) had untolerated taint {dedicated: index}, "
+                       "1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, "
+                       "3 node(s) didn't match pod topology spread constraints. preemption: 0/5 nodes are available: "
+                       "2 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.",
+                       deadline("cart", 30), 37, anti=False, spec_extra=spread)
+    # reindex: a Job, so no progress deadline; its pod was deleted 12 minutes ago with a 30-minute grace period,
+    # and the replacement the Job created at once waits for the cpu of node-5, the only index node.
+    img = "registry.example.com/search/reindex:4.2"
+    tol = [{"key": "dedicated", "operator": "Equal", "value": "index", "effect": "NoSchedule"}]
+    tmpl = b.template({"app": "reindex"}, [container("reindex", img, {"cpu": "3", "memory": "6Gi"}, {"memory": "6Gi"})],
+                      restartPolicy="Never", terminationGracePeriodSeconds=1800, nodeSelector={"pool": "index"}, tolerations=tol)
+    tmpl["metadata"]["labels"]["job-name"] = "reindex"
+    job = b.job("search", "reindex", tmpl, active=1, created=60 * 3, extra_spec={"podReplacementPolicy": "TerminatingOrFailed"})
+    b.pod("search", f"reindex-{suffix('reindex', 'old')}", job, dict(tmpl["spec"], nodeName="node-5"),
+          running([cstatus("reindex", img, run_state(60 * 3 - 0.5), ready=True)], ip(1, 15), pod_ip(36, 10), start=60 * 3),
+          created=60 * 3, labels=tmpl["metadata"]["labels"], extra_meta={"deletionTimestamp": t(0, -18 * 60), "deletionGracePeriodSeconds": 1800})
+    msg = ("0/5 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, "
+           "3 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: "
+           "1 No preemption victims found for incoming pod, 4 Preemption is not helpful for scheduling.")
+    p = b.pod("search", f"reindex-{suffix('reindex', 'new')}", job, tmpl["spec"], unscheduled(msg, 11.99), created=12,
+              labels=tmpl["metadata"]["labels"])
+    b.event(p, "FailedScheduling", msg, count=10, first=11.99, last=0.3, component="default-scheduler")
 
 
 NODE_IPS = {"node-a": ip(2, 11), "node-b": ip(2, 12), "node-c": ip(2, 13), "node-d": ip(2, 14), "gpu-1": ip(2, 21)}

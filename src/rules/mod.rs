@@ -7,6 +7,7 @@
 //! imports another. [`registry`] sits above them all: it lists the areas and runs them.
 
 pub mod common_cause;
+pub mod deletion;
 pub mod evidence;
 pub mod finding;
 pub mod pod_findings;

@@ -10,9 +10,14 @@ use crate::snapshot::{ObjectId, Snapshot};
 use foldhash::HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// What the non-terminated pods bound to each node hold.
+/// What the non-terminated pods bound to each node hold. Pods being deleted (a
+/// deletionTimestamp, still Running) count, as the scheduler counts them until they are
+/// gone, and are also listed as such; [`Usage::without_terminating`] leaves them out, to
+/// tell what their leaving would free.
 #[derive(Default)]
 pub struct Usage {
+    /// Built without the pods being deleted.
+    skip_terminating: bool,
     nodes: HashMap<String, NodeUsage>,
     /// Returned for nodes with no pod bound.
     empty: NodeUsage,
@@ -29,6 +34,8 @@ pub struct Usage {
 pub struct NodeUsage {
     pub requested: Units,
     pub pods: Vec<ObjectId>,
+    /// The pods of `pods` being deleted (in id order): counted until they are gone.
+    pub terminating: Vec<ObjectId>,
     pub host_ports: BTreeSet<(i64, String)>,
     /// Requests of bound pods that do not read, by resource: `requested` leaves them out,
     /// so it is a floor for these resources, not a count.
@@ -111,13 +118,31 @@ impl NodeUsage {
 }
 
 impl Usage {
+    /// What every non-terminated bound pod holds, as the scheduler counts it.
     pub fn build(snap: &Snapshot) -> Usage {
-        let mut u = Usage::default();
+        Usage::build_with(snap, false)
+    }
+
+    /// The same without the pods being deleted: what the nodes hold once they are gone.
+    pub fn without_terminating(snap: &Snapshot) -> Usage {
+        Usage::build_with(snap, true)
+    }
+
+    /// Whether pod `p` occupies its node in this account.
+    pub fn holds(&self, p: &Pod) -> bool {
+        p.is_active() && !(self.skip_terminating && p.metadata.deletion_timestamp.is_some())
+    }
+
+    fn build_with(snap: &Snapshot, skip_terminating: bool) -> Usage {
+        let mut u = Usage {
+            skip_terminating,
+            ..Usage::default()
+        };
         for (id, p) in snap.pods() {
             let Some(node) = p.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
                 continue;
             };
-            if !p.is_active() {
+            if !u.holds(p) {
                 continue;
             }
             let nu = u.nodes.entry(node.to_string()).or_default();
@@ -125,6 +150,9 @@ impl Usage {
                 *nu.requested.entry(k).or_default() += v;
             }
             nu.pods.push(*id);
+            if p.metadata.deletion_timestamp.is_some() {
+                nu.terminating.push(*id);
+            }
             for u in unread_requests(&p.spec) {
                 nu.unread
                     .entry(u.resource.clone())

@@ -3,6 +3,7 @@
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::time::{format_duration, parse_timestamp};
+use crate::rules::deletion::OVERDUE_SECS;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case};
 use crate::rules::reach::Reach;
@@ -28,9 +29,6 @@ declare_rule! {
         run: run,
     };
 }
-
-/// Past the grace period by this much, a deletion is stuck.
-const OVERDUE_SECS: i64 = 300;
 
 fn run(ctx: &Context) -> Vec<Finding> {
     let snap = ctx.snapshot;

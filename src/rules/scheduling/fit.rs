@@ -7,7 +7,9 @@
 //! affinity), PodTopologySpread (DoNotSchedule constraints, [`super::spread`]),
 //! InterPodAffinity. Requested = Σ effective requests of the non-terminated
 //! pods bound to the node (cpu in millicores, the rest in whole units), against
-//! `status.allocatable`; pods count against `allocatable.pods`.
+//! `status.allocatable`; pods count against `allocatable.pods`. Pods being deleted count
+//! until they are gone, as upstream's NodeInfo counts them (topology spread alone skips
+//! them); evaluated against [`Usage::without_terminating`] they do not.
 //! Not recomputed: volume limits, DRA, scheduler profiles.
 
 use crate::kube::meta::{Labels, get_qty};
@@ -322,7 +324,7 @@ impl InterPod {
             };
             let bound: Vec<(ObjectId, &Pod, &Labels)> = pods
                 .iter()
-                .filter(|(id, p)| *id != pod_id && p.is_active())
+                .filter(|(id, p)| *id != pod_id && usage.holds(p))
                 .filter_map(|(id, p)| {
                     let n = p.spec.node_name.as_deref().filter(|n| !n.is_empty())?;
                     labels_of(n).map(|l| (*id, &**p, l))
@@ -361,11 +363,18 @@ impl InterPod {
         }
     }
 
+    /// The first failing check, in upstream's Filter order: the pod's required affinity,
+    /// its required anti-affinity, then the existing pods' anti-affinity (the scheduler
+    /// names only the first: "didn't match pod affinity rules", "didn't match pod
+    /// anti-affinity rules", "didn't satisfy existing pods anti-affinity rules").
     fn check(&self, node: &Node) -> Option<Exclusion> {
         let labels = &node.metadata.labels;
-        for ((key, value), other) in &self.rejected_by {
-            if labels.get(key).map(|s| s.as_str()) == Some(value.as_str()) {
-                return Some(Exclusion::ExistingAntiAffinity { other: *other });
+        for (key, domains, first_of_group) in &self.need {
+            let here = labels.get(key);
+            let ok = here.is_some_and(|v| domains.contains(v.as_str()))
+                || (*first_of_group && here.is_some());
+            if !ok {
+                return Some(Exclusion::PodAffinity);
             }
         }
         for (key, domains) in &self.avoid {
@@ -373,12 +382,12 @@ impl InterPod {
                 return Some(Exclusion::AntiAffinity { other: *other });
             }
         }
-        for (key, domains, first_of_group) in &self.need {
-            let here = labels.get(key);
-            let ok = here.is_some_and(|v| domains.contains(v.as_str()))
-                || (*first_of_group && here.is_some());
-            if !ok {
-                return Some(Exclusion::PodAffinity);
+        // In id order, so the pod named is the same from run to run.
+        let mut rejected: Vec<(&(String, String), &ObjectId)> = self.rejected_by.iter().collect();
+        rejected.sort_by_key(|(_, id)| **id);
+        for ((key, value), other) in rejected {
+            if labels.get(key).map(|s| s.as_str()) == Some(value.as_str()) {
+                return Some(Exclusion::ExistingAntiAffinity { other: *other });
             }
         }
         None

@@ -6,8 +6,9 @@
 use super::fit::{Exclusion, NodeFit, Short};
 use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
-use crate::kube::requests::display_units;
+use crate::kube::requests::{display_units, pod_units};
 use crate::rules::Evidence;
+use crate::rules::deletion::Deletion;
 use crate::rules::evidence;
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
@@ -80,16 +81,78 @@ pub(super) fn node_room_evidence(snap: &Snapshot, f: &NodeFit) -> Evidence {
         f.id,
         &["status", "allocatable"],
         format!(
-            "node {}: {} ({} non-terminated pods bound there)",
+            "node {}: {} ({} non-terminated pods bound there{})",
             f.name,
             if room.is_empty() {
                 "no requested resource".into()
             } else {
                 room.join(", ")
             },
-            f.usage.pods.len()
+            f.usage.pods.len(),
+            terminating_note(snap, f)
         ),
     )
+}
+
+/// ", 1 of them terminating, still counted by the scheduler: ns/web-old (holds cpu 1.2;
+/// grace period ends …)", or empty when no pod on the node is being deleted.
+fn terminating_note(snap: &Snapshot, f: &NodeFit) -> String {
+    const SHOWN: usize = 3;
+    let ids = &f.usage.terminating;
+    if ids.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = ids
+        .iter()
+        .take(SHOWN)
+        .map(|id| {
+            let held: Vec<String> = snap
+                .pod(*id)
+                .map(|p| pod_units(&p.spec))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|(r, v)| *v > 0 && f.free.contains_key(r))
+                .map(|(r, v)| format!("{} {r}", display_units(&r, v)))
+                .collect();
+            let when = Deletion::of(snap, *id)
+                .map(|d| d.words(snap.as_of))
+                .unwrap_or_default();
+            let inner: Vec<String> = [
+                (!held.is_empty()).then(|| format!("holds {}", held.join(", "))),
+                (!when.is_empty()).then_some(when),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            format!(
+                "{}{}",
+                snap.object(*id).reference().display(),
+                if inner.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", inner.join("; "))
+                }
+            )
+        })
+        .collect();
+    let more = match ids.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!(
+        ", {} of them terminating, still counted by the scheduler: {}{more}",
+        ids.len(),
+        named.join(", ")
+    )
+}
+
+/// "web-old, terminating: grace period ends …" for a pod being deleted, else its name.
+fn peer_name(snap: &Snapshot, id: ObjectId) -> String {
+    let name = snap.object(id).name.clone();
+    match Deletion::of(snap, id) {
+        Some(d) => format!("{name}, terminating: {}", d.words(snap.as_of)),
+        None => name,
+    }
 }
 
 pub(super) fn list_names(names: &[&str]) -> String {
@@ -188,12 +251,12 @@ pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: 
         Exclusion::AntiAffinity { other } => format!(
             "{head} {has} a pod its required anti-affinity avoids in {} (such as {}){who}",
             if one { "its domain" } else { "their domains" },
-            snap.object(*other).name
+            peer_name(snap, *other)
         ),
         Exclusion::ExistingAntiAffinity { other } => format!(
             "{head} {has} a pod whose required anti-affinity rejects it in {} (such as {}){who}",
             if one { "its domain" } else { "their domains" },
-            snap.object(*other).name
+            peer_name(snap, *other)
         ),
         Exclusion::TopologySpread {
             key,

@@ -11,7 +11,8 @@
 //!   a NoSchedule/NoExecute taint the pod does not tolerate);
 //! - every eligible node's `topologyKey` value is a domain; the pods counted in a
 //!   domain are the non-terminal, non-deleting pods of the pod's namespace bound to
-//!   eligible nodes there that match the selector;
+//!   eligible nodes there that match the selector (upstream skips pods with a
+//!   deletionTimestamp, "Bypass terminating Pod"; the words name the ones skipped);
 //! - the global minimum is the smallest domain count, or 0 when there are fewer
 //!   domains than `minDomains` (default 1).
 //!
@@ -97,10 +98,11 @@ impl Spread {
             }
             let mut counts: BTreeMap<String, i64> =
                 domain_of.values().map(|v| (v.to_string(), 0)).collect();
+            // Matching pods being deleted: upstream skips them, and the words say so.
+            let mut terminating: BTreeMap<String, i64> = BTreeMap::new();
             for (id, p) in snap.pods_in_namespace(snap.object(pod_id).namespace.as_deref()) {
                 if *id == pod_id
                     || !p.is_active()
-                    || p.metadata.deletion_timestamp.is_some()
                     || p.metadata.namespace.as_deref().unwrap_or("") != ns
                 {
                     continue;
@@ -113,7 +115,12 @@ impl Spread {
                     .as_ref()
                     .is_some_and(|s| s.matches(&p.metadata.labels))
                 {
-                    *counts.entry(domain.to_string()).or_default() += 1;
+                    let into = if p.metadata.deletion_timestamp.is_some() {
+                        &mut terminating
+                    } else {
+                        &mut counts
+                    };
+                    *into.entry(domain.to_string()).or_default() += 1;
                 }
             }
             let few = (counts.len() as i64) < min_domains;
@@ -126,8 +133,20 @@ impl Spread {
                 .as_ref()
                 .is_some_and(|s| s.matches(&pod.metadata.labels));
             let per: Vec<String> = counts.iter().map(|(d, n)| format!("{d} {n}")).collect();
+            let skipped = if terminating.is_empty() {
+                String::new()
+            } else {
+                let per: Vec<String> = terminating
+                    .iter()
+                    .map(|(d, n)| format!("{d} {n}"))
+                    .collect();
+                format!(
+                    " (not counting terminating pods, as the scheduler does not: {})",
+                    per.join(", ")
+                )
+            };
             let words = format!(
-                "topologyKey {key}, maxSkew {max_skew}{}: matching pods per domain {}; {}",
+                "topologyKey {key}, maxSkew {max_skew}{}: matching pods per domain {}{skipped}; {}",
                 c.get("minDomains")
                     .and_then(Value::as_i64)
                     .map(|m| format!(", minDomains {m}"))

@@ -16,6 +16,7 @@ use super::message::FitMessage;
 use super::no_room::SharedCauses;
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
+use super::waiting::{Wait, Waiting};
 use crate::declare_rule;
 use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
@@ -28,8 +29,9 @@ use crate::rules::evidence;
 use crate::rules::node_usage::Usage;
 use crate::rules::pod_findings::{self, Case};
 use crate::rules::reach::Reach;
-use crate::rules::{Context, Evidence, Finding, Severity, Stage};
+use crate::rules::{CauseHint, Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
+use foldhash::HashMap;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -71,6 +73,8 @@ struct Analysis {
     shared: Option<Arc<SharedCause>>,
     /// The request is larger than any node's allocatable.
     hopeless_size: bool,
+    /// Findings that explain it (a stuck deletion it waits for).
+    causes: Vec<CauseHint>,
 }
 
 fn run(ctx: &Context) -> Vec<Finding> {
@@ -86,9 +90,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
     }
     let usage = Usage::build(snap);
     let mut shared_causes = SharedCauses::default();
+    let waiting = ctx.model::<Waiting>();
     let mut groups: BTreeMap<(ObjectRef, String), Vec<Analysis>> = BTreeMap::new();
     for (id, pod) in pending {
-        if let Some(a) = analyze(snap, &usage, &mut shared_causes, id, pod) {
+        if let Some(a) = analyze(snap, &usage, &mut shared_causes, waiting, id, pod) {
             groups
                 .entry((pod_findings::owner_of(snap, id), a.cause.clone()))
                 .or_default()
@@ -111,10 +116,16 @@ fn run(ctx: &Context) -> Vec<Finding> {
             let mut extra = Vec::new();
             let mut shared = None;
             let mut cases = Vec::new();
+            let mut causes: Vec<CauseHint> = Vec::new();
             for (i, a) in list.into_iter().enumerate() {
                 if i == 0 {
                     extra = a.extra;
                     shared = a.shared.filter(|_| same);
+                }
+                for c in a.causes {
+                    if !causes.contains(&c) {
+                        causes.push(c);
+                    }
                 }
                 cases.push(a.case);
             }
@@ -129,13 +140,14 @@ fn run(ctx: &Context) -> Vec<Finding> {
             );
             f.evidence.extend(extra);
             f.shared = shared;
+            f.causes = causes;
             f
         })
         .collect()
 }
 
 /// Pending, no node, not being deleted, not gated.
-fn is_candidate(p: &Pod) -> bool {
+pub(super) fn is_candidate(p: &Pod) -> bool {
     p.spec.node_name.as_deref().is_none_or(str::is_empty)
         && p.phase() == "Pending"
         && p.metadata.deletion_timestamp.is_none()
@@ -144,27 +156,32 @@ fn is_candidate(p: &Pod) -> bool {
 
 /// What the scheduler and the bundle said about one pending pod, read once for every
 /// verdict.
-struct Said {
+pub(super) struct Said {
     id: ObjectId,
     /// The scheduler's message: the condition's or the latest FailedScheduling event's,
     /// one that parses first.
-    text: Option<String>,
-    parsed: Option<FitMessage>,
+    pub(super) text: Option<String>,
+    pub(super) parsed: Option<FitMessage>,
     /// A PodScheduled=False condition or a FailedScheduling event exists.
-    has_evidence: bool,
+    pub(super) has_evidence: bool,
     /// When the last FailedScheduling event whose message parses was seen.
-    last_fit_event: Option<i64>,
+    pub(super) last_fit_event: Option<i64>,
     /// ` (pending for …)`, or empty.
-    since: String,
+    pub(super) since: String,
     /// ` The scheduler says: …`, or empty.
-    scheduler_says: String,
+    pub(super) scheduler_says: String,
     /// The pod's evidence so far: its condition, its last scheduling event, its requests.
-    evidence: Vec<Evidence>,
+    pub(super) evidence: Vec<Evidence>,
 }
 
 impl Said {
     /// Reads the pod's PodScheduled condition and its FailedScheduling events.
-    fn read(snap: &Snapshot, id: ObjectId, pod: &Pod, events: &[(ObjectId, &Event)]) -> Said {
+    pub(super) fn read(
+        snap: &Snapshot,
+        id: ObjectId,
+        pod: &Pod,
+        events: &[(ObjectId, &Event)],
+    ) -> Said {
         let failed: Vec<&(ObjectId, &Event)> = events
             .iter()
             .filter(|(_, e)| e.reason == "FailedScheduling")
@@ -271,6 +288,7 @@ impl Said {
             help,
             shared: None,
             hopeless_size: false,
+            causes: Vec::new(),
         }
     }
 }
@@ -279,6 +297,7 @@ fn analyze(
     snap: &Snapshot,
     usage: &Usage,
     shared: &mut SharedCauses,
+    waiting: &HashMap<ObjectId, Wait>,
     id: ObjectId,
     pod: &Pod,
 ) -> Option<Analysis> {
@@ -323,12 +342,39 @@ fn analyze(
     if !said.has_evidence && fits.is_empty() {
         return None;
     }
+    let wait = waiting.get(&id);
+    if wait.is_some_and(Wait::transient) {
+        return None; // scheduling/awaiting-termination: a rollout in progress
+    }
     let mut a = no_node_fits(snap, pod, said, &fits, &need, extra, &notes);
-    // A request no node could ever hold is the pod's own cause, not the cluster's.
-    if !a.hopeless_size {
+    // A request no node could ever hold is the pod's own cause, not the cluster's; a
+    // stalled wait for terminating pods is that deletion's.
+    if !a.hopeless_size && wait.is_none() {
         a.shared = shared.of(snap, &fits);
     }
+    if let Some(w) = wait {
+        stalled_wait(snap, &mut a, w);
+    }
     Some(a)
+}
+
+/// A pod only terminating pods keep off a node, where the wait will not end on its own
+/// (a stuck deletion, a node not Ready, past the progress deadline): says so, with the
+/// wait's severity, and links the stuck deletion's own finding.
+fn stalled_wait(snap: &Snapshot, a: &mut Analysis, w: &Wait) {
+    let Some(e) = &w.escalation else {
+        return;
+    };
+    a.case.summary.push_str(&format!(
+        " Only terminating pods keep it off a node: {}; but {}.",
+        w.sentence(snap),
+        e.words
+    ));
+    a.case.evidence.extend(w.evidence(snap));
+    a.case.evidence.extend(e.evidence.iter().cloned());
+    a.severity = e.severity;
+    a.help = format!("{}; otherwise {}", e.help, a.help);
+    a.causes.extend(e.causes.iter().cloned());
 }
 
 /// A claim that keeps the pod off every node (missing, unbound with Immediate binding,
