@@ -7,12 +7,12 @@
 //! Either way `get` gives the same value, and
 //! `null` or a value of the wrong shape reads as the default, as `null_default` does.
 
-use crate::parse::fast_yaml::{LAZY, LaterText, Place, entry_value, place_of};
+use crate::parse::fast_yaml::{LAZY, LaterText, Place, entry_as, place_of};
+use crate::parse::tree;
 use serde::Deserialize;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
 };
-use serde_json::Value;
 use serde_json::value::RawValue;
 use std::fmt;
 use std::marker::PhantomData;
@@ -70,13 +70,22 @@ impl Text {
         }
     }
 
-    fn value(&self) -> Option<Value> {
-        match self {
-            Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
-            Text::JsonShared { file, start, end } => {
-                serde_json::from_str(file.get(*start as usize..*end as usize)?).ok()
-            }
-            text => text.get().and_then(entry_value),
+    /// The value read as a `T`: from YAML straight from the entry's text (a plain scalar
+    /// where a string goes is its source text), from JSON as serde_json reads it or, when
+    /// that fails, from its tree (a number where a string goes is that number's text).
+    /// `None` when there is no value or it is not a `T`.
+    fn read<T: DeserializeOwned>(&self) -> Option<T> {
+        let json = match self {
+            Text::Json(raw) => raw.get(),
+            Text::JsonShared { file, start, end } => file.get(*start as usize..*end as usize)?,
+            text => return entry_as::<Option<T>>(text.get()?)?.ok().flatten(),
+        };
+        match serde_json::from_str::<Option<T>>(json) {
+            Ok(v) => v,
+            Err(e) if e.is_data() => tree::read::<Option<T>>(&tree::json_tree(json).ok()?)
+                .ok()
+                .flatten(),
+            Err(_) => None,
         }
     }
 
@@ -113,15 +122,8 @@ impl Text {
 impl<T: DeserializeOwned + Default> Lazy<T> {
     pub fn get(&self) -> &T {
         self.value
-            .get_or_init(|| Box::new(self.text.value().map(convert).unwrap_or_default()))
+            .get_or_init(|| Box::new(self.text.read().unwrap_or_default()))
     }
-}
-
-fn convert<T: DeserializeOwned + Default>(v: Value) -> T {
-    if v.is_null() {
-        return T::default();
-    }
-    T::deserialize(v).unwrap_or_default()
 }
 
 impl<T> Default for Lazy<T> {
@@ -185,7 +187,7 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
 /// The newtype name serde_json's `RawValue` is read by: serde_json (and its `Value`)
 /// then hand over the value's text, as a map of one entry, borrowed when read from a
 /// `&str`. `&RawValue` would refuse a tree and `Box<RawValue>` always copies.
-const RAW_VALUE: &str = "$serde_json::private::RawValue";
+const RAW_VALUE: &str = tree::RAW_VALUE;
 
 /// Reads the one entry serde_json hands a [`RAW_VALUE`] as a [`Text`].
 struct RawText;

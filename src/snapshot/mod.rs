@@ -122,7 +122,7 @@ impl Object {
     /// Deserializes the fields `T` names, straight from the bundle's text.
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, String> {
         match self.tree.get() {
-            Some(v) => T::deserialize(v).map_err(|e| e.to_string()),
+            Some(v) => tree::read(v),
             None => self.body.deserialize(),
         }
     }
