@@ -217,3 +217,90 @@ impl<'de> DeserializeSeed<'de> for RawText {
         d.deserialize_str(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::kube::meta::LabelLookup;
+    use crate::kube::pod::Pod;
+    use crate::parse::{fast_yaml, tree};
+
+    /// As PyYAML writes it: what YAML 1.1 reads as a string is left plain.
+    const PYYAML: &str = "metadata:
+  annotations:
+    example.com/build: 0x1F
+    example.com/enabled: on
+    example.com/replicas: 1e3
+  labels:
+    pod-template-hash: 00000008
+    release: 1e3
+  name: web-0
+  resourceVersion: 1002329
+spec:
+  containers:
+  - args:
+    - 1e3
+    env:
+    - name: HASH
+      value: 00000008
+    name: web
+    readinessProbe:
+      httpGet:
+        port: 8080
+  volumes:
+  - emptyDir: {}
+    name: data
+";
+
+    /// A plain scalar where a string goes is its source text, in the view's own fields
+    /// and in the fields it keeps as text (annotations); the other fields read.
+    #[test]
+    fn plain_scalars_read_as_written() {
+        let pod = fast_yaml::documents::<Pod>(PYYAML)
+            .expect("reads")
+            .remove(0)
+            .value;
+        let m = &pod.metadata;
+        assert_eq!(m.labels.label("pod-template-hash"), Some("00000008"));
+        assert_eq!(m.labels.label("release"), Some("1e3"));
+        assert_eq!(m.resource_version.as_deref(), Some("1002329"));
+        assert_eq!(m.annotation("example.com/build"), Some("0x1F"));
+        assert_eq!(m.annotation("example.com/enabled"), Some("on"));
+        assert_eq!(m.annotation("example.com/replicas"), Some("1e3"));
+        let c = &pod.spec.containers[0];
+        assert!(c.readiness_probe.get().is_some());
+        assert_eq!(c.env.get().len(), 1);
+        assert_eq!(pod.spec.volumes.get().len(), 1);
+    }
+
+    /// From JSON (and any tree), a number or a bool where a string goes is its text, and
+    /// a field kept as text keeps its value when a sibling is odd.
+    #[test]
+    fn numbers_where_strings_go_read_as_their_text() {
+        let json = r#"{"metadata": {"name": "web-0", "resourceVersion": 1002329,
+            "labels": {"pod-template-hash": 8, "canary": true},
+            "annotations": {"example.com/replicas": 1000, "example.com/on": false}},
+          "spec": {"containers": [{"name": "web", "readinessProbe": {"httpGet": {"port": 8080}}}],
+            "volumes": [{"name": "data", "emptyDir": {}}]}}"#;
+        assert!(serde_json::from_str::<Pod>(json).is_err());
+        let pod: Pod = tree::read(&tree::json_tree(json).unwrap()).expect("reads");
+        let m = &pod.metadata;
+        assert_eq!(m.labels.label("pod-template-hash"), Some("8"));
+        assert_eq!(m.labels.label("canary"), Some("true"));
+        assert_eq!(m.resource_version.as_deref(), Some("1002329"));
+        assert_eq!(m.annotation("example.com/replicas"), Some("1000"));
+        assert_eq!(m.annotation("example.com/on"), Some("false"));
+        assert!(pod.spec.containers[0].readiness_probe.get().is_some());
+        assert_eq!(pod.spec.volumes.get().len(), 1);
+
+        // A map where a string goes: that field fails, where it is; once it is left
+        // out, the fields kept as text read (they failed with it before).
+        let odd = json.replace(r#""canary": true"#, r#""canary": {"odd": 1}"#);
+        let mut t = tree::json_tree(&odd).unwrap();
+        let failure = tree::read_tracked::<Pod>(&t).expect_err("a map is no label");
+        assert_eq!(tree::path_text(&failure.path), "metadata.labels.canary");
+        assert!(tree::remove(&mut t, &failure.path));
+        let pod: Pod = tree::read(&t).expect("reads without it");
+        assert!(pod.spec.containers[0].readiness_probe.get().is_some());
+        assert_eq!(pod.spec.volumes.get().len(), 1);
+    }
+}
