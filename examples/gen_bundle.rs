@@ -3,12 +3,19 @@
 //! Usage:
 //!   cargo run --release --example gen_bundle -- OUT_DIR [--pods 20000] [--nodes 300]
 //!       [--events 40000] [--namespaces N] [--workloads N] [--seed 1] [--zip] [--troubleshoot-tgz]
+//!       [--pyyaml]
 //!
 //! Writes an OpenShift must-gather-shaped tree at OUT_DIR; `--zip` also writes
 //! `<OUT_DIR>.zip` (top folder inside), `--troubleshoot-tgz` also writes
 //! `<OUT_DIR>.troubleshoot.tar.gz` (the same cluster in Replicated troubleshoot layout).
 //! A small manifest with sizes is written next to it as `<OUT_DIR>.gen.json`.
 //! Output is deterministic for a given set of arguments.
+//!
+//! `--pyyaml` writes the YAML as PyYAML's `yaml.safe_dump` does (a YAML 1.1 writer):
+//! strings quoted only where YAML 1.1 would read them as something else, so `00000008`,
+//! `1e3` or `0o17` stay plain, and long plain strings folded over lines; and every
+//! ReplicaSet's `pod-template-hash` is digits with leading zeros (`000000008`), as a
+//! hash of digits only reads as a number in YAML 1.2.
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -129,7 +136,118 @@ fn ts(t: i64) -> String {
 // ---------------------------------------------------------------------------
 // YAML emitter (block style, as kubectl / sigs.k8s.io/yaml prints it)
 
+/// Write YAML as PyYAML does (`--pyyaml`).
+static PYYAML: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn pyyaml() -> bool {
+    PYYAML.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether PyYAML quotes `s`: where YAML 1.1's resolvers read it as other than a string
+/// (bools such as `on`, ints in 1.1's forms, floats with a dot, timestamps, null) or its
+/// syntax needs it. `00000008`, `1e3` and `0o17` are strings in YAML 1.1: left plain.
+fn needs_quote_11(s: &str) -> bool {
+    let b = s.as_bytes();
+    let Some(&first) = b.first() else {
+        return true;
+    };
+    if b"-?:,[]{}#&*!|>'\"%@` \t".contains(&first) {
+        // `-5` is an int, `-x` plain: keep it simple and quote all but `-` + digit forms.
+        return !(first == b'-' && b.len() > 1 && !needs_quote_11(&s[1..]) && b[1] != b' ');
+    }
+    let last = b[b.len() - 1];
+    if last == b' ' || last == b'\t' || last == b':' {
+        return true;
+    }
+    if s.contains(": ") || s.contains(" #") || b.iter().any(|c| *c < 0x20 || *c == 0x7f) {
+        return true;
+    }
+    let lower = s.to_ascii_lowercase();
+    if matches!(
+        lower.as_str(),
+        "null" | "~" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | ".inf" | ".nan"
+    ) {
+        return true;
+    }
+    let t: String = s.chars().filter(|c| *c != '_').collect();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(&t);
+    let all = |x: &str, f: fn(&u8) -> bool| !x.is_empty() && x.as_bytes().iter().all(f);
+    // 1.1 ints: 0b…, 0… octal, decimal without a leading zero, 0x…, sexagesimal.
+    if let Some(r) = digits.strip_prefix("0b") {
+        return all(r, |c| matches!(c, b'0' | b'1'));
+    }
+    if let Some(r) = digits.strip_prefix("0x") {
+        return all(r, u8::is_ascii_hexdigit);
+    }
+    if digits == "0" || (all(digits, u8::is_ascii_digit) && !digits.starts_with('0')) {
+        return true;
+    }
+    if digits.starts_with('0') && all(&digits[1..], |c| (b'0'..=b'7').contains(c)) {
+        return true;
+    }
+    if digits.contains(':') && all(digits, |c| c.is_ascii_digit() || *c == b':' || *c == b'.') {
+        return true;
+    }
+    // 1.1 floats need a dot: `1.5`, `.5`, `1.5e+3`.
+    if digits.contains('.')
+        && all(digits, |c| {
+            c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'-' | b'+')
+        })
+        && t.parse::<f64>().is_ok()
+    {
+        return true;
+    }
+    // Timestamps: `2026-11-20…`.
+    b.len() >= 8 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+}
+
+/// A plain string as PyYAML writes a long one: folded at spaces past column 80, each
+/// further line indented under its key.
+fn folded(out: &mut Vec<u8>, s: &str, indent: usize) {
+    let mut col = indent;
+    for (i, word) in s.split(' ').enumerate() {
+        if i > 0 {
+            if col > 80 && !word.is_empty() {
+                out.push(b'\n');
+                pad(out, indent + 2);
+                col = indent + 2;
+            } else {
+                out.push(b' ');
+                col += 1;
+            }
+        }
+        out.extend_from_slice(word.as_bytes());
+        col += word.len();
+    }
+}
+
+/// A double-quoted string as PyYAML writes a long one: folded at a single space past
+/// column 80 (a line break between two words reads as one space).
+fn dq_folded(out: &mut Vec<u8>, s: &str, indent: usize) {
+    let mut one = Vec::new();
+    dq(&mut one, s);
+    let mut col = indent;
+    let bytes = &one;
+    for (i, &c) in bytes.iter().enumerate() {
+        let lone_space = c == b' '
+            && i > 0
+            && bytes[i - 1] != b' '
+            && bytes.get(i + 1).is_some_and(|n| *n != b' ' && *n != b'"');
+        if lone_space && col > 80 {
+            out.push(b'\n');
+            pad(out, indent + 2);
+            col = indent + 2;
+            continue;
+        }
+        out.push(c);
+        col += 1;
+    }
+}
+
 fn needs_quote(s: &str) -> bool {
+    if pyyaml() {
+        return needs_quote_11(s);
+    }
     let b = s.as_bytes();
     let Some(&first) = b.first() else {
         return true;
@@ -220,8 +338,12 @@ fn y_str(out: &mut Vec<u8>, s: &str, indent: usize) {
                 out.extend_from_slice(line.as_bytes());
             }
         }
+    } else if needs_quote(s) && pyyaml() && s.len() > 60 {
+        dq_folded(out, s, indent);
     } else if needs_quote(s) {
         dq(out, s);
+    } else if pyyaml() && s.len() > 60 && !s.contains("  ") {
+        folded(out, s, indent);
     } else {
         out.extend_from_slice(s.as_bytes());
     }
@@ -1806,7 +1928,11 @@ fn gen_namespace(
         let simple = state != State::NotReady && g.rng.chance(0.4);
         let tmpl = template_spec(g, &dep, b, &image, ncont, simple);
         let dep_uid = g.rng.uid();
-        let rs_hash = g.rng.suffix(10);
+        let rs_hash = if pyyaml() {
+            format!("{:09}", g.rng.below(100_000_000))
+        } else {
+            g.rng.suffix(10)
+        };
         let rs_name = format!("{dep}-{rs_hash}");
         let rs_uid = g.rng.uid();
         let dep_created = now - g.rng.range(86_400, 86_400 * 60);
@@ -2248,9 +2374,10 @@ fn main() {
             "--workloads" => workloads = Some(num("--workloads")),
             "--zip" => want_zip = true,
             "--troubleshoot-tgz" => want_tgz = true,
+            "--pyyaml" => PYYAML.store(true, std::sync::atomic::Ordering::Relaxed),
             "-h" | "--help" => {
                 eprintln!(
-                    "usage: gen_bundle OUT_DIR [--pods 20000] [--nodes 300] [--events 40000] [--namespaces N] [--workloads N] [--seed 1] [--zip] [--troubleshoot-tgz]"
+                    "usage: gen_bundle OUT_DIR [--pods 20000] [--nodes 300] [--events 40000] [--namespaces N] [--workloads N] [--seed 1] [--zip] [--troubleshoot-tgz] [--pyyaml]"
                 );
                 return;
             }

@@ -536,7 +536,7 @@ fn views_from_text_match_views_from_trees() {
             let o = snap.object(id);
             // From the text first: once the tree exists, views are read from it.
             let from_text = format!("{:?}", o.deserialize::<T>());
-            let from_tree = format!("{:?}", T::deserialize(o.value()).map_err(|e| e.to_string()));
+            let from_tree = format!("{:?}", kdiag::parse::tree::read::<T>(o.value()));
             assert_eq!(from_text, from_tree, "{kind} {}", o.name);
             n += 1;
         }

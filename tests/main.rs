@@ -17,6 +17,7 @@ mod layouts;
 mod leaks;
 mod logs;
 mod numa;
+mod plain_scalars;
 mod platform;
 mod printer_columns;
 mod quantities;

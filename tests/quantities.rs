@@ -258,7 +258,7 @@ fn unreadable_kueue_quota_is_left_out_with_a_note() {
 }
 
 /// Many pods bound to the node whose requests do not read: the finding names the first
-/// few and counts the rest, so its length does not grow with the bundle.
+/// few and counts the rest, and so does the problem list, so neither grows with the bundle.
 #[test]
 fn unreadable_bound_requests_are_counted_not_listed() {
     let mut items = vec![pending_pod("web", "cpu", "1")];
@@ -275,7 +275,17 @@ fn unreadable_bound_requests_are_counted_not_listed() {
         &[("pods.yaml", &list(&items)), ("nodes.yaml", &node_text)],
     );
     let out = analyze_json(b.path());
-    assert_eq!(problems(&out).len(), 50);
+    // The 50 pods' unread requests are one problem of the file, counted.
+    let p = problems(&out);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].2.starts_with(
+            "Pod shop/b00 (and 49 more Pod objects of this file): field \
+             `spec.containers[0].resources.requests.cpu` does not read"
+        ),
+        "{}",
+        p[0].2
+    );
     let said = text_of(&find(&out, "scheduling/unschedulable", "web")["message"]);
     assert!(
         said.contains(

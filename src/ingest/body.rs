@@ -3,6 +3,7 @@
 
 use super::objects;
 use crate::parse::fast_yaml::{self, ItemPos};
+use crate::parse::tree;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -29,14 +30,14 @@ impl Body {
     /// Deserializes the object as `T`, reading only the fields `T` names.
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, String> {
         match self {
-            Body::Tree(v) => T::deserialize(v).map_err(|e| e.to_string()),
+            Body::Tree(v) => tree::read(v),
             Body::Yaml { text, pos, item } => match fast_yaml::object_in::<T>(text, *pos, *item) {
                 Ok(v) => Ok(v),
                 // Ingest checked the lines it skipped one by one, not how they nest (see
                 // `line_check`): YAML the fast path does not read there is read by the
                 // general parser, from the object's own lines.
                 Err(fast_yaml::Error::Unsupported(..)) => {
-                    T::deserialize(&general_value(text, *pos, *item)?).map_err(|e| e.to_string())
+                    tree::read(&general_value(text, *pos, *item)?)
                 }
                 Err(e) => Err(e.to_string()),
             },
@@ -46,7 +47,7 @@ impl Body {
                 fast_yaml::reading_kept(text, || T::deserialize(&mut de)).or_else(|e| {
                     // Only when it failed: integral floats (`2e+09`) read as integers.
                     match crate::parse::tree::json_tree(piece) {
-                        Ok(tree) if e.is_data() => T::deserialize(&tree).map_err(|e| e.to_string()),
+                        Ok(tree) if e.is_data() => tree::read(&tree),
                         _ => Err(e.to_string()),
                     }
                 })

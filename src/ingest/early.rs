@@ -412,7 +412,8 @@ items:
 - metadata:
     name: bad-meta
     namespace: ns
-    resourceVersion: 12
+    resourceVersion:
+      odd: 12
   spec:
     nodeName: n2
 kind: PodList

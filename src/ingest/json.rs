@@ -200,7 +200,19 @@ fn element_header(rest: &str) -> Option<(ItemHeader, usize)> {
         let header = values.next()?.ok()?;
         Some((header, values.byte_offset()))
     };
-    read().or_else(|| early::without_early_views(read))
+    read()
+        .or_else(|| early::without_early_views(read))
+        .or_else(|| {
+            let mut values = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
+            let raw = values.next()?.ok()?;
+            Some((tolerant_header(raw.get())?, values.byte_offset()))
+        })
+}
+
+/// The header of the JSON value `piece` read from its tree, where a number or a bool
+/// stands for a string (`"pod-template-hash": 8`): only after serde_json refused it.
+fn tolerant_header<T: serde::de::DeserializeOwned>(piece: &str) -> Option<T> {
+    crate::parse::tree::read(&crate::parse::tree::json_tree(piece).ok()?).ok()
 }
 
 /// The general path: serde_json splits the values (as `RawValue`s) and reads each header
@@ -226,24 +238,33 @@ fn scan_by_serde(text: &super::KeptText, lines: &LineIndex) -> (Vec<Doc>, Option
             err.line = err.line.map(|l| l + start - 1);
             err
         };
-        let header = match serde_json::from_str::<Header<&RawValue>>(piece) {
-            Ok(h) => h,
-            Err(e) => return (docs, Some(err_at(e, piece))),
-        };
         let body_of = |piece: &str| body(text, piece);
         let mut failed = None;
-        let header = with_items(header, |_, item: &RawValue| {
-            let piece = item.get();
-            let header = serde_json::from_str::<ItemHeader>(piece).unwrap_or_else(|e| {
-                failed.get_or_insert_with(|| err_at(e, piece));
-                ItemHeader::default()
-            });
-            Item {
-                header,
-                body: Some(body_of(piece)),
-                span: lines.span_of(text, piece),
-            }
-        });
+        let header = match serde_json::from_str::<Header<&RawValue>>(piece) {
+            Ok(header) => with_items(header, |_, item: &RawValue| {
+                let piece = item.get();
+                let header = serde_json::from_str::<ItemHeader>(piece)
+                    .or_else(|e| tolerant_header(piece).ok_or(e))
+                    .unwrap_or_else(|e| {
+                        failed.get_or_insert_with(|| err_at(e, piece));
+                        ItemHeader::default()
+                    });
+                Item {
+                    header,
+                    body: Some(body_of(piece)),
+                    span: lines.span_of(text, piece),
+                }
+            }),
+            // A single object with a number where a string goes: its tree reads it.
+            Err(e) => match tolerant_header::<ItemHeader>(piece) {
+                Some(h) if e.is_data() && h.items.is_none() => with_items(h, |_, _| Item {
+                    header: ItemHeader::default(),
+                    body: None,
+                    span,
+                }),
+                _ => return (docs, Some(err_at(e, piece))),
+            },
+        };
         if let Some(err) = failed {
             return (docs, Some(err));
         }

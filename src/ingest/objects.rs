@@ -39,7 +39,7 @@ impl Doc {
             item_spans,
             repeated,
         } = doc;
-        let mut header = Header::<ItemHeader>::deserialize(&value).unwrap_or_default();
+        let mut header = crate::parse::tree::read::<Header<ItemHeader>>(&value).unwrap_or_default();
         // A tree keeps a key given twice once: the parser said where it was.
         for key in &repeated {
             let (item, rest) = match key.path.as_slice() {
@@ -284,7 +284,7 @@ fn internal_dump(path: &str, body: &Body, span: Span, out: &mut Extracted) -> bo
             continue;
         };
         let tree = Value::Object(internal::object(map));
-        let header = Header::<ItemHeader>::deserialize(&tree).unwrap_or_default();
+        let header = crate::parse::tree::read::<Header<ItemHeader>>(&tree).unwrap_or_default();
         let header = with_items(header, |_, _| ());
         single(path, Some(&list_type), header, Body::Tree(tree), span, out);
     }
@@ -358,7 +358,7 @@ fn flatten(
             let inner = inner
                 .into_iter()
                 .map(|tree| Item {
-                    header: ItemHeader::deserialize(&tree).unwrap_or_default(),
+                    header: crate::parse::tree::read::<ItemHeader>(&tree).unwrap_or_default(),
                     body: Some(Body::Tree(tree)),
                     span,
                 })

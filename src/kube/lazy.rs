@@ -7,12 +7,12 @@
 //! Either way `get` gives the same value, and
 //! `null` or a value of the wrong shape reads as the default, as `null_default` does.
 
-use crate::parse::fast_yaml::{LAZY, LaterText, Place, entry_value, place_of};
+use crate::parse::fast_yaml::{LAZY, LaterText, Place, entry_as, place_of};
+use crate::parse::tree;
 use serde::Deserialize;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
 };
-use serde_json::Value;
 use serde_json::value::RawValue;
 use std::fmt;
 use std::marker::PhantomData;
@@ -70,13 +70,22 @@ impl Text {
         }
     }
 
-    fn value(&self) -> Option<Value> {
-        match self {
-            Text::Json(raw) => serde_json::from_str(raw.get()).ok(),
-            Text::JsonShared { file, start, end } => {
-                serde_json::from_str(file.get(*start as usize..*end as usize)?).ok()
-            }
-            text => text.get().and_then(entry_value),
+    /// The value read as a `T`: from YAML straight from the entry's text (a plain scalar
+    /// where a string goes is its source text), from JSON as serde_json reads it or, when
+    /// that fails, from its tree (a number where a string goes is that number's text).
+    /// `None` when there is no value or it is not a `T`.
+    fn read<T: DeserializeOwned>(&self) -> Option<T> {
+        let json = match self {
+            Text::Json(raw) => raw.get(),
+            Text::JsonShared { file, start, end } => file.get(*start as usize..*end as usize)?,
+            text => return entry_as::<Option<T>>(text.get()?)?.ok().flatten(),
+        };
+        match serde_json::from_str::<Option<T>>(json) {
+            Ok(v) => v,
+            Err(e) if e.is_data() => tree::read::<Option<T>>(&tree::json_tree(json).ok()?)
+                .ok()
+                .flatten(),
+            Err(_) => None,
         }
     }
 
@@ -113,15 +122,8 @@ impl Text {
 impl<T: DeserializeOwned + Default> Lazy<T> {
     pub fn get(&self) -> &T {
         self.value
-            .get_or_init(|| Box::new(self.text.value().map(convert).unwrap_or_default()))
+            .get_or_init(|| Box::new(self.text.read().unwrap_or_default()))
     }
-}
-
-fn convert<T: DeserializeOwned + Default>(v: Value) -> T {
-    if v.is_null() {
-        return T::default();
-    }
-    T::deserialize(v).unwrap_or_default()
 }
 
 impl<T> Default for Lazy<T> {
@@ -185,7 +187,7 @@ impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Lazy<T> {
 /// The newtype name serde_json's `RawValue` is read by: serde_json (and its `Value`)
 /// then hand over the value's text, as a map of one entry, borrowed when read from a
 /// `&str`. `&RawValue` would refuse a tree and `Box<RawValue>` always copies.
-const RAW_VALUE: &str = "$serde_json::private::RawValue";
+const RAW_VALUE: &str = tree::RAW_VALUE;
 
 /// Reads the one entry serde_json hands a [`RAW_VALUE`] as a [`Text`].
 struct RawText;
@@ -213,5 +215,92 @@ impl<'de> DeserializeSeed<'de> for RawText {
     type Value = Text;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Text, D::Error> {
         d.deserialize_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kube::meta::LabelLookup;
+    use crate::kube::pod::Pod;
+    use crate::parse::{fast_yaml, tree};
+
+    /// As PyYAML writes it: what YAML 1.1 reads as a string is left plain.
+    const PYYAML: &str = "metadata:
+  annotations:
+    example.com/build: 0x1F
+    example.com/enabled: on
+    example.com/replicas: 1e3
+  labels:
+    pod-template-hash: 00000008
+    release: 1e3
+  name: web-0
+  resourceVersion: 1002329
+spec:
+  containers:
+  - args:
+    - 1e3
+    env:
+    - name: HASH
+      value: 00000008
+    name: web
+    readinessProbe:
+      httpGet:
+        port: 8080
+  volumes:
+  - emptyDir: {}
+    name: data
+";
+
+    /// A plain scalar where a string goes is its source text, in the view's own fields
+    /// and in the fields it keeps as text (annotations); the other fields read.
+    #[test]
+    fn plain_scalars_read_as_written() {
+        let pod = fast_yaml::documents::<Pod>(PYYAML)
+            .expect("reads")
+            .remove(0)
+            .value;
+        let m = &pod.metadata;
+        assert_eq!(m.labels.label("pod-template-hash"), Some("00000008"));
+        assert_eq!(m.labels.label("release"), Some("1e3"));
+        assert_eq!(m.resource_version.as_deref(), Some("1002329"));
+        assert_eq!(m.annotation("example.com/build"), Some("0x1F"));
+        assert_eq!(m.annotation("example.com/enabled"), Some("on"));
+        assert_eq!(m.annotation("example.com/replicas"), Some("1e3"));
+        let c = &pod.spec.containers[0];
+        assert!(c.readiness_probe.get().is_some());
+        assert_eq!(c.env.get().len(), 1);
+        assert_eq!(pod.spec.volumes.get().len(), 1);
+    }
+
+    /// From JSON (and any tree), a number or a bool where a string goes is its text, and
+    /// a field kept as text keeps its value when a sibling is odd.
+    #[test]
+    fn numbers_where_strings_go_read_as_their_text() {
+        let json = r#"{"metadata": {"name": "web-0", "resourceVersion": 1002329,
+            "labels": {"pod-template-hash": 8, "canary": true},
+            "annotations": {"example.com/replicas": 1000, "example.com/on": false}},
+          "spec": {"containers": [{"name": "web", "readinessProbe": {"httpGet": {"port": 8080}}}],
+            "volumes": [{"name": "data", "emptyDir": {}}]}}"#;
+        assert!(serde_json::from_str::<Pod>(json).is_err());
+        let pod: Pod = tree::read(&tree::json_tree(json).unwrap()).expect("reads");
+        let m = &pod.metadata;
+        assert_eq!(m.labels.label("pod-template-hash"), Some("8"));
+        assert_eq!(m.labels.label("canary"), Some("true"));
+        assert_eq!(m.resource_version.as_deref(), Some("1002329"));
+        assert_eq!(m.annotation("example.com/replicas"), Some("1000"));
+        assert_eq!(m.annotation("example.com/on"), Some("false"));
+        assert!(pod.spec.containers[0].readiness_probe.get().is_some());
+        assert_eq!(pod.spec.volumes.get().len(), 1);
+
+        // A map where a string goes: that field fails, where it is; once it is left
+        // out, the fields kept as text read (they failed with it before).
+        let odd = json.replace(r#""canary": true"#, r#""canary": {"odd": 1}"#);
+        let mut t = tree::json_tree(&odd).unwrap();
+        let failure = tree::read_tracked::<Pod>(&t).expect_err("a map is no label");
+        assert_eq!(tree::path_text(&failure.path), "metadata.labels.canary");
+        assert!(tree::remove(&mut t, &failure.path));
+        let pod: Pod = tree::read(&t).expect("reads without it");
+        assert!(pod.spec.containers[0].readiness_probe.get().is_some());
+        assert_eq!(pod.spec.volumes.get().len(), 1);
     }
 }

@@ -140,6 +140,16 @@ pub fn read_tracked<T: DeserializeOwned>(tree: &Value) -> Result<T, Failure> {
     })
 }
 
+/// Reads `T` from `tree` as [`read_tracked`] does (a scalar where a string goes is that
+/// string; a field kept as text keeps the value's JSON text), saying only why it failed.
+pub fn read<T: DeserializeOwned>(tree: &Value) -> Result<T, String> {
+    read_tracked(tree).map_err(|f| f.message)
+}
+
+/// The newtype name serde_json's `RawValue` is read by: a type that keeps a value as its
+/// JSON text asks for it by this name, and a tree answers with its text.
+pub const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
 /// Removes the value at `path` from `tree` (a map entry, or a list item); whether it was there.
 pub fn remove(tree: &mut Value, path: &[Step]) -> bool {
     let Some((last, parents)) = path.split_last() else {
@@ -245,12 +255,35 @@ impl<'de, 'p> Deserializer<'de> for Tracked<'de, 'p> {
         }
     }
 
+    /// A value kept as its JSON text ([`RAW_VALUE`]) gets that text, as from serde_json's
+    /// own `&Value`: the field keeps the value, its siblings read on.
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
+        if name == RAW_VALUE {
+            return self
+                .v
+                .deserialize_newtype_struct(name, visitor)
+                .map_err(|e| Error(e.to_string()));
+        }
         visitor.visit_newtype_struct(self)
+    }
+
+    /// A number or a bool where a string goes is that string (as a YAML 1.1 writer left
+    /// `pod-template-hash: 00000008` or `enabled: true` unquoted, or a JSON writer
+    /// wrote `"port": 8080`): a tree keeps no source text, so it is the value's text.
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.v {
+            Value::Number(n) => visitor.visit_string(n.to_string()),
+            Value::Bool(b) => visitor.visit_borrowed_str(if *b { "true" } else { "false" }),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_str(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -278,7 +311,7 @@ impl<'de, 'p> Deserializer<'de> for Tracked<'de, 'p> {
     }
 
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char
         bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }

@@ -9,6 +9,7 @@
 mod identity;
 pub mod kinds;
 mod locate;
+mod odd;
 mod views;
 use locate::line_steps;
 use views::Views;
@@ -122,7 +123,7 @@ impl Object {
     /// Deserializes the fields `T` names, straight from the bundle's text.
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, String> {
         match self.tree.get() {
-            Some(v) => T::deserialize(v).map_err(|e| e.to_string()),
+            Some(v) => tree::read(v),
             None => self.body.deserialize(),
         }
     }
@@ -135,7 +136,11 @@ impl Object {
         &self,
     ) -> Result<(T, Vec<UnreadField>), String> {
         const MAX_FIELDS: usize = 8;
-        let mut tree = self.value().clone();
+        // Not kept: a tree is ten times its text, and this object's view is read once.
+        let mut tree = match (self.tree.get(), &self.body) {
+            (Some(v), _) | (None, Body::Tree(v)) => v.clone(),
+            (None, body) => body.to_value(&self.kind, &self.api_version),
+        };
         let mut odd = Vec::new();
         loop {
             let failure = match tree::read_tracked::<T>(&tree) {
@@ -188,8 +193,10 @@ pub struct Snapshot {
     pub files: Vec<SourceFile>,
     pub objects: Vec<Object>,
     pub logs: logs::LogIndex,
-    /// Ingest problems plus objects and fields no view could read.
+    /// Ingest problems.
     problems: Mutex<Vec<Problem>>,
+    /// Objects and fields no view could read, grouped (see [`odd::OddFields`]).
+    odd: odd::OddFields,
     /// The time durations are measured from (see DESIGN.md "Snapshot time").
     pub as_of: Option<i64>,
     /// Every id in order: [`Snapshot::ids_of`] hands out ranges of it (objects are sorted
@@ -356,6 +363,7 @@ impl Snapshot {
             objects,
             logs: logs::LogIndex::new(logs),
             problems: Mutex::new(problems),
+            odd: odd::OddFields::default(),
             as_of,
             all_ids,
             kinds,
@@ -546,6 +554,7 @@ impl Snapshot {
     /// Every problem, sorted.
     pub fn problems(&self) -> Vec<Problem> {
         let mut p = self.problems.lock().expect("problems lock").clone();
+        p.extend(self.odd.problems(self));
         p.sort();
         p.dedup();
         p

@@ -1,7 +1,6 @@
 //! Typed views: each kind's objects read once as the type its rules read, sorted by id.
 
 use super::{Object, ObjectId, Snapshot};
-use crate::ingest::Problem;
 use crate::kube::meta::UnreadField;
 use crate::kube::{core, event, kueue, network, node, openshift, pod, policy, storage, workload};
 use foldhash::HashMap;
@@ -138,18 +137,14 @@ impl Snapshot {
                     }
                     Err(e) => e,
                 };
-                let src = o.sources[0];
-                let file = &self.files[src.file];
                 let Ok((v, mut odd)) = o.view_without_odd_fields::<T>() else {
-                    self.add_problem(Problem {
-                        input: file.input,
-                        file: Some(file.path.clone()),
-                        line: Some(src.span.start),
-                        message: format!(
-                            "{} {} has an unexpected shape and is not analyzed: {e}",
-                            o.kind, o.name
-                        ),
-                    });
+                    let at = (
+                        o.sources[0].file,
+                        o.sources[0].span.start,
+                        o.kind.as_str(),
+                        id,
+                    );
+                    self.odd.add(at, "", Vec::new(), e);
                     return None;
                 };
                 unread(&v, &mut odd);
@@ -165,28 +160,21 @@ impl Snapshot {
         })
     }
 
-    /// A problem for each field of object `id` that does not read, naming its line.
+    /// A problem for each field of object `id` that does not read, naming its line:
+    /// grouped with the same field's of the other objects of its file.
     fn report_unread(&self, id: ObjectId, fields: Vec<UnreadField>) {
         if fields.is_empty() {
             return;
         }
         let o = self.object(id);
-        let file = &self.files[o.sources[0].file];
-        let who = match &o.namespace {
-            Some(ns) => format!("{} {ns}/{}", o.kind, o.name),
-            None => format!("{} {}", o.kind, o.name),
-        };
+        let at = (
+            o.sources[0].file,
+            o.sources[0].span.start,
+            o.kind.as_str(),
+            id,
+        );
         for f in fields {
-            let steps: Vec<&str> = f.steps.iter().map(String::as_str).collect();
-            self.add_problem(Problem {
-                input: file.input,
-                file: Some(file.path.clone()),
-                line: Some(self.locate(id, &steps)),
-                message: format!(
-                    "{who}: field `{}` does not read and is left unknown (the rest is analyzed): {}",
-                    f.path, f.message
-                ),
-            });
+            self.odd.add(at, &f.path, f.steps, f.message);
         }
     }
 

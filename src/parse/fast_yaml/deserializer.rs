@@ -186,8 +186,30 @@ impl<'de> Deserializer<'de> for De<'_, 'de> {
         }
     }
 
+    /// A plain scalar where a string is asked for is that string as written: YAML 1.1
+    /// writers (PyYAML) leave `00000008`, `on`, `1e3` or `0x1F` unquoted, and the value is
+    /// its source text, not a number or a bool re-rendered. Only `null` (`~`, empty) stays
+    /// a null. Borrowed, and no resolving: no cost on the common path.
+    fn deserialize_str<V: Visitor<'de>>(mut self, visitor: V) -> R<V::Value> {
+        let at = std::mem::replace(&mut self.at, At::Known(Shape::Null));
+        match self.p.shape(at)? {
+            Shape::Plain(s) if !matches!(s, "" | "~" | "null" | "Null" | "NULL") => {
+                visitor.visit_borrowed_str(s)
+            }
+            shape => De {
+                p: self.p,
+                at: At::Known(shape),
+            }
+            .deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char
         bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }

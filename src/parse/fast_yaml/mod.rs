@@ -286,6 +286,13 @@ pub const ATTEMPT: &str = "$kdiag::attempt";
 /// The value of the single `key: value` entry in `entry` (as handed to a [`LAZY`] field:
 /// its lines from the start of the key's line, which may be a list item's `- key:`).
 pub fn entry_value(entry: &str) -> Option<Value> {
+    entry_as::<Value>(entry).and_then(Result::ok)
+}
+
+/// The value of the single `key: value` entry in `entry` read as a `T` straight from its
+/// text, as a view's fields are (a plain scalar where a string goes is its source text):
+/// `None` when the entry is no YAML, else whether it reads as a `T`.
+pub fn entry_as<T: serde::de::DeserializeOwned>(entry: &str) -> Option<Result<T, String>> {
     let spaces = entry.len() - entry.trim_start_matches(' ').len();
     let unlisted;
     let entry = match entry[spaces..].strip_prefix("- ") {
@@ -296,24 +303,57 @@ pub fn entry_value(entry: &str) -> Option<Value> {
         None => entry,
     };
     let mut p = Parser::new(entry, 0, 1);
-    let v = match Value::deserialize(De {
+    match FirstValue::<T>::deserialize(De {
         p: &mut p,
         at: At::Node { top: false },
     }) {
-        Ok(v) => v,
+        Ok(FirstValue(v)) => v.map(Ok),
+        Err(Error::Shape(e)) => Some(Err(e)),
         // Ingest checked these lines one by one, not how they nest: what the fast path
         // does not read, the general parser may.
-        Err(_) => {
+        Err(Error::Unsupported(..)) => {
             let (docs, error) = super::yaml::parse(entry);
             if error.is_some() {
                 return None;
             }
-            docs.into_iter().next()?.value
+            match docs.into_iter().next()?.value {
+                Value::Object(map) => map
+                    .into_iter()
+                    .next()
+                    .map(|(_, v)| super::tree::read::<T>(&v)),
+                _ => None,
+            }
         }
-    };
-    match v {
-        Value::Object(map) => map.into_iter().next().map(|(_, v)| v),
-        _ => None,
+    }
+}
+
+/// The value of the first entry of a map as a `T` (`None` for an empty map or a scalar).
+struct FirstValue<T>(Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for FirstValue<T> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> de::Visitor<'de> for V<T> {
+            type Value = FirstValue<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of one entry")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                if map.next_key::<de::IgnoredAny>()?.is_none() {
+                    return Ok(FirstValue(None));
+                }
+                let v = map.next_value::<T>()?;
+                while map
+                    .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(FirstValue(Some(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(FirstValue(None))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
 
