@@ -6,6 +6,7 @@
 //! [`declare_rule!`] so its doc comment is also what `kdiag rules` prints; an area never
 //! imports another. [`registry`] sits above them all: it lists the areas and runs them.
 
+pub mod disruption;
 pub mod evidence;
 pub mod finding;
 pub mod pod_findings;

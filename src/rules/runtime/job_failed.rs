@@ -4,6 +4,7 @@ use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::kube::pod::Pod;
+use crate::rules::disruption;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
 use crate::rules::reach::Reach;
@@ -158,6 +159,20 @@ fn run(ctx: &Context) -> Vec<Finding> {
                         format!("pod {name}: phase Failed"),
                     ));
                 }
+            }
+            // Stopped on purpose: who stopped it is part of how it ended.
+            if let Some(d) = disruption::of(pod) {
+                message.push_str(&format!(
+                    "; it was {} ({}{})",
+                    d.verb(),
+                    d.reason(),
+                    if d.message().is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", d.message())
+                    }
+                ));
+                ev.push(d.evidence(snap, *pid));
             }
         } else if job.status.failed > 0 {
             message.push_str(
