@@ -162,16 +162,20 @@ fn run(ctx: &Context) -> Vec<Finding> {
             }
             // Stopped on purpose: who stopped it is part of how it ended.
             if let Some(d) = disruption::of(pod) {
-                message.push_str(&format!(
-                    "; it was {} ({}{})",
-                    d.verb(),
+                let why = format!(
+                    "{}{}",
                     d.reason(),
                     if d.message().is_empty() {
                         String::new()
                     } else {
                         format!(": {}", d.message())
                     }
-                ));
+                );
+                if message.contains(d.verb()) {
+                    message.push_str(&format!(" ({} {why})", d.type_()));
+                } else {
+                    message.push_str(&format!("; it was {} ({why})", d.verb()));
+                }
                 ev.push(d.evidence(snap, *pid));
             }
         } else if job.status.failed > 0 {

@@ -107,7 +107,7 @@ fn grace_left(snap: &Snapshot, pod: &Pod) -> Option<i64> {
 fn help(actor: Actor) -> &'static str {
     match actor {
         Actor::Kueue => {
-            "Kueue stops the pods of a Workload that lost its admission (preempted, PodsReady timeout, deactivated, deleted): read the Workload's Evicted condition; the queue finding says what it waits on now"
+            "Kueue stops the pods of a Workload that lost its admission (preempted, PodsReady timeout, deactivated, deleted): the Workload's Evicted condition says why; a stopped pod is not restarted, so what created it must create it again"
         }
         Actor::Scheduler => {
             "a higher-priority pod took its place: give the workload a PriorityClass that matches its importance, or add capacity so both fit"
