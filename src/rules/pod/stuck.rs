@@ -32,7 +32,13 @@ declare_rule! {
     /// A failure that a later success superseded is history, `info` with what superseded it:
     /// a Job that reached its completions, an OpenShift static-pod installer or pruner whose
     /// node a later one (or the static pod's revision) brought up to date, a controller with
-    /// its desired ready replicas again. A pod created less than 60 seconds before the
+    /// its desired ready replicas again, a Job missing from the bundle whose completion the
+    /// events record (`Completed`, the CronJob's `SawCompletedJob … status: Complete`). A
+    /// pod stopped on purpose — its `DisruptionTarget` condition (scheduler preemption,
+    /// taint manager, Eviction API, kubelet, pod GC) or Kueue's `TerminationTarget` — is
+    /// judged at that component's stage in its words, never as a crash or "without a
+    /// reason"; a Failed pod never scheduled, by its `PodScheduled=False` message. A pod
+    /// created less than 60 seconds before the
     /// snapshot (`pod_findings::JUST_CREATED_SECS`) whose diagnosis rests on an event or
     /// condition not written yet (no scheduler decision, no kubelet event, no probe event)
     /// is `info`: nothing has had time to happen. More specific rules replace this finding
