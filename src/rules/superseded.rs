@@ -177,14 +177,12 @@ pub fn job_end_event<'a>(
         .iter()
         .filter_map(|(eid, e)| {
             let r = &e.regarding;
-            if r.namespace.as_deref() != ns {
-                return None;
-            }
+            let here = r.namespace.as_deref() == ns;
             let completed = match r.kind.as_str() {
                 "Job" => {
                     let same = match r.uid.as_deref().filter(|u| !u.is_empty()) {
                         Some(u) if !uid.is_empty() => u == uid,
-                        _ => r.name == job,
+                        _ => here && r.name == job,
                     };
                     if !same {
                         return None;
@@ -197,7 +195,7 @@ pub fn job_end_event<'a>(
                         return None;
                     }
                 }
-                "CronJob" if e.reason == "SawCompletedJob" => {
+                "CronJob" if here && e.reason == "SawCompletedJob" => {
                     let (name, status) = saw_completed_job(&e.message)?;
                     if name != job {
                         return None;
