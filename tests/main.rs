@@ -4,6 +4,7 @@
 
 mod archives;
 mod cli;
+mod conditions;
 mod corpus;
 mod describe;
 mod get_forms;

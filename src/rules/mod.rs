@@ -8,6 +8,7 @@
 
 pub mod common_cause;
 pub mod deletion;
+pub mod disruption;
 pub mod evidence;
 pub mod finding;
 pub mod pod_findings;

@@ -2,6 +2,9 @@
 //! the oldest pod. A failure is history when
 //! - its Job reached its completions (`Complete=True`, `status.succeeded >= completions`):
 //!   "retried: Job web-migrate completed at …";
+//! - its Job is not in the bundle, but the events record that it completed: the Job
+//!   controller's `Completed` event ("Job completed") on the Job, or the CronJob
+//!   controller's `SawCompletedJob` ("Saw completed job: NAME, status: Complete");
 //! - it is an OpenShift static-pod installer or pruner (`installer-N[-retry-M]-NODE` or
 //!   `revision-pruner-N-NODE`, owned by ConfigMap `revision-status-N`, as library-go's
 //!   installer controller names them) and a later one on the same node succeeded
@@ -12,6 +15,7 @@
 //!
 //! Callers report such pods as `info` at most, with the sentence this module gives.
 
+use crate::kube::event::Event;
 use crate::kube::openshift::StaticPodOperator;
 use crate::kube::pod::Pod;
 use crate::rules::evidence;
@@ -56,6 +60,9 @@ const STATIC_POD_OPERATORS: &[(&str, &str)] = &[
 /// What superseded the failure of `pod` (phase Failed), if anything did.
 pub fn superseded(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Superseded> {
     if let Some(s) = job_completed(snap, pod) {
+        return Some(s);
+    }
+    if let Some(s) = job_completed_by_events(snap, pod) {
         return Some(s);
     }
     if let Some(s) = static_pod_installed(snap, id, pod) {
@@ -110,6 +117,107 @@ fn job_completed(snap: &Snapshot, pod: &Pod) -> Option<Superseded> {
         ),
         help: "nothing to fix: the Job's retry succeeded; read the failed pod's log if the first attempt's failure matters",
     })
+}
+
+/// The Job owner of a pod whose Job the bundle does not hold: (name, uid).
+fn missing_job(snap: &Snapshot, pod: &Pod) -> Option<(String, String)> {
+    let owner = pod
+        .metadata
+        .owner_references
+        .iter()
+        .find(|o| o.kind == "Job" && o.api_version.starts_with("batch/"))?;
+    if owning_job(snap, pod).is_some() {
+        return None;
+    }
+    Some((owner.name.to_string(), owner.uid.to_string()))
+}
+
+/// The pod's Job is not in the bundle, but the events record that it completed.
+fn job_completed_by_events(snap: &Snapshot, pod: &Pod) -> Option<Superseded> {
+    let (job, uid) = missing_job(snap, pod)?;
+    let (eid, e, true) = job_end_event(snap, pod.metadata.namespace.as_deref(), &job, &uid)? else {
+        return None;
+    };
+    Some(Superseded {
+        note: format!(
+            "retried: its Job {job} is not in the bundle, but {} records that it completed",
+            if e.regarding.kind == "CronJob" {
+                format!("CronJob {}'s event {}", e.regarding.name, e.reason)
+            } else {
+                format!("its event {}", e.reason)
+            }
+        ),
+        evidence: evidence::event(snap, eid, e),
+        help: "nothing to fix: the Job completed after this failure; read the failed pod's log if the first attempt's failure matters",
+    })
+}
+
+/// Job condition reasons the Job controller also writes as a Warning event when it fails
+/// the Job for good.
+const JOB_FAILED_REASONS: &[&str] = &[
+    "BackoffLimitExceeded",
+    "DeadlineExceeded",
+    "PodFailurePolicy",
+    "MaxFailedIndexesExceeded",
+    "FailedIndexes",
+];
+
+/// How the events record the end of Job `job` (uid `uid`, namespace `ns`): the latest of
+/// the Job's own `Completed` event ("Job completed") or failure event
+/// (`BackoffLimitExceeded` …), and its CronJob's `SawCompletedJob` ("Saw completed job:
+/// NAME, status: Complete|Failed"); `true` when it completed. Events attach by uid when
+/// both sides have one (DESIGN "Identity").
+pub fn job_end_event<'a>(
+    snap: &'a Snapshot,
+    ns: Option<&str>,
+    job: &str,
+    uid: &str,
+) -> Option<(ObjectId, &'a Event, bool)> {
+    snap.events()
+        .iter()
+        .filter_map(|(eid, e)| {
+            let r = &e.regarding;
+            let here = r.namespace.as_deref() == ns;
+            let completed = match r.kind.as_str() {
+                "Job" => {
+                    let same = match r.uid.as_deref().filter(|u| !u.is_empty()) {
+                        Some(u) if !uid.is_empty() => u == uid,
+                        _ => here && r.name == job,
+                    };
+                    if !same {
+                        return None;
+                    }
+                    if e.reason == "Completed" {
+                        true
+                    } else if JOB_FAILED_REASONS.contains(&e.reason.as_str()) {
+                        false
+                    } else {
+                        return None;
+                    }
+                }
+                "CronJob" if here && e.reason == "SawCompletedJob" => {
+                    let (name, status) = saw_completed_job(&e.message)?;
+                    if name != job {
+                        return None;
+                    }
+                    match status {
+                        "Complete" => true,
+                        "Failed" => false,
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            };
+            Some((*eid, e, completed))
+        })
+        .max_by_key(|(eid, e, _)| (e.last, *eid))
+}
+
+/// (job name, status) from the CronJob controller's "Saw completed job: NAME, status: S".
+fn saw_completed_job(message: &str) -> Option<(&str, &str)> {
+    let rest = message.trim().strip_prefix("Saw completed job: ")?;
+    let (name, status) = rest.split_once(", status: ")?;
+    Some((name.trim(), status.trim()))
 }
 
 /// An OpenShift static-pod installer or pruner pod, parsed from its name and owner.
@@ -257,6 +365,23 @@ fn static_pod_installed(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Supe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn saw_completed_job_messages() {
+        assert_eq!(
+            saw_completed_job("Saw completed job: nightly-29312160, status: Complete"),
+            Some(("nightly-29312160", "Complete"))
+        );
+        assert_eq!(
+            saw_completed_job("Saw completed job: nightly-29312160, status: Failed"),
+            Some(("nightly-29312160", "Failed"))
+        );
+        // Before Kubernetes 1.21 the message named no status.
+        assert_eq!(
+            saw_completed_job("Saw completed job: nightly-29312160"),
+            None
+        );
+    }
 
     #[test]
     fn installer_and_pruner_names() {

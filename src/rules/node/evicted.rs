@@ -2,9 +2,11 @@
 
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
+use crate::rules::disruption;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case};
 use crate::rules::reach::Reach;
+use crate::rules::superseded::superseded;
 use crate::rules::{Context, Finding, Severity, Stage};
 use std::collections::BTreeMap;
 
@@ -121,8 +123,15 @@ fn run(ctx: &Context) -> Vec<Finding> {
         } else if !node.is_empty() {
             ev.push(pod_findings::node_evidence(snap, &node));
         }
+        // The kubelet's DisruptionTarget condition, when it wrote one, dates the stop.
+        if let Some(d) = disruption::of(pod) {
+            ev.push(d.evidence(snap, *id));
+        }
         let healthy = pod_findings::controller_is_healthy(snap, *id);
-        let severity = if healthy {
+        // Else what superseded it (a Job that completed, by its events when the bundle
+        // lacks it; a later installer).
+        let later = (!healthy).then(|| superseded(snap, *id, pod)).flatten();
+        let severity = if healthy || later.is_some() {
             Severity::Info
         } else {
             Severity::Error
@@ -136,6 +145,10 @@ fn run(ctx: &Context) -> Vec<Finding> {
         }
         let help = if healthy {
             "delete the leftover Failed pods once the cause is understood".to_string()
+        } else if let Some(s) = later {
+            summary.push_str(&format!(" — {}", s.note));
+            ev.push(s.evidence);
+            s.help.to_string()
         } else if key == "memory" {
             "set memory requests close to real use (the kubelet evicts pods using more than they request first) and limits, or give the node more memory".into()
         } else if key == "ephemeral-storage" || key.contains("fs") || key == "DiskPressure" {

@@ -5,17 +5,20 @@ use crate::kube::event::Event;
 use crate::kube::meta::ObjectRef;
 use crate::kube::pod::{ContainerStatus, Pod};
 use crate::kube::time::{format_duration, parse_timestamp};
+use crate::rules::disruption;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, Case, node_evidence};
 use crate::rules::reach::Reach;
-use crate::rules::superseded::superseded;
+use crate::rules::superseded::{job_end_event, superseded};
 use crate::rules::{Context, Evidence, Finding, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeMap;
 
 mod containers;
+mod disrupted;
 
 use containers::{container_problem, crashed};
+use disrupted::{disrupted, failed_unscheduled};
 
 declare_rule! {
     /// Names the stage where each pod that is neither Running-and-Ready nor Succeeded stopped.
@@ -29,7 +32,13 @@ declare_rule! {
     /// A failure that a later success superseded is history, `info` with what superseded it:
     /// a Job that reached its completions, an OpenShift static-pod installer or pruner whose
     /// node a later one (or the static pod's revision) brought up to date, a controller with
-    /// its desired ready replicas again. A pod created less than 60 seconds before the
+    /// its desired ready replicas again, a Job missing from the bundle whose completion the
+    /// events record (`Completed`, the CronJob's `SawCompletedJob … status: Complete`). A
+    /// pod stopped on purpose — its `DisruptionTarget` condition (scheduler preemption,
+    /// taint manager, Eviction API, kubelet, pod GC) or Kueue's `TerminationTarget` — is
+    /// judged at that component's stage in its words, never as a crash or "without a
+    /// reason"; a Failed pod never scheduled, by its `PodScheduled=False` message. A pod
+    /// created less than 60 seconds before the
     /// snapshot (`pod_findings::JUST_CREATED_SECS`) whose diagnosis rests on an event or
     /// condition not written yet (no scheduler decision, no kubelet event, no probe event)
     /// is `info`: nothing has had time to happen. More specific rules replace this finding
@@ -140,6 +149,18 @@ fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
         return failed(snap, id, pod, &events);
     }
     let mut d = stuck(snap, id, pod, &events)?;
+    // Marked for disruption but not deleted (yet): the condition is a fact to show.
+    if !d.cause.starts_with("disrupted:")
+        && let Some(dis) = disruption::of(pod)
+    {
+        d.summary.push_str(&format!(
+            "; its {} condition says it is to be {} ({})",
+            dis.type_(),
+            dis.verb(),
+            dis.reason()
+        ));
+        d.evidence.push(dis.evidence(snap, id));
+    }
     // A diagnosis that rests on an event or condition not written yet means nothing for a
     // pod created seconds before the snapshot.
     let node_ready = pod.spec.node_name.as_deref().is_none_or(|n| {
@@ -201,6 +222,12 @@ fn stuck(
     let phase = pod.phase();
     if let Some(d) = terminating_on_lost_node(snap, id, pod) {
         return Some(d);
+    }
+    // Being deleted by the component its condition names.
+    if pod.metadata.deletion_timestamp.is_some()
+        && let Some(d) = disruption::of(pod)
+    {
+        return Some(disrupted(snap, id, pod, &d, true));
     }
     let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
         return Some(unscheduled(snap, id, pod, events));
@@ -565,11 +592,15 @@ fn failed(
     let rejected = KUBELET_REJECTIONS.contains(&reason.as_str())
         || reason.starts_with("OutOf")
         || message.starts_with("Pod was rejected");
-    let mut d = if rejected
+    let mut d = if let Some(dis) = disruption::of(pod) {
+        // Stopped on purpose: the condition names who and why.
+        disrupted(snap, id, pod, &dis, false)
+    } else if rejected
         || matches!(
             reason.as_str(),
             "Evicted" | "NodeShutdown" | "Terminated" | "NodeLost" | "Shutdown"
-        ) {
+        )
+    {
         let mut ev = vec![evidence::field(
             snap,
             id,
@@ -610,7 +641,7 @@ fn failed(
         });
         match cs {
             Some((cs, init)) => crashed(snap, id, pod, cs, init, events),
-            None => Diagnosis {
+            None => failed_unscheduled(snap, id, pod).unwrap_or_else(|| Diagnosis {
                 stage: Stage::Runtime,
                 severity: Severity::Error,
                 cause: format!("failed:{reason}"),
@@ -629,7 +660,7 @@ fn failed(
                     "phase Failed",
                 )],
                 help: "read the pod's containers' logs and events",
-            },
+            }),
         }
     };
     // The owner's current state decides: a Job that completed, a later installer or the
@@ -644,32 +675,27 @@ fn failed(
     } else if let Some((job, job_uid)) = missing_job(snap, pod)
         && d.severity == Severity::Error
     {
-        // A failed run of a Job the bundle does not hold: unless the Job's own events say
-        // it gave up, it may have retried and succeeded since; the outcome is unknown.
-        let ns = pod.metadata.namespace.as_deref();
-        // Events attach by uid when both sides have one (DESIGN "Identity").
-        let gave_up = snap.events().iter().find(|(_, e)| {
-            let r = &e.regarding;
-            let same = match r.uid.as_deref().filter(|u| !u.is_empty()) {
-                Some(u) if !job_uid.is_empty() => u == job_uid,
-                _ => r.name == job && r.namespace.as_deref() == ns,
-            };
-            r.kind == "Job"
-                && same
-                && matches!(
-                    e.reason.as_str(),
-                    "BackoffLimitExceeded" | "DeadlineExceeded"
-                )
-        });
-        match gave_up {
-            Some((eid, e)) => {
+        // A failed run of a Job the bundle does not hold: unless the events record how
+        // the Job ended, it may have retried and succeeded since; the outcome is unknown.
+        // (Events that record its completion made it history above.)
+        match job_end_event(snap, pod.metadata.namespace.as_deref(), job, job_uid) {
+            Some((eid, e, false)) => {
                 d.summary.push_str(&format!(
-                    "; its Job {job} is not in the bundle, but its event {} says it gave up",
-                    e.reason
+                    "; its Job {job} is not in the bundle, but {}",
+                    if e.regarding.kind == "CronJob" {
+                        format!(
+                            "CronJob {}'s event {} says it failed: {}",
+                            e.regarding.name,
+                            e.reason,
+                            e.message.trim()
+                        )
+                    } else {
+                        format!("its event {} says it gave up", e.reason)
+                    }
                 ));
-                d.evidence.push(evidence::event(snap, *eid, e));
+                d.evidence.push(evidence::event(snap, eid, e));
             }
-            None => {
+            _ => {
                 d.severity = Severity::Warning;
                 d.summary.push_str(&format!(
                     "; its Job {job} is not in the bundle, so whether a retry succeeded is unknown"

@@ -5,6 +5,7 @@
 use crate::kube::meta::get_qty;
 use crate::kube::pod::{ContainerStatus, Pod, StateDetail};
 use crate::rules::Evidence;
+use crate::rules::disruption;
 use crate::rules::evidence;
 use crate::rules::pod_findings::owning_job;
 use crate::snapshot::logs::LogSource;
@@ -81,10 +82,16 @@ pub fn termination_sentence(pod: &Pod, cs: &ContainerStatus) -> Option<(String, 
     let code = t.exit_code.unwrap_or(0);
     let reason = t.reason.as_deref();
     let oom = reason == Some("OOMKilled");
+    // A SIGTERM or SIGKILL the pod's own condition explains is no guess.
+    let meaning = match disruption::of(pod) {
+        Some(d) if matches!(code, 137 | 143) && !oom => {
+            format!("stopped as the pod was {}", d.verb())
+        }
+        _ => exit_meaning(code, reason).to_string(),
+    };
     let mut s = format!(
-        "last exit code {code}{}: {}",
+        "last exit code {code}{}: {meaning}",
         reason.map(|r| format!(" ({r})")).unwrap_or_default(),
-        exit_meaning(code, reason)
     );
     if let Some(sig) = t.signal.filter(|s| *s > 0) {
         s.push_str(&format!(", signal {sig}"));

@@ -4,6 +4,7 @@ use super::facts::{self, log_evidence, termination_sentence};
 use crate::declare_rule;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::kube::pod::Pod;
+use crate::rules::disruption;
 use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
 use crate::rules::reach::Reach;
@@ -159,6 +160,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                     ));
                 }
             }
+            disruption_note(snap, *pid, pod, &mut message, &mut ev);
         } else if job.status.failed > 0 {
             message.push_str(
                 "; the bundle holds none of its failed pods (they may have been deleted)",
@@ -244,6 +246,35 @@ fn finding(snap: &Snapshot, owner: ObjectRef, cause: &str, mut jobs: Vec<Failed>
     );
     f.details = Some(serde_json::json!({ "jobs": names, "pods": pods }));
     f
+}
+
+/// Stopped on purpose: who stopped the pod (its `DisruptionTarget` condition) is part of
+/// how it ended, said once.
+fn disruption_note(
+    snap: &Snapshot,
+    pid: ObjectId,
+    pod: &Pod,
+    message: &mut String,
+    ev: &mut Vec<crate::rules::Evidence>,
+) {
+    let Some(d) = disruption::of(pod) else {
+        return;
+    };
+    let why = format!(
+        "{}{}",
+        d.reason(),
+        if d.message().is_empty() {
+            String::new()
+        } else {
+            format!(": {}", d.message())
+        }
+    );
+    if message.contains(d.verb()) {
+        message.push_str(&format!(" ({} {why})", d.type_()));
+    } else {
+        message.push_str(&format!("; it was {} ({why})", d.verb()));
+    }
+    ev.push(d.evidence(snap, pid));
 }
 
 /// One failed Job before grouping by owner and cause.
