@@ -70,7 +70,7 @@ pub fn locate(
             .par_iter_mut()
             .map(|entry| {
                 let class = detected.classify(&entry.path);
-                match process(entry, &class, want.times_only(&detected, &entry.path)) {
+                match process(entry, &class, want.times_only(&detected, &entry.path), None) {
                     Outcome::Counted(located) => located,
                     Outcome::Objects { extracted, .. } => {
                         extracted.objects.into_iter().map(Located::from).collect()
