@@ -885,7 +885,8 @@ fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
                 .or_else(|| v.get("info").and_then(|i| i.get("gitVersion")))
                 .and_then(|s| s.as_str())
                 .map(str::to_string)
-        });
+        })
+        .or_else(|| rancher::server_version(&text));
     Outcome::ClusterVersion(v)
 }
 

@@ -71,6 +71,11 @@ pub fn signal(comps: &[&str]) -> Option<(usize, &'static str)> {
 /// What a file of this layout is: the tables kdiag reads as objects, the static pods'
 /// manifests; every other extension-less file is host output, not objects.
 pub fn classify(rel: &[&str], file: &str, extension_less: bool) -> Option<FileClass> {
+    if let [.., distro, "kubectl", "version"] = rel
+        && DISTROS.contains(distro)
+    {
+        return Some(FileClass::ClusterVersion);
+    }
     if let [.., distro, "kubectl", word] = rel
         && DISTROS.contains(distro)
     {
@@ -109,6 +114,20 @@ pub fn folder_time(name: &str) -> Option<i64> {
         &stamp[17..]
     );
     parse_timestamp(&iso)
+}
+
+/// The server's version `kubectl version` printed (`Server Version: v1.32.7+rke2r1`, or
+/// before kubectl 1.28 `Server Version: version.Info{…, GitVersion:"v1.21.7+rke2r2", …}`).
+pub fn server_version(text: &str) -> Option<String> {
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Server Version:"))?
+        .trim();
+    let version = match line.split_once("GitVersion:\"") {
+        Some((_, rest)) => rest.split('"').next()?,
+        None => line,
+    };
+    (version.starts_with('v') && !version.contains(' ')).then(|| version.to_string())
 }
 
 /// Why `systeminfo/date` gives no time.
@@ -222,6 +241,18 @@ mod tests {
             parse_timestamp("2025-12-04T09:15:58Z")
         );
         assert_eq!(date_file_time("Thu Dec  4 09:15:58 CET 2025\n"), None);
+    }
+
+    #[test]
+    fn server_versions() {
+        let text = "Client Version: v1.32.7+rke2r1\nKustomize Version: v5.5.0\nServer Version: v1.32.7+rke2r1\n";
+        assert_eq!(server_version(text).as_deref(), Some("v1.32.7+rke2r1"));
+        let old = "Server Version: version.Info{Major:\"1\", Minor:\"21\", GitVersion:\"v1.21.7+rke2r2\", GitCommit:\"abc\"}\n";
+        assert_eq!(server_version(old).as_deref(), Some("v1.21.7+rke2r2"));
+        assert_eq!(
+            server_version("error: You must be logged in to the server\n"),
+            None
+        );
     }
 
     #[test]
