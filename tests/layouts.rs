@@ -703,3 +703,43 @@ fn rancher_logs_collector_healthy_tables_give_no_finding() {
         )
     });
 }
+
+/// `kdiag get pods` on a table-read bundle prints the table's READY, STATUS and RESTARTS
+/// (the objects hold no container statuses to recompute them from).
+#[test]
+fn rancher_logs_collector_pods_print_their_table_cells() {
+    let run = crate::kdiag(&[
+        "get",
+        "pods",
+        "-n",
+        "default",
+        &format!("{RANCHER}-trigger"),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .map(|l| {
+            l.split("   ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    assert!(
+        rows.contains(&vec![
+            "test-crash",
+            "0/1",
+            "CrashLoopBackOff",
+            "8 (4m53s ago)",
+            "21m"
+        ]),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        rows.contains(&vec!["test-notready", "1/2", "Error", "0", "10m"]),
+        "{}",
+        run.stdout
+    );
+}
