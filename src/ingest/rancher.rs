@@ -79,10 +79,14 @@ pub fn classify(rel: &[&str], file: &str, extension_less: bool) -> Option<FileCl
     if let [.., distro, "kubectl", word] = rel
         && DISTROS.contains(distro)
     {
-        return Some(match kubectl_table::kind_of(word) {
-            Some(kind) => FileClass::KubectlTable(kind),
-            None => FileClass::Skip,
-        });
+        if let Some(kind) = kubectl_table::kind_of(word) {
+            return Some(FileClass::KubectlTable(kind));
+        }
+        // Tables of other kinds, `nodesdescribe`, `api-resources`; anything else there
+        // (kubeadm's `cluster-info_dump`) is read by what it holds.
+        if KUBECTL_FILES.contains(word) {
+            return Some(FileClass::Skip);
+        }
     }
     if let [.., "systeminfo", "date"] = rel {
         return Some(FileClass::CaptureDate);
@@ -92,7 +96,7 @@ pub fn classify(rel: &[&str], file: &str, extension_less: bool) -> Option<FileCl
     {
         return Some(FileClass::Objects);
     }
-    extension_less.then_some(FileClass::Skip)
+    (extension_less && !rel.contains(&"kubectl")).then_some(FileClass::Skip)
 }
 
 /// The capture time from the bundle's folder name (`…-2025-12-04_09_15_57`, the
@@ -271,6 +275,14 @@ mod tests {
         assert_eq!(
             classify(&["systeminfo", "ps"], "ps", true),
             Some(FileClass::Skip)
+        );
+        assert_eq!(
+            classify(
+                &["kubeadm", "kubectl", "cluster-info_dump"],
+                "cluster-info_dump",
+                true
+            ),
+            None
         );
     }
 }
