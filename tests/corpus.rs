@@ -70,6 +70,7 @@ const INPUTS: &[(&str, bool, bool)] = &[
     ("oc-upgrade-status/4.16.0-single-node", true, false),
     ("oc-upgrade-status/no-version-upgrading", true, false),
     ("oc-upgrade-status/not-upgrading", true, false),
+    ("rancher-logs-collector", true, false),
 ];
 
 #[test]
@@ -311,6 +312,56 @@ fn healthy_real_clusters_raise_no_alarm() {
             .map(|(s, r, n)| (s.to_string(), r.to_string(), n.to_string()))
             .collect();
         assert_eq!(alarms, want, "{rel}");
+    }
+}
+
+/// Rancher's logs collector bundle (kubectl tables only): its five staged failures in
+/// `default`, each at its stage, and no alarm on the healthy system pods.
+#[test]
+#[cfg_attr(
+    not(kdiag_corpus),
+    ignore = "needs ../shared/corpus (absent when built; touch build.rs after adding it)"
+)]
+fn rancher_logs_collector_finds_the_staged_failures() {
+    let dir = corpus();
+    let out = crate::analyze_json(dir.join("rancher-logs-collector").to_str().unwrap());
+    assert_eq!(out["inputs"][0]["layout"], "rancher-logs-collector");
+    let mut alarms: Vec<String> = crate::alarms(&out)
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {} {}/{}",
+                crate::text(&f["stage"]),
+                crate::text(&f["severity"]),
+                crate::text(&f["rule"]),
+                crate::text(&f["object"]["namespace"]),
+                crate::text(&f["object"]["name"])
+            )
+        })
+        .collect();
+    alarms.sort();
+    assert_eq!(
+        alarms,
+        [
+            "node error pod/stuck default/test-imagepull",
+            "runtime error pod/stuck default/test-crash",
+            "runtime error pod/stuck default/test-notready",
+            "runtime error pod/stuck default/test-oom",
+            "runtime error pod/stuck default/test-restarts",
+        ]
+    );
+    for f in crate::findings(&out) {
+        let message = crate::text(&f["message"]);
+        let evidence = f["evidence"].as_array().unwrap();
+        assert!(
+            evidence
+                .iter()
+                .any(|e| crate::text(&e["note"]).starts_with("kubectl get pods row")),
+            "{message}"
+        );
+        if crate::text(&f["stage"]) == "runtime" {
+            assert!(message.contains("not in a kubectl table"), "{message}");
+        }
     }
 }
 

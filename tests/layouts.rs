@@ -757,3 +757,125 @@ fn a_commented_manifest_outside_the_layout_is_read() {
         );
     }
 }
+
+/// Rancher's logs collector (`rancher2_logs_collector.sh`): the cluster state is kubectl's
+/// table text under `rke2/kubectl/`, trimmed here from the corpus bundle with its columns
+/// padded as kubectl pads them.
+const RANCHER: &str = "sample-bundles/layouts/rancher-logs-collector";
+
+/// (stage, severity, pod) of each finding, sorted.
+fn rancher_findings(out: &serde_json::Value) -> Vec<(String, String, String)> {
+    let mut found: Vec<(String, String, String)> = crate::findings(out)
+        .iter()
+        .map(|f| {
+            (
+                crate::text(&f["stage"]).to_string(),
+                crate::text(&f["severity"]).to_string(),
+                crate::text(&f["object"]["name"]).to_string(),
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The staged failures are found from the pods' rows and events, each at its stage: the
+/// crash loops and the container that exited with Error at runtime (no probe event: it
+/// ended by itself), the image pull at the node; each finding says what a table cannot
+/// tell; the healthy rows (Running and ready, Completed, DNS warnings) give nothing.
+#[test]
+fn rancher_logs_collector_tables_give_each_stuck_pod_its_stage() {
+    let out = crate::analyze_json(&format!("{RANCHER}-trigger"));
+    let input = &out["inputs"][0];
+    assert_eq!(input["layout"], "rancher-logs-collector");
+    assert!(
+        has_note(&out, "taken from systeminfo/date"),
+        "{:#?}",
+        notes(&out)
+    );
+    let want: Vec<(String, String, String)> = [
+        ("node", "error", "test-imagepull"),
+        ("runtime", "error", "test-crash"),
+        ("runtime", "error", "test-notready"),
+        ("runtime", "error", "test-oom"),
+        ("runtime", "error", "test-restarts"),
+    ]
+    .iter()
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+    .collect();
+    assert_eq!(rancher_findings(&out), want);
+    let oom = crate::find(&out, "pod/stuck", "test-oom");
+    let message = crate::text(&oom["message"]);
+    assert!(
+        message.contains("container memory-hog") && message.contains("not in a kubectl table"),
+        "{message}"
+    );
+    let pull = crate::find(&out, "pod/stuck", "test-imagepull");
+    assert!(crate::text(&pull["message"]).contains("pull access denied"));
+    // The row is cited at its own line of the table file.
+    let row = &pull["evidence"][0];
+    assert!(crate::text(&row["file"]).ends_with("rke2/kubectl/pods"));
+    assert_eq!(row["line"], 6);
+    crate::area_settings("layouts").bind(|| {
+        insta::assert_snapshot!(
+            "rancher-logs-collector-trigger",
+            serde_json::to_string_pretty(&out["findings"]).unwrap()
+        )
+    });
+}
+
+/// The same layout, every pod Running and ready or Completed, warnings only about DNS:
+/// no finding.
+#[test]
+fn rancher_logs_collector_healthy_tables_give_no_finding() {
+    let out = crate::analyze_json(&format!("{RANCHER}-quiet"));
+    assert_eq!(out["inputs"][0]["layout"], "rancher-logs-collector");
+    assert_eq!(out["inputs"][0]["objects"], 15);
+    assert!(rancher_findings(&out).is_empty(), "{:#?}", out["findings"]);
+    crate::area_settings("layouts").bind(|| {
+        insta::assert_snapshot!(
+            "rancher-logs-collector-quiet",
+            serde_json::to_string_pretty(&out["inputs"]).unwrap()
+        )
+    });
+}
+
+/// `kdiag get pods` on a table-read bundle prints the table's READY, STATUS and RESTARTS
+/// (the objects hold no container statuses to recompute them from).
+#[test]
+fn rancher_logs_collector_pods_print_their_table_cells() {
+    let run = crate::kdiag(&[
+        "get",
+        "pods",
+        "-n",
+        "default",
+        &format!("{RANCHER}-trigger"),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .map(|l| {
+            l.split("   ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    assert!(
+        rows.contains(&vec![
+            "test-crash",
+            "0/1",
+            "CrashLoopBackOff",
+            "8 (4m53s ago)",
+            "21m"
+        ]),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        rows.contains(&vec!["test-notready", "1/2", "Error", "0", "10m"]),
+        "{}",
+        run.stdout
+    );
+}

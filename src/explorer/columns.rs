@@ -180,9 +180,15 @@ static PRINTERS: &[Printer] = &[
         kind: "Pod",
         columns: &[
             NAME,
-            col("READY", pod_ready),
-            col("STATUS", |o| pod_status(o.snap, o.v)),
-            col("RESTARTS", pod_restarts),
+            col("READY", |o| {
+                table_cell(o.v, "READY").unwrap_or_else(|| pod_ready(o))
+            }),
+            col("STATUS", |o| {
+                table_cell(o.v, "STATUS").unwrap_or_else(|| pod_status(o.snap, o.v))
+            }),
+            col("RESTARTS", |o| {
+                table_cell(o.v, "RESTARTS").unwrap_or_else(|| pod_restarts(o))
+            }),
             AGE,
             text_or_none!(wide "IP", "/status/podIP"),
             text_or_none!(wide "NODE", "/spec/nodeName"),
@@ -577,6 +583,23 @@ fn condition_status(v: &Value, t: &str) -> String {
 
 fn container_statuses(v: &Value) -> Vec<Value> {
     each(v, "/status/containerStatuses", Value::clone)
+}
+
+/// The cell of `column` of an object read from kubectl's table text (see
+/// `kube::table`): what the table showed, where the object lacks the fields to recompute it.
+fn table_cell(v: &Value, column: &str) -> Option<String> {
+    let annotations = v.pointer("/metadata/annotations")?;
+    let from_table = annotations.get(crate::kube::table::SOURCE_ANNOTATION)
+        == Some(&Value::from(crate::kube::table::SOURCE_TABLE));
+    from_table
+        .then(|| {
+            annotations
+                .get(crate::kube::table::cell_key(column))?
+                .as_str()
+        })
+        .flatten()
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
 }
 
 fn pod_ready(o: &Item) -> String {

@@ -13,16 +13,18 @@ pub enum Layout {
     Troubleshoot,
     Insights,
     ClusterInfoDump,
+    RancherLogsCollector,
     KubectlDump,
 }
 
 impl Layout {
-    pub const ALL: [Layout; 6] = [
+    pub const ALL: [Layout; 7] = [
         Layout::MustGather,
         Layout::SupportBundleKit,
         Layout::Troubleshoot,
         Layout::Insights,
         Layout::ClusterInfoDump,
+        Layout::RancherLogsCollector,
         Layout::KubectlDump,
     ];
 
@@ -33,6 +35,7 @@ impl Layout {
             Layout::Troubleshoot => "troubleshoot",
             Layout::ClusterInfoDump => "cluster-info-dump",
             Layout::Insights => "insights",
+            Layout::RancherLogsCollector => "rancher-logs-collector",
             Layout::KubectlDump => "kubectl-dump",
         }
     }
@@ -150,6 +153,9 @@ fn signals(path: &str) -> Vec<(Layout, &str, &'static str)> {
             out.push((Layout::ClusterInfoDump, root(n - 2), signal));
         }
         _ => {}
+    }
+    if let Some((i, signal)) = super::rancher::signal(&comps) {
+        out.push((Layout::RancherLogsCollector, root(i), signal));
     }
     out
 }
@@ -287,6 +293,11 @@ pub enum FileClass {
     EventTimes,
     /// troubleshoot `cluster-info/cluster_version.json`.
     ClusterVersion,
+    /// kubectl's table text of one kind (Rancher's logs collector: `rke2/kubectl/pods`),
+    /// read into objects by `ingest::kubectl_table`.
+    KubectlTable(&'static str),
+    /// Rancher's logs collector's `systeminfo/date`: gives the snapshot time.
+    CaptureDate,
     /// A known non-object file (logs without a pod, analysis.json, version.yaml, DNS…).
     Skip,
 }
@@ -379,6 +390,11 @@ fn classify_parts(layout: Layout, root: &str, path: &str, parts: &PathParts) -> 
         return FileClass::ClusterVersion;
     }
     let lower = parts.lower.as_str();
+    if layout == Layout::RancherLogsCollector
+        && let Some(class) = super::rancher::classify(comps, file, !lower.contains('.'))
+    {
+        return class;
+    }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     let object_ext = matches!(ext, "yaml" | "yml" | "json");
     if !object_ext && !lower.contains('.') {
@@ -435,6 +451,8 @@ fn classify_parts(layout: Layout, root: &str, path: &str, parts: &PathParts) -> 
             }
         }
         Layout::ClusterInfoDump | Layout::KubectlDump => FileClass::Objects,
+        // Other YAML beside the tables (`rke2/50-rancher.yaml`, CNI configuration).
+        Layout::RancherLogsCollector => FileClass::MaybeObjects,
     }
 }
 

@@ -75,6 +75,7 @@ pub fn locate(
                     &class,
                     want.times_only(&detected, &entry.path),
                     &detected,
+                    None,
                 )
                 .0
                 {

@@ -13,10 +13,12 @@ pub mod dump_logs;
 pub mod early;
 pub mod header;
 pub mod json;
+pub mod kubectl_table;
 pub mod layout;
 pub mod listing;
 pub mod locate;
 pub mod objects;
+pub mod rancher;
 pub mod source;
 pub mod want;
 #[cfg(test)]
@@ -468,18 +470,7 @@ fn load_input(
         skipped: 0,
         notes: vec![detected.note()],
     };
-    if collected.symlinks > 0 {
-        info.notes.push(format!(
-            "{} symbolic link(s) in the bundle were not followed",
-            collected.symlinks
-        ));
-    }
-    if collected.hardlinks > 0 {
-        info.notes.push(format!(
-            "{} hard link(s) in the bundle were not followed",
-            collected.hardlinks
-        ));
-    }
+    link_notes(&collected, &mut info.notes);
     for p in collected.problems {
         loaded.problems.push(Problem {
             input,
@@ -501,12 +492,23 @@ fn load_input(
         .iter()
         .map(|e| want.times_only(&detected, &e.path))
         .collect();
+    let table_time = (layout == Layout::RancherLogsCollector)
+        .then(|| {
+            rancher::table_time(
+                &detected.root,
+                &arg.display(),
+                &mut collected.entries,
+                &mut info.notes,
+            )
+        })
+        .flatten();
+    let now = table_time.as_ref().map(|(t, _)| *t);
     let outcomes: Vec<(Outcome, Vec<dump_logs::Section>)> = collected
         .entries
         .par_iter_mut()
         .zip(classes.par_iter())
         .zip(times_only.par_iter())
-        .map(|((entry, class), &times_only)| process(entry, class, times_only, &detected))
+        .map(|((entry, class), &times_only)| process(entry, class, times_only, &detected, now))
         .collect();
     // Files read in a way the input's notes say.
     let (mut placeholders, mut internal_dumps) = (0, Vec::new());
@@ -558,6 +560,7 @@ fn load_input(
                 skipped.add(Skip::Metadata, &entry.path);
                 let what = match class {
                     FileClass::BundleMetadata => "metadata.yaml bundlecreatedat",
+                    FileClass::CaptureDate => "systeminfo/date",
                     _ => "timestamp file",
                 };
                 times
@@ -640,6 +643,9 @@ fn load_input(
         ));
     }
     object_times(loaded, input, first_file, layout, &mut times);
+    if let Some((t, what)) = table_time {
+        times.metadata.push((t, what));
+    }
     // Without events, the snapshot time is the newest object's, or the metadata's checked
     // against it: every object counts.
     if !want.is_all() && want.needs_time() && times.events.is_empty() {
@@ -652,6 +658,20 @@ fn load_input(
     info.notes.extend(skipped.note());
     loaded.inputs.push(info);
     None
+}
+
+/// The links of a bundle that were not followed, in its notes.
+fn link_notes(collected: &Collected, notes: &mut Vec<String>) {
+    for (count, what) in [
+        (collected.symlinks, "symbolic"),
+        (collected.hardlinks, "hard"),
+    ] {
+        if count > 0 {
+            notes.push(format!(
+                "{count} {what} link(s) in the bundle were not followed"
+            ));
+        }
+    }
 }
 
 /// The snapshot time's candidates from what this input's files hold (from `first_file`
@@ -771,20 +791,32 @@ fn troubleshoot_folder_time(path: &str) -> Option<i64> {
 /// Reads one file (a log is only classified: its entry keeps its content for later);
 /// a file of Events read only for their times (`times_only`) keeps neither its text nor
 /// its Events when it holds nothing else. The logs a cluster-info dump holds after its
-/// objects come apart (see [`dump_logs`]).
+/// objects come apart (see [`dump_logs`]). `now` is the capture time a kubectl table's
+/// ages count back from.
 fn process(
     entry: &mut Entry,
     class: &FileClass,
     times_only: bool,
     detected: &Detected,
+    now: Option<i64>,
 ) -> (Outcome, Vec<dump_logs::Section>) {
+    let none = Vec::new;
     let expects_objects = match class {
-        FileClass::Skip => return (Outcome::Skipped(Skip::NotInLayout), Vec::new()),
-        FileClass::Log(_) => return (Outcome::Log, Vec::new()),
+        FileClass::Skip => return (Outcome::Skipped(Skip::NotInLayout), none()),
+        FileClass::Log(_) => return (Outcome::Log, none()),
+        FileClass::KubectlTable(kind) => match rancher::table_read(entry, kind, now) {
+            Ok(Some(read)) => {
+                entry.data = EntryData::Read(Box::new(read));
+                true
+            }
+            Ok(None) => return (Outcome::Skipped(Skip::NoObjects), none()),
+            Err(e) => return (Outcome::Problem(None, e), none()),
+        },
         FileClass::Timestamp
+        | FileClass::CaptureDate
         | FileClass::BundleMetadata
         | FileClass::EventTimes
-        | FileClass::ClusterVersion => return (bundle_metadata(entry, class), Vec::new()),
+        | FileClass::ClusterVersion => return (bundle_metadata(entry, class), none()),
         FileClass::Objects => true,
         FileClass::MaybeObjects => false,
     };
@@ -798,7 +830,7 @@ fn process(
             }
             Err(e) => {
                 let problem = Outcome::Problem(None, format!("cannot read: {e}"));
-                return (problem, Vec::new());
+                return (problem, none());
             }
         },
     };
@@ -931,6 +963,10 @@ fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
             return Outcome::Times(t.into_iter().collect(), vec![]);
         }
         FileClass::EventTimes => return Outcome::Times(vec![], event_times(&text)),
+        FileClass::CaptureDate => {
+            let t = rancher::date_file_time(&text);
+            return Outcome::Times(t.into_iter().collect(), vec![]);
+        }
         _ => {}
     }
     let v: Option<String> = serde_json::from_str::<serde_json::Value>(&text)
@@ -940,7 +976,8 @@ fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
                 .or_else(|| v.get("info").and_then(|i| i.get("gitVersion")))
                 .and_then(|s| s.as_str())
                 .map(str::to_string)
-        });
+        })
+        .or_else(|| rancher::server_version(&text));
     Outcome::ClusterVersion(v)
 }
 

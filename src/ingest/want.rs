@@ -507,7 +507,7 @@ fn place_of<'a>(detected: &Detected, path: &'a str) -> Place<'a> {
             }
             _ => unknown,
         },
-        Layout::Insights | Layout::KubectlDump => unknown,
+        Layout::Insights | Layout::RancherLogsCollector | Layout::KubectlDump => unknown,
     }
 }
 

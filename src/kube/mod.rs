@@ -29,6 +29,7 @@ pub mod policy;
 pub mod quantity;
 pub mod requests;
 pub mod storage;
+pub mod table;
 pub mod time;
 pub mod vecmap;
 pub mod workload;

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 mod containers;
 mod disrupted;
+mod table;
 
 use containers::{container_problem, crashed};
 use disrupted::{disrupted, failed_unscheduled};
@@ -126,6 +127,9 @@ fn finding(
 
 /// Decides where one pod stopped, or `None` when it is healthy or done.
 fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
+    if crate::kube::table::is_from_table(&pod.metadata) {
+        return table::diagnose(snap, id, pod, &snap.events_for(id));
+    }
     let phase = pod.phase();
     // No status at all: a manifest (a template or an example), not a live pod.
     if phase.is_empty() && pod.status.conditions.is_empty() && pod.spec.node_name.is_none() {
