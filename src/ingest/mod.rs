@@ -18,6 +18,7 @@ pub mod layout;
 pub mod listing;
 pub mod locate;
 pub mod objects;
+mod outcome;
 pub mod rancher;
 pub mod source;
 pub mod want;
@@ -30,6 +31,7 @@ use content::FileRead;
 pub use content::scan_yaml;
 use layout::{Detected, FileClass, Layout, LogKey};
 use objects::RawObject;
+use outcome::{Outcome, Skip, Skipped, process, troubleshoot_folder_time};
 use rayon::prelude::*;
 use serde::Serialize;
 use source::{Collected, Entry, EntryData};
@@ -404,30 +406,6 @@ pub fn parse_for_times(path: &str, bytes: Vec<u8>) -> EntryData {
     }
 }
 
-/// What one file turned out to be.
-enum Outcome {
-    Objects {
-        text: KeptText,
-        extracted: objects::Extracted,
-        error: Option<spans::ParseError>,
-        listings: Vec<listing::Listing>,
-    },
-    /// An empty file or a `List` with no items, and the listings that proves.
-    Empty(Vec<listing::Listing>),
-    /// Not objects, and why (the input's notes count the reasons).
-    Skipped(Skip),
-    Log,
-    /// Times that date the snapshot: (from metadata, event times).
-    Times(Vec<i64>, Vec<i64>),
-    /// A file of Events read only for their times (see [`Want::times_only`]): how many
-    /// Events it holds, and their times.
-    EventTimes(usize, Vec<i64>),
-    /// A file read only to tell which objects it holds (see [`Want::counting`]).
-    Counted(Vec<Located>),
-    ClusterVersion(Option<String>),
-    Problem(Option<u32>, String),
-}
-
 /// Reads one input's entries into `loaded`, those `want` admits. Returns a wider want
 /// instead when this read cannot give the full read's answer: members left unread
 /// belong to the layout the whole input decides, or the snapshot time needs more.
@@ -510,29 +488,13 @@ fn load_input(
         .zip(times_only.par_iter())
         .map(|((entry, class), &times_only)| process(entry, class, times_only, &detected, now))
         .collect();
-    // Files read in a way the input's notes say.
-    let (mut placeholders, mut internal_dumps) = (0, Vec::new());
+    let mut read_as = ReadAs::default();
     let first_file = loaded.files.len();
     let mut times = clock::Candidates::default();
     let mut skipped = Skipped::default();
-    let mut dump_sections = Vec::new();
     for ((entry, class), outcome) in collected.entries.into_iter().zip(classes).zip(outcomes) {
         let (outcome, sections) = outcome;
-        let held_logs = !sections.is_empty();
-        if held_logs {
-            dump_sections.push(format!("{} ({})", entry.path, sections.len()));
-        }
-        for s in sections {
-            loaded.logs.push(LogSource {
-                key: s.key,
-                input,
-                path: entry.path.clone(),
-                data: EntryData::Section {
-                    bytes: s.bytes,
-                    skipped_lines: s.skipped_lines,
-                },
-            });
-        }
+        let held_logs = read_as.keep_sections(loaded, input, &entry.path, sections);
         match outcome {
             // A file of logs and no objects was read, not skipped.
             Outcome::Skipped(_) if held_logs => {}
@@ -599,9 +561,9 @@ fn load_input(
                 listings,
             } => {
                 loaded.listings.extend(listings);
-                placeholders += usize::from(extracted.placeholders);
+                read_as.placeholders += usize::from(extracted.placeholders);
                 if extracted.internal_dump {
-                    internal_dumps.push(entry.path.clone());
+                    read_as.internal_dumps.push(entry.path.clone());
                 }
                 for d in extracted.defects {
                     loaded.problems.push(Problem {
@@ -624,24 +586,7 @@ fn load_input(
             }
         }
     }
-    if !dump_sections.is_empty() {
-        info.notes.push(format!(
-            "container logs read from `kubectl cluster-info dump` sections (==== START logs for container … ====) in: {}",
-            dump_sections.join(", ")
-        ));
-    }
-    if placeholders > 0 {
-        info.notes.push(format!(
-            "{placeholders} YAML file(s) hold troubleshoot's redaction placeholder {} as a plain value, which YAML reads as an alias: read as the redacted text",
-            crate::parse::redaction::PLACEHOLDER
-        ));
-    }
-    if let Some(first) = internal_dumps.first() {
-        info.notes.push(format!(
-            "{} file(s) read as an old kubectl cluster-info dump (internal types, kubectl 1.13 or older; kind from the file name), e.g. {first}",
-            internal_dumps.len()
-        ));
-    }
+    info.notes.extend(read_as.notes());
     object_times(loaded, input, first_file, layout, &mut times);
     if let Some((t, what)) = table_time {
         times.metadata.push((t, what));
@@ -661,6 +606,68 @@ fn load_input(
 }
 
 /// The links of a bundle that were not followed, in its notes.
+/// Files read in a way the input's notes say.
+#[derive(Default)]
+struct ReadAs {
+    /// Files that held `kubectl cluster-info dump` log sections, with how many.
+    dump_sections: Vec<String>,
+    /// YAML files holding troubleshoot's redaction placeholder as a plain value.
+    placeholders: usize,
+    /// Files of Go's internal types (old kubectl cluster-info dumps).
+    internal_dumps: Vec<String>,
+}
+
+impl ReadAs {
+    /// Keeps a file's log sections as its containers' logs; whether it held any.
+    fn keep_sections(
+        &mut self,
+        loaded: &mut Loaded,
+        input: usize,
+        path: &str,
+        sections: Vec<dump_logs::Section>,
+    ) -> bool {
+        if sections.is_empty() {
+            return false;
+        }
+        self.dump_sections
+            .push(format!("{path} ({})", sections.len()));
+        loaded.logs.extend(sections.into_iter().map(|s| LogSource {
+            key: s.key,
+            input,
+            path: path.to_string(),
+            data: EntryData::Section {
+                bytes: s.bytes,
+                skipped_lines: s.skipped_lines,
+            },
+        }));
+        true
+    }
+
+    fn notes(self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if !self.dump_sections.is_empty() {
+            notes.push(format!(
+                "container logs read from `kubectl cluster-info dump` sections (==== START logs for container … ====) in: {}",
+                self.dump_sections.join(", ")
+            ));
+        }
+        if self.placeholders > 0 {
+            notes.push(format!(
+                "{} YAML file(s) hold troubleshoot's redaction placeholder {} as a plain value, which YAML reads as an alias: read as the redacted text",
+                self.placeholders,
+                crate::parse::redaction::PLACEHOLDER
+            ));
+        }
+        if let Some(first) = self.internal_dumps.first() {
+            notes.push(format!(
+                "{} file(s) read as an old kubectl cluster-info dump (internal types, kubectl 1.13 or older; kind from the file name), e.g. {first}",
+                self.internal_dumps.len()
+            ));
+        }
+        notes
+    }
+}
+
 fn link_notes(collected: &Collected, notes: &mut Vec<String>) {
     for (count, what) in [
         (collected.symlinks, "symbolic"),
@@ -722,281 +729,6 @@ fn object_times(
             }
         }
     }
-}
-
-/// Why a file holds no objects kdiag reads.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Skip {
-    /// The layout puts no objects there (logs of other kinds, collector output, HTML …).
-    NotInLayout,
-    /// Bundle metadata: a timestamp, a version, Insights' compact events.
-    Metadata,
-    /// Text without Kubernetes objects (not YAML or JSON, or other YAML or JSON), where
-    /// the layout allows other files. One reason: an archive member is read before the
-    /// layout is known, and may be found to be no YAML by another path than a file.
-    NoObjects,
-    /// An empty file, or a `List` with no items.
-    Empty,
-    /// Not text.
-    Binary,
-}
-
-impl Skip {
-    fn words(self) -> &'static str {
-        match self {
-            Skip::NotInLayout => "not object files in this layout",
-            Skip::Metadata => "bundle metadata",
-            Skip::NoObjects => "text without Kubernetes objects",
-            Skip::Empty => "empty, or a List with no items",
-            Skip::Binary => "not text",
-        }
-    }
-}
-
-/// Skipped files by reason, each with the first path (entries come sorted), so a user
-/// can see that no file holding objects was left out.
-#[derive(Default)]
-struct Skipped(Vec<(Skip, usize, String)>);
-
-impl Skipped {
-    fn add(&mut self, why: Skip, path: &str) {
-        match self.0.iter_mut().find(|(w, _, _)| *w == why) {
-            Some((_, n, _)) => *n += 1,
-            None => self.0.push((why, 1, path.to_string())),
-        }
-    }
-
-    fn note(mut self) -> Option<String> {
-        if self.0.is_empty() {
-            return None;
-        }
-        self.0.sort();
-        let total: usize = self.0.iter().map(|(_, n, _)| n).sum();
-        let parts: Vec<String> = self
-            .0
-            .iter()
-            .map(|(why, n, first)| format!("{n} {} (e.g. {first})", why.words()))
-            .collect();
-        Some(format!("skipped {total} file(s): {}", parts.join("; ")))
-    }
-}
-
-/// `support-bundle-2026-11-20T09_14_02/…` → the time in the folder name.
-fn troubleshoot_folder_time(path: &str) -> Option<i64> {
-    let first = path.split('/').next()?;
-    let stamp = first.strip_prefix("support-bundle-")?;
-    parse_timestamp(&stamp.replace('_', ":"))
-}
-
-/// Reads one file (a log is only classified: its entry keeps its content for later);
-/// a file of Events read only for their times (`times_only`) keeps neither its text nor
-/// its Events when it holds nothing else. The logs a cluster-info dump holds after its
-/// objects come apart (see [`dump_logs`]). `now` is the capture time a kubectl table's
-/// ages count back from.
-fn process(
-    entry: &mut Entry,
-    class: &FileClass,
-    times_only: bool,
-    detected: &Detected,
-    now: Option<i64>,
-) -> (Outcome, Vec<dump_logs::Section>) {
-    let none = Vec::new;
-    let expects_objects = match class {
-        FileClass::Skip => return (Outcome::Skipped(Skip::NotInLayout), none()),
-        FileClass::Log(_) => return (Outcome::Log, none()),
-        FileClass::KubectlTable(kind) => match rancher::table_read(entry, kind, now) {
-            Ok(Some(read)) => {
-                entry.data = EntryData::Read(Box::new(read));
-                true
-            }
-            Ok(None) => return (Outcome::Skipped(Skip::NoObjects), none()),
-            Err(e) => return (Outcome::Problem(None, e), none()),
-        },
-        FileClass::Timestamp
-        | FileClass::CaptureDate
-        | FileClass::BundleMetadata
-        | FileClass::EventTimes
-        | FileClass::ClusterVersion => return (bundle_metadata(entry, class), none()),
-        FileClass::Objects => true,
-        FileClass::MaybeObjects => false,
-    };
-    let mut logs = Vec::new();
-    let read = match entry.take_read() {
-        Some(read) => read,
-        None => match entry.take() {
-            Ok(mut bytes) => {
-                logs = dump_logs::split_off(&mut bytes);
-                content::read_with(&entry.path, bytes, expects_objects, !times_only)
-            }
-            Err(e) => {
-                let problem = Outcome::Problem(None, format!("cannot read: {e}"));
-                return (problem, none());
-            }
-        },
-    };
-    let outcome = read_outcome(read, expects_objects, times_only, detected, &entry.path);
-    (outcome, logs)
-}
-
-/// What a file's content gave (see [`process`]).
-fn read_outcome(
-    read: FileRead,
-    expects_objects: bool,
-    times_only: bool,
-    detected: &Detected,
-    path: &str,
-) -> Outcome {
-    if times_only && let Some((count, times)) = times_of_events(&read) {
-        return Outcome::EventTimes(count, times);
-    }
-    let read = match times_only {
-        true => match located_of(read) {
-            Ok(located) => return Outcome::Counted(located),
-            Err(read) => read,
-        },
-        false => read,
-    };
-    match read {
-        FileRead::NotText(msg) if expects_objects => Outcome::Problem(None, msg),
-        FileRead::NotText(_) => Outcome::Skipped(Skip::Binary),
-        FileRead::Unparsed => Outcome::Skipped(Skip::NoObjects),
-        FileRead::Parsed {
-            looks_like_objects,
-            starts_like_objects,
-            text,
-            extracted,
-            error,
-        } => {
-            // A file that starts as objects do and does not parse is a problem wherever it
-            // is (a List cut in the middle of an item), and keeps the objects read before.
-            let expects_objects = expects_objects || (starts_like_objects && error.is_some());
-            if !expects_objects && (!looks_like_objects || extracted.objects.is_empty()) {
-                // Collector output that is not Kubernetes objects: nothing to report.
-                return Outcome::Skipped(Skip::NoObjects);
-            }
-            let listings = match error {
-                None => listing::of_file(detected, path, &extracted),
-                Some(_) => Vec::new(),
-            };
-            if expects_objects
-                && extracted.objects.is_empty()
-                && extracted.defects.is_empty()
-                && error.is_none()
-            {
-                // An empty file or a `List` with no items: a valid, empty answer.
-                return Outcome::Empty(listings);
-            }
-            // Held until the store takes them: no spare room.
-            let mut extracted = extracted;
-            extracted.objects.shrink_to_fit();
-            Outcome::Objects {
-                text,
-                extracted,
-                error,
-                listings,
-            }
-        }
-    }
-}
-
-/// What a file parsed into when it parsed whole, with nothing its input's notes or
-/// problems must say (a defect, troubleshoot's placeholder, an internal dump).
-fn read_cleanly(read: &FileRead) -> Option<&objects::Extracted> {
-    let FileRead::Parsed {
-        extracted,
-        error: None,
-        ..
-    } = read
-    else {
-        return None;
-    };
-    (extracted.defects.is_empty() && !extracted.placeholders && !extracted.internal_dump)
-        .then_some(extracted)
-}
-
-/// The times of a file's Events as a full read counts them (see `clock`), when it holds
-/// Events only and read without a problem; else `None` (its objects are kept).
-fn times_of_events(read: &FileRead) -> Option<(usize, Vec<i64>)> {
-    let extracted = read_cleanly(read)?;
-    let only_events =
-        !extracted.objects.is_empty() && extracted.objects.iter().all(|o| o.kind == "Event");
-    only_events.then(|| {
-        let times = extracted.objects.iter().filter_map(|o| o.time).collect();
-        (extracted.objects.len(), times)
-    })
-}
-
-/// Who the objects of a file read only to tell which it holds are, taken from it: the
-/// read back (it is read as any other file) unless it parsed whole into objects, none of
-/// them an Event.
-fn located_of(read: FileRead) -> Result<Vec<Located>, FileRead> {
-    let clean = read_cleanly(&read).is_some_and(|e| e.objects.iter().all(|o| o.kind != "Event"));
-    match read {
-        FileRead::Parsed { extracted, .. } if clean => {
-            Ok(extracted.objects.into_iter().map(Located::from).collect())
-        }
-        read => Err(read),
-    }
-}
-
-/// must-gather's `timestamp`, support-bundle-kit's `metadata.yaml`, Insights' compact
-/// events and troubleshoot's `cluster_version.json`: what they say, never a problem.
-fn bundle_metadata(entry: &mut Entry, class: &FileClass) -> Outcome {
-    let text = match entry.take() {
-        Ok(bytes) => match content::decode(bytes) {
-            Ok(t) => t,
-            Err(_) => return Outcome::Skipped(Skip::Binary),
-        },
-        Err(e) => return Outcome::Problem(None, format!("cannot read: {e}")),
-    };
-    match class {
-        // Go's `time.Now().String()`, one line per gathering step:
-        // `2021-08-03 12:11:56.91501602 +0200 CEST m=+1.651641915`.
-        FileClass::Timestamp => {
-            return Outcome::Times(text.lines().filter_map(parse_timestamp).collect(), vec![]);
-        }
-        FileClass::BundleMetadata => {
-            let t = text.lines().find_map(|l| {
-                let v = l.strip_prefix("bundlecreatedat:")?.trim();
-                parse_timestamp(v.trim_matches(|c| c == '"' || c == '\''))
-            });
-            return Outcome::Times(t.into_iter().collect(), vec![]);
-        }
-        FileClass::EventTimes => return Outcome::Times(vec![], event_times(&text)),
-        FileClass::CaptureDate => {
-            let t = rancher::date_file_time(&text);
-            return Outcome::Times(t.into_iter().collect(), vec![]);
-        }
-        _ => {}
-    }
-    let v: Option<String> = serde_json::from_str::<serde_json::Value>(&text)
-        .ok()
-        .and_then(|v| {
-            v.get("string")
-                .or_else(|| v.get("info").and_then(|i| i.get("gitVersion")))
-                .and_then(|s| s.as_str())
-                .map(str::to_string)
-        })
-        .or_else(|| rancher::server_version(&text));
-    Outcome::ClusterVersion(v)
-}
-
-/// The last times of Insights' compact events (`{"items":[{"lastTimestamp":…}]}`).
-fn event_times(text: &str) -> Vec<i64> {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
-        return Vec::new();
-    };
-    let items = v.get("items").and_then(|i| i.as_array());
-    items
-        .into_iter()
-        .flatten()
-        .filter_map(|e| {
-            ["lastTimestamp", "eventTime", "firstTimestamp"]
-                .iter()
-                .filter_map(|k| e.get(*k)?.as_str().and_then(parse_timestamp))
-                .max()
-        })
-        .collect()
 }
 
 /// Reads a log's text on demand: the last [`source::log_tail_bytes`] of it, and the
