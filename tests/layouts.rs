@@ -398,6 +398,22 @@ fn insights_operator_objects_name_themselves_inline() {
         "{:#}",
         out["problems"]
     );
+    // Troubleshoot's secret collector writes `name` at the top too, without `kind`: a
+    // report that the Secret does not exist, never a Secret.
+    let report = "{\n  \"namespace\": \"default\",\n  \"name\": \"example-secret\",\n  \"key\": \"\",\n  \"secretExists\": false,\n  \"keyExists\": false\n}";
+    let collector = Scratch::with_files(
+        "troubleshoot-secret-report",
+        &[
+            (
+                "version.yaml",
+                "apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\n",
+            ),
+            ("secrets/default/example-secret.json", report),
+        ],
+    );
+    let none = kdiag(&["analyze", collector.path()]);
+    assert_eq!(none.code, 2, "{}", none.stdout);
+    assert!(none.stdout.contains("0 objects"), "{}", none.stdout);
     let get = kdiag(&["get", "etcd", "-o", "name", tree.path()]);
     assert_eq!(
         (get.code, get.stdout.as_str()),

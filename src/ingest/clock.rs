@@ -3,6 +3,10 @@
 //! object or a year-9999 `timestamp` must not make every age years long.
 
 use crate::kube::time::{format_duration, format_rfc3339, parse_timestamp};
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
 
 /// How far past the rest a time may lie before it is an outlier, not the clock.
 const SLACK: i64 = 3 * 86_400;
@@ -41,26 +45,94 @@ const STATUS_TIME_KEYS: [&str; 10] = [
     "renewTime",
 ];
 
-/// The newest time an object's `status` holds (and a Lease's `spec.renewTime`), if any.
-pub fn status_time(object: &serde_json::Value) -> Option<i64> {
-    fn newest(v: &serde_json::Value, key: Option<&str>) -> Option<i64> {
-        match v {
-            serde_json::Value::String(s) => key
-                .filter(|k| STATUS_TIME_KEYS.contains(k))
-                .and_then(|_| parse_timestamp(s)),
-            serde_json::Value::Array(items) => items.iter().filter_map(|i| newest(i, key)).max(),
-            serde_json::Value::Object(map) => {
-                map.iter().filter_map(|(k, v)| newest(v, Some(k))).max()
+/// The newest time an object's `status` (and `spec`: a Lease's `renewTime`) holds under
+/// [`STATUS_TIME_KEYS`], read without building the object's tree: values of any length
+/// are passed over, not copied.
+pub fn status_time(body: &super::body::Body) -> Option<i64> {
+    body.deserialize::<StatusTimes>().ok().and_then(|t| t.0)
+}
+
+/// See [`status_time`].
+struct StatusTimes(Option<i64>);
+
+impl<'de> Deserialize<'de> for StatusTimes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Top;
+        impl<'de> Visitor<'de> for Top {
+            type Value = StatusTimes;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
             }
-            _ => None,
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StatusTimes, A::Error> {
+                let mut newest = None;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    if matches!(key.as_ref(), "status" | "spec") {
+                        newest = newest.max(map.next_value_seed(Newest(false))?);
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(StatusTimes(newest))
+            }
         }
+        d.deserialize_map(Top)
     }
-    let status = object.get("status").and_then(|s| newest(s, None));
-    let renew = object
-        .pointer("/spec/renewTime")
-        .and_then(|t| t.as_str())
-        .and_then(parse_timestamp);
-    status.max(renew)
+}
+
+/// The newest time under a value; `.0`: the value is itself under a time key.
+struct Newest(bool);
+
+impl<'de> DeserializeSeed<'de> for Newest {
+    type Value = Option<i64>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Newest {
+    type Value = Option<i64>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Option<i64>, E> {
+        Ok(self.0.then(|| parse_timestamp(s)).flatten())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<i64>, A::Error> {
+        let mut newest = None;
+        while let Some(t) = seq.next_element_seed(Newest(self.0))? {
+            newest = newest.max(t);
+        }
+        Ok(newest)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<i64>, A::Error> {
+        let mut newest = None;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let timed = STATUS_TIME_KEYS.contains(&key.as_ref());
+            newest = newest.max(map.next_value_seed(Newest(timed))?);
+        }
+        Ok(newest)
+    }
 }
 
 /// The "as of" time, whether it came from object creation times only, and the notes

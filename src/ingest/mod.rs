@@ -723,7 +723,7 @@ fn object_times(
             .zip(&loaded.objects[first_file..])
         {
             for o in objects.iter().filter(|o| o.kind != "Event") {
-                if let Some(t) = clock::status_time(&o.value()) {
+                if let Some(t) = clock::status_time(&o.body) {
                     times.objects.push((t, file.path.clone()));
                 }
             }

@@ -433,8 +433,11 @@ fn single(
         });
         return;
     }
-    // Insights' operator objects name themselves at the top, with no `metadata`.
-    let inline = match header.has_metadata {
+    // Insights' operator objects name themselves at the top, with no `metadata`, and say
+    // their own kind and apiVersion (troubleshoot's secret and configmap collectors write
+    // `name` and `namespace` too, with neither: a report, not an object).
+    let says_type = header.kind.is_some() && header.api_version.is_some();
+    let inline = match header.has_metadata || !says_type {
         false => header.inline_name.clone().filter(|n| !n.is_empty()),
         true => None,
     };
