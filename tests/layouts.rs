@@ -430,7 +430,9 @@ fn insights_operator_objects_name_themselves_inline() {
 fn a_cluster_info_dump_saved_as_text_gives_objects_and_logs() {
     let dump = "tests/data/cluster-info-dump.txt";
     let out = crate::analyze_json(dump);
-    assert_eq!(out["inputs"][0]["objects"], 3, "{:#?}", notes(&out));
+    // Namespaces follow one another: kube-system's objects come after default's logs.
+    assert_eq!(out["inputs"][0]["objects"], 4, "{:#?}", notes(&out));
+    assert_eq!(out["inputs"][0]["logs"], 2, "{:#?}", notes(&out));
     assert!(
         has_note(&out, "cluster-info dump` sections"),
         "{:#?}",
@@ -458,6 +460,14 @@ fn a_cluster_info_dump_saved_as_text_gives_objects_and_logs() {
         logs.stderr
     );
     assert_eq!(logs.stderr, "");
+    let dns = kdiag(&[
+        "logs",
+        "-n",
+        "kube-system",
+        "coredns-7db6d8ff4d-b5pbp",
+        dump,
+    ]);
+    assert_eq!(dns.stdout, ".:53\nCoreDNS-1.11.3\n", "{}", dns.stderr);
 }
 
 /// `kubectl get pod x -o yaml > pod.yaml`: no event and no metadata, and the pod was

@@ -1,8 +1,9 @@
-//! `kubectl cluster-info dump` to stdout (`> dump.txt`): the Lists as concatenated JSON,
-//! then every container's log between kubectl's marker lines
+//! `kubectl cluster-info dump` to stdout (`> dump.txt`): for each namespace, its Lists as
+//! concatenated JSON, then each of its containers' logs between kubectl's marker lines
 //! `==== START logs for container C of pod NS/P ====` and
-//! `==== END logs for container C of pod NS/P ====`. The objects are read as any JSON
-//! stream; each section becomes that container's log, dated to its line in the file.
+//! `==== END logs for container C of pod NS/P ====`. Each section becomes that
+//! container's log, dated to its line in the file; what is left is read as any JSON
+//! stream, at the same lines.
 
 use super::layout::LogKey;
 
@@ -17,44 +18,59 @@ pub struct Section {
     pub skipped_lines: usize,
 }
 
-/// Cuts the log sections off `bytes` (which keeps the objects before the first START
-/// line) and returns them; none when the file has no START line at a line's start.
-pub fn split_off(bytes: &mut Vec<u8>) -> Vec<Section> {
+/// Takes the log sections out of `bytes` and returns them; their lines in `bytes` are
+/// left blank (newlines kept), so the objects around them keep their lines. Only a JSON
+/// stream is looked at (kubectl's default output): every other file costs one byte.
+pub fn split_off(bytes: &mut [u8]) -> Vec<Section> {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Vec::new();
+    }
     let Some(first) = first_start(bytes) else {
         return Vec::new();
     };
     let mut sections = Vec::new();
     let mut line_no = memchr::memchr_iter(b'\n', &bytes[..first]).count();
-    let mut open: Option<(LogKey, usize, usize)> = None;
+    // The open section: its key, where its START line and its log begin, lines before.
+    let mut open: Option<(LogKey, usize, usize, usize)> = None;
     let mut at = first;
     while at < bytes.len() {
         let line = line_at(bytes, at);
         let end = at + line.len();
-        if let Some(key) = marker(line, START) {
-            open = Some((key, end, line_no + 1));
+        if open.is_none() {
+            if let Some(key) = marker(line, START) {
+                open = Some((key, at, end, line_no + 1));
+            }
         } else if let Some(key) = marker(line, END)
-            && let Some((started, from, skipped)) = open.take()
-            && started == key
+            && open.as_ref().is_some_and(|o| o.0 == key)
+            && let Some((key, start, from, skipped)) = open.take()
         {
             sections.push(Section {
                 key,
                 bytes: bytes[from..at].to_vec(),
                 skipped_lines: skipped,
             });
+            blank(&mut bytes[start..end]);
         }
         line_no += 1;
         at = end;
     }
     // A dump cut short: the last log runs to the end of the file.
-    if let Some((key, from, skipped)) = open {
+    if let Some((key, start, from, skipped)) = open {
         sections.push(Section {
             key,
             bytes: bytes[from..].to_vec(),
             skipped_lines: skipped,
         });
+        blank(&mut bytes[start..]);
     }
-    bytes.truncate(first);
     sections
+}
+
+/// Leaves only the line breaks of `bytes`.
+fn blank(bytes: &mut [u8]) {
+    for b in bytes.iter_mut().filter(|b| **b != b'\n') {
+        *b = b' ';
+    }
 }
 
 /// Where the first START marker line begins (a fast search: every object file passes).
@@ -97,10 +113,29 @@ mod tests {
 
     #[test]
     fn splits_objects_from_log_sections() {
-        let text = "{\"kind\": \"PodList\"}\n==== START logs for container app of pod ns/p ====\na1\na2\n==== END logs for container app of pod ns/p ====\n==== START logs for container side of pod ns/p ====\n==== END logs for container side of pod ns/p ====\n==== START logs for container x of pod ns/q ====\ncut";
+        let text = "{\"kind\": \"PodList\"}\n==== START logs for container app of pod ns/p ====\na1\na2\n==== END logs for container app of pod ns/p ====\n==== START logs for container side of pod ns/p ====\n==== END logs for container side of pod ns/p ====\n{\"kind\": \"EventList\"}\n==== START logs for container x of pod ns/q ====\ncut";
         let mut bytes = text.as_bytes().to_vec();
         let sections = split_off(&mut bytes);
-        assert_eq!(bytes, b"{\"kind\": \"PodList\"}\n");
+        let kept: Vec<&str> = std::str::from_utf8(&bytes)
+            .unwrap()
+            .lines()
+            .map(str::trim)
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "{\"kind\": \"PodList\"}",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "{\"kind\": \"EventList\"}",
+                "",
+                ""
+            ]
+        );
         let got: Vec<(&str, &str, &[u8], usize)> = sections
             .iter()
             .map(|s| {
@@ -117,7 +152,7 @@ mod tests {
             vec![
                 ("app", "p", &b"a1\na2\n"[..], 2),
                 ("side", "p", &b""[..], 6),
-                ("x", "q", &b"cut"[..], 8),
+                ("x", "q", &b"cut"[..], 9),
             ]
         );
     }
