@@ -486,6 +486,15 @@ impl Snapshot {
         }
     }
 
+    /// Whether some input holds objects read from kubectl's table text (see
+    /// [`crate::kube::table`]): only then must a rule ask an object whether it is one,
+    /// which reads its annotations.
+    pub fn holds_tables(&self) -> bool {
+        self.inputs
+            .iter()
+            .any(|i| i.layout == crate::ingest::layout::Layout::RancherLogsCollector)
+    }
+
     /// One object by kind (as [`Snapshot::ids_of`] reads it), namespace and name.
     pub fn find(&self, kind: &str, namespace: Option<&str>, name: &str) -> Option<ObjectId> {
         let ids = self.ids_of(kind);

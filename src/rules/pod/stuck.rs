@@ -127,7 +127,7 @@ fn finding(
 
 /// Decides where one pod stopped, or `None` when it is healthy or done.
 fn diagnose(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Diagnosis> {
-    if crate::kube::table::is_from_table(&pod.metadata) {
+    if snap.holds_tables() && crate::kube::table::is_from_table(&pod.metadata) {
         return table::diagnose(snap, id, pod, &snap.events_for(id));
     }
     let phase = pod.phase();
