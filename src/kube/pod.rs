@@ -9,6 +9,17 @@ use super::meta::{
 use serde::Deserialize;
 use serde_json::Value;
 
+/// Waiting reasons of a container whose image is not there (reference §3.1).
+pub const IMAGE_REASONS: &[&str] = &[
+    "ErrImagePull",
+    "ImagePullBackOff",
+    "InvalidImageName",
+    "ErrImageNeverPull",
+    "ImageInspectError",
+    "RegistryUnavailable",
+    "SignatureValidationFailed",
+];
+
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Pod {

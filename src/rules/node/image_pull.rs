@@ -38,16 +38,7 @@ declare_rule! {
     };
 }
 
-/// Waiting reasons of a container whose image is not there (reference §3.1).
-pub const IMAGE_REASONS: &[&str] = &[
-    "ErrImagePull",
-    "ImagePullBackOff",
-    "InvalidImageName",
-    "ErrImageNeverPull",
-    "ImageInspectError",
-    "RegistryUnavailable",
-    "SignatureValidationFailed",
-];
+pub use crate::kube::pod::IMAGE_REASONS;
 
 /// The class of a pull failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

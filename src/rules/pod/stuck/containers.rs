@@ -8,15 +8,7 @@ use crate::rules::pod_findings::node_evidence;
 use crate::rules::{Evidence, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 
-const IMAGE_REASONS: &[&str] = &[
-    "ErrImagePull",
-    "ImagePullBackOff",
-    "InvalidImageName",
-    "ErrImageNeverPull",
-    "ImageInspectError",
-    "RegistryUnavailable",
-    "SignatureValidationFailed",
-];
+use crate::kube::pod::IMAGE_REASONS;
 const RUNTIME_REASONS: &[&str] = &[
     "CrashLoopBackOff",
     "RunContainerError",

@@ -15,15 +15,7 @@ use crate::rules::{Evidence, Severity, Stage};
 use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::BTreeSet;
 
-const IMAGE: &[&str] = &[
-    "ErrImagePull",
-    "ImagePullBackOff",
-    "InvalidImageName",
-    "ErrImageNeverPull",
-    "ImageInspectError",
-    "RegistryUnavailable",
-    "SignatureValidationFailed",
-];
+use crate::kube::pod::IMAGE_REASONS as IMAGE;
 const CONFIG: &[&str] = &[
     "CreateContainerConfigError",
     "CreateContainerError",
