@@ -9,7 +9,10 @@
 //!   `NS/PLURAL.json` and top `PLURAL.json`, troubleshoot's `cluster-resources/WORD/NS.json`,
 //!   `cluster-resources/WORD.json` and `custom-resources/PLURAL.GROUP/NS.yaml`,
 //!   support-bundle-kit's `yamls/namespaced/NS/…/PLURAL.yaml` and `yamls/cluster/…`:
-//!   each is what the collector listed of that kind there, empty or not;
+//!   each is what the collector listed of that kind there, empty or not; and a
+//!   must-gather's folder of one file per object (`cluster-scoped-resources/GROUP/PLURAL/
+//!   NAME.yaml`, `namespaces/NS/GROUP/PLURAL/NAME.yaml`: `oc adm inspect` writes every
+//!   object it listed), when PLURAL names a kind of GROUP (a pod's own folder does not);
 //! - a List document: a typed list (`PodList`, what the API serves for a list call) proves
 //!   the namespace its items are in (every namespace when they span several; cluster-wide
 //!   for a cluster-scoped kind). A `List` is what `kubectl get -o yaml` prints for a list
@@ -43,6 +46,9 @@ enum Scope {
     Cluster,
 }
 
+/// A file of a folder that holds one file per object of the kind the folder names.
+struct PerObject(bool);
+
 /// The listings a file read whole holds (see the module doc); nothing for a file read
 /// with a problem.
 pub fn of_file(detected: &Detected, path: &str, extracted: &Extracted) -> Vec<Listing> {
@@ -70,7 +76,10 @@ pub fn of_file(detected: &Detected, path: &str, extracted: &Extracted) -> Vec<Li
 
 /// The place of a file in its layout: (group when the place names one, resource word,
 /// scope).
-fn place<'a>(detected: &Detected, path: &'a str) -> Option<(Option<&'a str>, &'a str, Scope)> {
+fn place<'a>(
+    detected: &Detected,
+    path: &'a str,
+) -> Option<(Option<&'a str>, &'a str, Scope, PerObject)> {
     let rel = path.strip_prefix(detected.root.as_str())?;
     if rel.contains("!/") {
         return None;
@@ -82,7 +91,21 @@ fn place<'a>(detected: &Detected, path: &'a str) -> Option<(Option<&'a str>, &'a
     };
     let ns = |s: &str| Scope::Namespace(s.to_string());
     let core = |g: &'a str| if g == "core" { "" } else { g };
-    match (detected.layout, comps.as_slice()) {
+    let one = PerObject(true);
+    let per_object = match (detected.layout, comps.as_slice()) {
+        (Layout::MustGather, ["namespaces", n, group, plural, file]) => {
+            stem(file).map(|_| (Some(core(group)), *plural, ns(n)))
+        }
+        (Layout::MustGather, ["cluster-scoped-resources", group, plural, file]) => {
+            stem(file).map(|_| (Some(core(group)), *plural, Scope::Cluster))
+        }
+        _ => None,
+    };
+    if let Some((group, plural, scope)) = per_object {
+        return Some((group, plural, scope, one));
+    }
+    let whole = |(g, w, s): (Option<&'a str>, &'a str, Scope)| (g, w, s, PerObject(false));
+    let found = match (detected.layout, comps.as_slice()) {
         (Layout::MustGather, ["namespaces", n, group, file]) => {
             Some((Some(core(group)), stem(file)?, ns(n)))
         }
@@ -114,7 +137,8 @@ fn place<'a>(detected: &Detected, path: &'a str) -> Option<(Option<&'a str>, &'a
             Some((Some(group), stem(file)?, Scope::Cluster))
         }
         _ => None,
-    }
+    };
+    found.map(whole)
 }
 
 fn group_of(api_version: &str) -> &str {
@@ -124,10 +148,13 @@ fn group_of(api_version: &str) -> &str {
 /// The listing a file's place proves: the kind its word names (in the group the place
 /// names), else the one kind its objects are; every object of that kind and scope.
 fn by_place(detected: &Detected, path: &str, objects: &[RawObject]) -> Option<Listing> {
-    let (group, word, scope) = place(detected, path)?;
+    let (group, word, scope, PerObject(per_object)) = place(detected, path)?;
     let named: Option<&KindInfo> = kinds::KINDS.iter().find(|k| {
         (k.plural == word || k.path_words.contains(&word)) && group.is_none_or(|g| k.group() == g)
     });
+    if per_object && (named.is_none() || objects.len() != 1) {
+        return None;
+    }
     let (api_version, kind) = match (named, objects.first()) {
         (Some(k), _) => (k.api_version.to_string(), k.kind.to_string()),
         (None, Some(o)) => (o.api_version.clone(), o.kind.clone()),
@@ -257,6 +284,45 @@ mod tests {
             "apiVersion: v1\nkind: {kind}\nmetadata:\n  resourceVersion: \"\"\nitems:\n{}\n",
             items.join("\n")
         )
+    }
+
+    fn must_gather() -> Detected {
+        detected(Layout::MustGather)
+    }
+
+    #[test]
+    fn a_must_gather_folder_of_one_file_per_object_proves_its_kind() {
+        let cq = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: cq\nspec: {}\n";
+        let FileRead::Parsed { extracted, .. } = read("cq.yaml", cq.as_bytes().to_vec(), true)
+        else {
+            panic!("cq.yaml does not parse");
+        };
+        let at = |path: &str| -> Vec<(String, Option<String>)> {
+            of_file(&must_gather(), path, &extracted)
+                .into_iter()
+                .map(|l| (l.kind, l.namespace))
+                .collect()
+        };
+        assert_eq!(
+            at("cluster-scoped-resources/kueue.x-k8s.io/clusterqueues/cq.yaml"),
+            vec![("ClusterQueue".to_string(), None)]
+        );
+        // A folder whose name is no kind of that group proves nothing.
+        assert!(at("cluster-scoped-resources/kueue.x-k8s.io/cq/cq.yaml").is_empty());
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: shop\n";
+        let FileRead::Parsed { extracted, .. } = read("web-1.yaml", pod.as_bytes().to_vec(), true)
+        else {
+            panic!("web-1.yaml does not parse");
+        };
+        // A pod's own folder (namespaces/NS/pods/POD/POD.yaml) is one pod, not the list.
+        assert!(
+            of_file(
+                &must_gather(),
+                "namespaces/shop/pods/web-1/web-1.yaml",
+                &extracted
+            )
+            .is_empty()
+        );
     }
 
     #[test]
