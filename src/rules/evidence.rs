@@ -55,3 +55,24 @@ pub fn describe_event(snap: &Snapshot, e: &Event) -> String {
     s.push_str(e.message.trim());
     s
 }
+
+/// A Deployment's `Progressing=False, ProgressDeadlineExceeded` condition, with its
+/// message, at its place in the object.
+pub fn progress_deadline(
+    snap: &Snapshot,
+    id: ObjectId,
+    c: &crate::kube::meta::Condition,
+) -> Evidence {
+    field(
+        snap,
+        id,
+        &["status", "conditions", "type=Progressing"],
+        format!(
+            "Progressing=False, reason ProgressDeadlineExceeded{}",
+            c.message
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default()
+        ),
+    )
+}

@@ -86,18 +86,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
                 .unwrap_or(0)
         });
         let desired = d.spec.desired();
-        let mut ev = vec![evidence::field(
-            snap,
-            *id,
-            &["status", "conditions", "type=Progressing"],
-            format!(
-                "Progressing=False, reason ProgressDeadlineExceeded{}",
-                c.message
-                    .as_deref()
-                    .map(|m| format!(": {m}"))
-                    .unwrap_or_default()
-            ),
-        )];
+        let mut ev = vec![evidence::progress_deadline(snap, *id, c)];
         ev.push(evidence::field(
             snap,
             *id,

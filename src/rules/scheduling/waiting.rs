@@ -454,18 +454,7 @@ fn past_deadline(snap: &Snapshot, id: ObjectId, pod: &Pod) -> Option<Escalation>
                     "the rollout is past its progress deadline: Deployment {} says Progressing=False, ProgressDeadlineExceeded{since}",
                     d.metadata.name
                 ),
-                evidence: vec![evidence::field(
-                    snap,
-                    did,
-                    &["status", "conditions", "type=Progressing"],
-                    format!(
-                        "Progressing=False, reason ProgressDeadlineExceeded{}",
-                        c.message
-                            .as_deref()
-                            .map(|m| format!(": {m}"))
-                            .unwrap_or_default()
-                    ),
-                )],
+                evidence: vec![evidence::progress_deadline(snap, did, c)],
                 help: DEADLINE_HELP.into(),
                 causes: Vec::new(),
             });

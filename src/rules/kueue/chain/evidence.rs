@@ -132,19 +132,7 @@ impl Chain<'_> {
         let qname = self.wl.queue_name().unwrap_or("");
         match self.lq {
             Some((lid, lq)) => {
-                let active = lq
-                    .active()
-                    .map(|c| {
-                        format!(
-                            ", Active={}{}",
-                            c.status,
-                            c.reason
-                                .as_deref()
-                                .map(|r| format!(" ({r})"))
-                                .unwrap_or_default()
-                        )
-                    })
-                    .unwrap_or_default();
+                let active = lq.active().map(active_text).unwrap_or_default();
                 let stop = lq
                     .spec
                     .stop_policy
@@ -296,16 +284,7 @@ impl Chain<'_> {
                             .and_then(|a| {
                                 crate::kube::meta::condition(&a.status.conditions, "Active")
                             })
-                            .map(|c| {
-                                format!(
-                                    ", Active={}{}",
-                                    c.status,
-                                    c.reason
-                                        .as_deref()
-                                        .map(|r| format!(" ({r})"))
-                                        .unwrap_or_default()
-                                )
-                            })
+                            .map(active_text)
                             .unwrap_or_default();
                         ev.push(evidence::object(
                             snap,
@@ -550,4 +529,11 @@ pub fn missing(kind: &str, namespace: Option<&str>, name: &str, note: &str) -> E
         line: None,
         note: note.into(),
     }
+}
+
+/// `, Active=False (Reason)`: a queue's or an admission check's `Active` condition, as
+/// evidence notes append it.
+fn active_text(c: &crate::kube::meta::Condition) -> String {
+    let reason = c.reason.as_deref().map(|r| format!(" ({r})"));
+    format!(", Active={}{}", c.status, reason.unwrap_or_default())
 }
