@@ -21,6 +21,7 @@ pub mod process_stats;
 pub mod report;
 pub mod rules;
 pub mod scan;
+pub mod serve;
 pub mod snapshot;
 
 pub use pipeline::{analyze, analyze_wanted};

@@ -65,6 +65,9 @@ enum Command {
     /// Analyze many bundles (folders of bundles, globs) a few at a time: one JSON line per bundle, then a fleet table on stderr.
     #[command(after_help = cli::scan::EXAMPLES)]
     Scan(cli::scan::ScanArgs),
+    /// Serve bundles as a read-only Kubernetes API for kubectl, k9s, Headlamp and client libraries, with kdiag's findings as objects and events.
+    #[command(after_help = cli::serve::EXAMPLES)]
+    Serve(cli::serve::ServeArgs),
     /// Merge the JSON lines of several scans (e.g. the shards of an Indexed Job) into one fleet table.
     Merge(cli::merge::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -100,6 +103,7 @@ fn main() -> ExitCode {
         Command::Logs(args) => cli::logs::run(args),
         Command::Scan(args) => cli::scan::run(args),
         Command::Merge(args) => cli::merge::run(args),
+        Command::Serve(args) => cli::serve::run(args),
         Command::Completions { shell } => cli::completions::run(Cli::command(), shell),
         Command::Man { dir } => cli::man::run(Cli::command(), dir),
     }

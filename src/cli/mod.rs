@@ -20,4 +20,5 @@ pub mod output;
 pub mod progress;
 pub mod rules;
 pub mod scan;
+pub mod serve;
 pub mod why;

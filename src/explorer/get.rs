@@ -276,7 +276,7 @@ fn field_kind(kind: &Kind) -> &str {
 /// The header and rows of a kind's table: kdiag's own columns for the kinds it knows,
 /// a custom resource's printer columns (its CRD's, or kdiag's copy of an OpenShift
 /// platform kind's), else NAME and AGE.
-fn kind_table(
+pub(super) fn kind_table(
     snap: &Snapshot,
     kind: &Kind,
     ids: &[ObjectId],

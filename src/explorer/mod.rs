@@ -47,6 +47,7 @@ mod openshift_columns;
 mod pod_status;
 mod printer_columns;
 mod selector;
+pub mod served;
 mod sort_by;
 mod yaml;
 

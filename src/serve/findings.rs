@@ -1,0 +1,159 @@
+//! kdiag's findings as API objects: each a `kdiag.io/v1` `Finding` in the namespace of the
+//! object it is about (`kdiag` for a cluster-scoped object's), and each also a `Warning`
+//! event on that object (`reason` = the rule, `reportingComponent: kdiag`), so `kubectl
+//! describe` and every UI's event list show it where the user already looks.
+
+use super::resources::{FINDINGS_GROUP, FINDINGS_NAMESPACE};
+use crate::kube::time::format_rfc3339;
+use crate::rules::Finding;
+use crate::snapshot::Snapshot;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// The findings as `Finding` objects and as events, each list sorted by namespace and
+/// name (as the store sorts its own objects).
+pub struct Added {
+    pub findings: Vec<Value>,
+    pub events: Vec<Value>,
+}
+
+pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
+    let stamp = snap.as_of.map(format_rfc3339);
+    let mut taken: HashMap<(String, String), usize> = HashMap::new();
+    let mut objects = Vec::with_capacity(findings.len());
+    let mut events = Vec::with_capacity(findings.len());
+    for f in findings {
+        let base = dns_name(&format!(
+            "{}.{}.{}",
+            f.rule.replace('/', "."),
+            f.object.kind.to_ascii_lowercase(),
+            f.object.name
+        ));
+        let namespace = f
+            .object
+            .namespace
+            .clone()
+            .unwrap_or_else(|| FINDINGS_NAMESPACE.to_string());
+        let n = taken.entry((namespace.clone(), base.clone())).or_insert(0);
+        *n += 1;
+        let name = if *n == 1 { base } else { format!("{base}-{n}") };
+        let uid = format!("kdiag-{:016x}", fnv(&format!("{namespace}/{name}")));
+        let spec = serde_json::to_value(f).unwrap_or(Value::Null);
+        objects.push(json!({
+            "apiVersion": format!("{FINDINGS_GROUP}/v1"),
+            "kind": "Finding",
+            "metadata": {
+                "name": name,
+                "namespace": namespace,
+                "uid": uid,
+                "creationTimestamp": stamp,
+                "labels": {
+                    "kdiag.io/severity": f.severity.as_str(),
+                    "kdiag.io/stage": f.stage.as_str(),
+                },
+            },
+            "spec": spec,
+        }));
+        let target = snap.find_ref(
+            &f.object.api_version,
+            &f.object.kind,
+            f.object.namespace.as_deref(),
+            &f.object.name,
+        );
+        let target_uid = target.and_then(|id| snap.object(id).uid.clone());
+        events.push(json!({
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {
+                "name": format!("{}.kdiag.{}", f.object.name, &uid[6..]),
+                "namespace": f.object.namespace.as_deref().unwrap_or("default"),
+                "uid": format!("{uid}-event"),
+                "creationTimestamp": stamp,
+            },
+            "involvedObject": {
+                "apiVersion": f.object.api_version,
+                "kind": f.object.kind,
+                "namespace": f.object.namespace,
+                "name": f.object.name,
+                "uid": target_uid,
+            },
+            "reason": f.rule,
+            "message": f.message,
+            "type": "Warning",
+            "count": 1,
+            "firstTimestamp": stamp,
+            "lastTimestamp": stamp,
+            "source": {"component": "kdiag"},
+            "reportingComponent": "kdiag",
+            "reportingInstance": "kdiag",
+        }));
+    }
+    let key = |v: &Value| {
+        (
+            v.pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            v.pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+        )
+    };
+    objects.sort_by_cached_key(key);
+    events.sort_by_cached_key(key);
+    Added {
+        findings: objects,
+        events,
+    }
+}
+
+/// The columns of a `Finding` (after NAME): what `kubectl get findings` prints.
+pub const COLUMNS: [&str; 5] = ["SEVERITY", "STAGE", "RULE", "OBJECT", "MESSAGE"];
+
+/// A `Finding` object's cells, NAME first.
+pub fn row(v: &Value) -> Vec<String> {
+    let s = |p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let message = s("/spec/message");
+    vec![
+        s("/metadata/name"),
+        s("/spec/severity"),
+        s("/spec/stage"),
+        s("/spec/rule"),
+        format!(
+            "{}/{}",
+            s("/spec/object/kind").to_ascii_lowercase(),
+            s("/spec/object/name")
+        ),
+        message.lines().next().unwrap_or("").to_string(),
+    ]
+}
+
+/// A DNS subdomain name (lower case, `[a-z0-9.-]`, at most 253 characters) made of `s`.
+fn dns_name(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9' | '.' | '-') => c,
+            _ => '-',
+        })
+        .collect();
+    if out.len() > 240 {
+        let hash = fnv(s);
+        out.truncate(223);
+        out.push_str(&format!("-{hash:016x}"));
+    }
+    out.trim_matches(|c| c == '-' || c == '.').to_string()
+}
+
+/// FNV-1a: a stable short hash for names and uids (the same bundle gives the same uids).
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    })
+}

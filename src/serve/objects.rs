@@ -1,0 +1,399 @@
+//! Reads of a resource: list (selectors, `limit`/`continue`), get, `pods/log`, and the
+//! watch plan; each answered as JSON objects, `PartialObjectMetadata` or a `Table` with
+//! the explorer's columns, as the client's `Accept` asks.
+
+use super::answer::Answer;
+use super::findings;
+use super::request::Request;
+use super::resources::{Origin, Resource};
+use super::state::{Item, State};
+use crate::explorer::logs::{LogRequest, container_log};
+use crate::explorer::served::{Filter, ServedTable, table, value_row};
+use serde_json::{Map, Value, json};
+
+/// Watches without `timeoutSeconds` end after this, as the API server's default.
+const DEFAULT_WATCH_SECONDS: u64 = 1800;
+
+/// What a resource path names.
+pub struct Target<'a> {
+    pub resource: &'a Resource,
+    /// The version the path asked for.
+    pub version: &'a str,
+    pub namespace: Option<&'a str>,
+    pub name: Option<&'a str>,
+    pub subresource: Option<&'a str>,
+}
+
+pub fn answer(state: &State, req: &Request, t: &Target, watch: bool) -> Answer {
+    let r = t.resource;
+    if r.origin == Origin::Review {
+        return Answer::status(
+            405,
+            "MethodNotAllowed",
+            format!("{} are created (POST), not read", r.plural),
+        );
+    }
+    if t.namespace.is_some() && !r.namespaced {
+        return Answer::no_route(&format!(
+            "namespaces/{}/{}",
+            t.namespace.unwrap_or(""),
+            r.plural
+        ));
+    }
+    if let Some(name) = t.name
+        && !valid_name(name)
+    {
+        return Answer::bad_request(format!("{name:?} is not a valid object name"));
+    }
+    match (t.name, t.subresource, watch) {
+        (Some(name), Some("log"), _) if r.plural == "pods" && r.group.is_empty() => {
+            log(state, req, t.namespace.unwrap_or("default"), name)
+        }
+        (Some(_), Some(sub), _) if sub != "status" => {
+            Answer::no_route(&format!("{}/{sub}", r.plural))
+        }
+        (Some(name), _, false) => get(state, req, t, name),
+        (name, _, _) => {
+            let filter = match filter(req, r, name) {
+                Ok(f) => f,
+                Err(a) => return a,
+            };
+            let items: Vec<Item> = state
+                .items(r, t.namespace)
+                .into_iter()
+                .filter(|&i| filter.matches(state.value(i)))
+                .collect();
+            if watch {
+                watch_plan(state, req, t, &items)
+            } else {
+                list(state, req, t, &items)
+            }
+        }
+    }
+}
+
+/// The selectors of a list or watch (a watch of one name selects it by `metadata.name`).
+fn filter(req: &Request, r: &Resource, name: Option<&str>) -> Result<Filter, Answer> {
+    let mut fields = req.param("fieldSelector").unwrap_or("").to_string();
+    if let Some(n) = name {
+        if !fields.is_empty() {
+            fields.push(',');
+        }
+        fields.push_str(&format!("metadata.name={n}"));
+    }
+    let kind = if r.origin == Origin::Findings {
+        ""
+    } else {
+        &r.kind
+    };
+    Filter::parse(&r.group, kind, req.param("labelSelector"), Some(&fields))
+        .map_err(|e| Answer::bad_request(format!("unable to parse requirement: {e}")))
+}
+
+fn get(state: &State, req: &Request, t: &Target, name: &str) -> Answer {
+    let found = state.items(t.resource, t.namespace).into_iter().find(|&i| {
+        state
+            .value(i)
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            == Some(name)
+    });
+    let Some(item) = found else {
+        return Answer::not_found(&t.resource.group, &t.resource.plural, name);
+    };
+    if req.wants_table() {
+        return Answer::json(&table_json(state, req, t, &[item], None));
+    }
+    if req.wants_metadata() {
+        return Answer::json(&partial(state, item));
+    }
+    Answer::json(&state.object_json(item))
+}
+
+fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
+    let offset = match req.param("continue").filter(|c| !c.is_empty()) {
+        None => 0,
+        Some(c) => match read_continue(c, &state.resource_version) {
+            Some(n) if n <= items.len() => n,
+            _ => {
+                return Answer::status(
+                    410,
+                    "Expired",
+                    "the continue token is not one this server gave (or it was for another list)",
+                );
+            }
+        },
+    };
+    let limit = match req.param("limit").filter(|l| !l.is_empty()) {
+        None => 0,
+        Some(l) => match l.parse::<i64>() {
+            Ok(n) if n >= 0 => usize::try_from(n).unwrap_or(usize::MAX),
+            _ => return Answer::bad_request(format!("limit {l:?} is not a non-negative integer")),
+        },
+    };
+    let end = if limit == 0 {
+        items.len()
+    } else {
+        offset.saturating_add(limit).min(items.len())
+    };
+    let page = &items[offset..end];
+    let more = (end < items.len()).then(|| {
+        (
+            format!("{}:{end}", state.resource_version),
+            items.len() - end,
+        )
+    });
+    if req.wants_table() {
+        return Answer::json(&table_json(state, req, t, page, more));
+    }
+    let objects: Vec<Value> = if req.wants_metadata() {
+        page.iter().map(|&i| partial(state, i)).collect()
+    } else {
+        page.iter().map(|&i| state.object_json(i)).collect()
+    };
+    let (api_version, kind) = if req.wants_metadata() {
+        (
+            "meta.k8s.io/v1".to_string(),
+            "PartialObjectMetadataList".to_string(),
+        )
+    } else {
+        (group_version(t), format!("{}List", t.resource.kind))
+    };
+    Answer::json(&json!({
+        "kind": kind,
+        "apiVersion": api_version,
+        "metadata": list_meta(state, more),
+        "items": objects,
+    }))
+}
+
+fn list_meta(state: &State, more: Option<(String, usize)>) -> Value {
+    let mut m = Map::new();
+    m.insert("resourceVersion".into(), json!(state.resource_version));
+    if let Some((token, remaining)) = more {
+        m.insert("continue".into(), json!(token));
+        m.insert("remainingItemCount".into(), json!(remaining));
+    }
+    Value::Object(m)
+}
+
+/// The offset a continue token of this snapshot names.
+fn read_continue(token: &str, rv: &str) -> Option<usize> {
+    let (of, n) = token.split_once(':')?;
+    (of == rv).then(|| n.parse().ok()).flatten()
+}
+
+fn group_version(t: &Target) -> String {
+    if t.resource.group.is_empty() {
+        t.version.to_string()
+    } else {
+        format!("{}/{}", t.resource.group, t.version)
+    }
+}
+
+/// The object's metadata as `PartialObjectMetadata` (without `managedFields`).
+fn partial(state: &State, item: Item) -> Value {
+    let mut meta = state
+        .value(item)
+        .get("metadata")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    if let Some(m) = meta.as_object_mut() {
+        m.remove("managedFields");
+    }
+    state.mask_value(json!({
+        "kind": "PartialObjectMetadata",
+        "apiVersion": "meta.k8s.io/v1",
+        "metadata": meta,
+    }))
+}
+
+/// A `meta.k8s.io` Table of `items`: the explorer's columns (`-o wide`'s at priority 1),
+/// each row with its object as `includeObject` asks (metadata by default).
+fn table_json(
+    state: &State,
+    req: &Request,
+    t: &Target,
+    items: &[Item],
+    more: Option<(String, usize)>,
+) -> Value {
+    let served = cells(state, t.resource, items);
+    let columns: Vec<Value> = served
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, (name, wide))| {
+            json!({
+                "name": name,
+                "type": "string",
+                "format": if i == 0 { "name" } else { "" },
+                "description": "",
+                "priority": if *wide { 1 } else { 0 },
+            })
+        })
+        .collect();
+    let include = req.param("includeObject").unwrap_or("Metadata");
+    let rows: Vec<Value> = served
+        .rows
+        .into_iter()
+        .zip(items)
+        .map(|(row, &item)| {
+            let cells: Vec<Value> = row.into_iter().map(|c| json!(state.mask(c))).collect();
+            let mut r = json!({"cells": cells});
+            match include {
+                "None" => {}
+                "Object" => r["object"] = state.object_json(item),
+                _ => r["object"] = partial(state, item),
+            }
+            r
+        })
+        .collect();
+    let api_version = if req.accept.contains("as=Table;v=v1;") || !req.accept.contains("v1beta1") {
+        "meta.k8s.io/v1"
+    } else {
+        "meta.k8s.io/v1beta1"
+    };
+    json!({
+        "kind": "Table",
+        "apiVersion": api_version,
+        "metadata": list_meta(state, more),
+        "columnDefinitions": columns,
+        "rows": rows,
+    })
+}
+
+/// The table cells of `items`: the explorer's for stored objects (and events kdiag adds),
+/// the findings' own columns for findings.
+fn cells(state: &State, r: &Resource, items: &[Item]) -> ServedTable {
+    if r.origin == Origin::Findings {
+        let mut columns = vec![("NAME".to_string(), false)];
+        columns.extend(findings::COLUMNS.iter().map(|c| (c.to_string(), false)));
+        return ServedTable {
+            columns,
+            rows: items
+                .iter()
+                .map(|&i| findings::row(state.value(i)))
+                .collect(),
+        };
+    }
+    let stored: Vec<_> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Stored(id) => Some(*id),
+            Item::Added(_) => None,
+        })
+        .collect();
+    let mut out = table(&state.snap, &r.group, &r.kind, &stored);
+    let mut rows = out.rows.into_iter();
+    let mut ordered = Vec::with_capacity(items.len());
+    for &i in items {
+        match i {
+            Item::Stored(_) => ordered.extend(rows.next()),
+            Item::Added(v) => {
+                let name = v
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let row = value_row(&state.snap, &r.kind, name, v);
+                if stored.is_empty() {
+                    out.columns = row.columns;
+                }
+                ordered.extend(row.rows);
+            }
+        }
+    }
+    out.rows = ordered;
+    out
+}
+
+/// `pods/NAME/log`: the container's log as the bundle holds it.
+fn log(state: &State, req: &Request, namespace: &str, pod: &str) -> Answer {
+    let tail = match req.param("tailLines").map(str::parse::<i64>) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(_)) => return Answer::bad_request("tailLines is not an integer"),
+    };
+    let request = LogRequest {
+        pod: pod.to_string(),
+        container: req
+            .param("container")
+            .filter(|c| !c.is_empty())
+            .map(str::to_string),
+        previous: req.flag("previous"),
+        namespace: Some(namespace.to_string()),
+        tail,
+    };
+    match container_log(&state.snap, &request) {
+        Ok(held) => {
+            let mut text = state.mask(held.text);
+            if let Some(limit) = req
+                .param("limitBytes")
+                .and_then(|l| l.parse::<usize>().ok())
+                && limit < text.len()
+            {
+                let mut cut = limit;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text.truncate(cut);
+            }
+            Answer::text(text)
+        }
+        Err(e) => Answer::status(404, "NotFound", e),
+    }
+}
+
+/// A watch: nothing new ever happens in a snapshot, so a watch from the list's
+/// `resourceVersion` holds until its timeout; one from none (or `0`), or with
+/// `sendInitialEvents=true`, first streams `ADDED` per object, and an informer asking for
+/// initial events gets the `BOOKMARK` that ends them.
+fn watch_plan(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
+    let rv = req.param("resourceVersion").unwrap_or("");
+    let initial = req.flag("sendInitialEvents") || rv.is_empty() || rv == "0";
+    let mut events = Vec::new();
+    if initial {
+        for &item in items {
+            let object = if req.wants_table() {
+                table_json(state, req, t, &[item], None)
+            } else {
+                state.object_json(item)
+            };
+            events.push(line(&json!({"type": "ADDED", "object": object})));
+        }
+    }
+    if req.flag("sendInitialEvents") {
+        let bookmark = json!({
+            "kind": t.resource.kind,
+            "apiVersion": group_version(t),
+            "metadata": {
+                "resourceVersion": state.resource_version,
+                "annotations": {"k8s.io/initial-events-end": "true"},
+            },
+        });
+        events.push(line(&json!({"type": "BOOKMARK", "object": bookmark})));
+    }
+    let timeout_seconds = req
+        .param("timeoutSeconds")
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(DEFAULT_WATCH_SECONDS);
+    Answer::Watch {
+        events,
+        timeout_seconds,
+    }
+}
+
+fn line(v: &Value) -> Vec<u8> {
+    let mut b = serde_json::to_vec(v).unwrap_or_default();
+    b.push(b'\n');
+    b
+}
+
+/// A name an object can have: no path separators, not `.` or `..`, not empty, at most
+/// 253 bytes (a DNS subdomain's limit; longer names are no object's).
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\', '\0'])
+}

@@ -1,0 +1,74 @@
+//! `SelfSubjectAccessReview` and `SelfSubjectRulesReview`: what a client may do, asked
+//! before every view by k9s, Headlamp and `kubectl auth can-i`. Reading is allowed,
+//! every write denied: the server is a saved snapshot.
+
+use super::answer::Answer;
+use serde_json::{Value, json};
+
+const READ_VERBS: &[&str] = &["get", "list", "watch"];
+const DENIED: &str = "read-only snapshot: kdiag serve answers get, list and watch only";
+
+/// The review posted to `authorization.k8s.io/VERSION/KIND`, answered (201, as the API
+/// server creates it) with its `status`.
+pub fn answer(kind: &str, version: &str, body: &[u8]) -> Answer {
+    let mut review: Value = match serde_json::from_slice(body) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) | Err(_) => return Answer::bad_request(format!("the body is not a {kind} object")),
+    };
+    review["apiVersion"] = json!(format!("authorization.k8s.io/{version}"));
+    review["kind"] = json!(kind);
+    let status = if kind == "SelfSubjectRulesReview" {
+        json!({
+            "resourceRules": [{"verbs": READ_VERBS, "apiGroups": ["*"], "resources": ["*"]}],
+            "nonResourceRules": [{"verbs": ["get"], "nonResourceURLs": ["*"]}],
+            "incomplete": false,
+        })
+    } else {
+        let verb = review
+            .pointer("/spec/resourceAttributes/verb")
+            .or_else(|| review.pointer("/spec/nonResourceAttributes/verb"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if verb == "*" || !READ_VERBS.contains(&verb) {
+            json!({"allowed": false, "denied": true, "reason": DENIED})
+        } else {
+            json!({"allowed": true, "reason": "kdiag serve: reading the snapshot is allowed"})
+        }
+    };
+    review["status"] = status;
+    Answer::json_as(201, super::answer::JSON, &review)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(a: &Answer) -> Value {
+        match a {
+            Answer::Body { body, .. } => serde_json::from_slice(body).unwrap(),
+            Answer::Watch { .. } => panic!("not a body"),
+        }
+    }
+
+    #[test]
+    fn reads_allowed_writes_denied() {
+        let ask = |verb: &str| {
+            let b = json!({"kind": "SelfSubjectAccessReview", "apiVersion": "authorization.k8s.io/v1",
+                "spec": {"resourceAttributes": {"verb": verb, "resource": "pods", "namespace": "shop"}}});
+            body(&answer(
+                "SelfSubjectAccessReview",
+                "v1",
+                b.to_string().as_bytes(),
+            ))
+        };
+        assert_eq!(ask("list")["status"]["allowed"], true);
+        assert_eq!(ask("watch")["status"]["allowed"], true);
+        assert_eq!(ask("delete")["status"]["allowed"], false);
+        assert_eq!(ask("*")["status"]["allowed"], false);
+        assert_eq!(ask("delete")["status"]["reason"], DENIED);
+        assert!(matches!(
+            answer("SelfSubjectAccessReview", "v1", b"[]"),
+            Answer::Body { code: 400, .. }
+        ));
+    }
+}
