@@ -4,7 +4,7 @@
 kdiag's data flows one way (docs/architecture.md), floors from the bottom up:
 
     parse -> kube -> ingest -> snapshot -> rules core -> rule areas -> rules registry
-          -> report -> explorer, explain, scan -> cli -> the crate root and main.rs
+          -> report -> explorer, explain, scan -> serve -> cli -> the crate root and main.rs
 
 (`process_stats`, the /proc counters, sits on the ground floor beside `parse`.)
 
@@ -46,9 +46,11 @@ FLOORS = {
     "explain": 8,
     "explorer": 8,
     "scan": 8,
-    "cli": 9,
-    "lib": 10,
-    "main": 10,
+    # The API server: the explorer's printers behind HTTP.
+    "serve": 9,
+    "cli": 10,
+    "lib": 11,
+    "main": 11,
 }
 MAX_LINES = 1000
 MAX_FN_LINES = 200
