@@ -29,6 +29,7 @@ mod samples;
 mod scheduling;
 mod selective;
 mod selective_describe;
+mod serve;
 mod shapes;
 mod terminal;
 mod traffic;
