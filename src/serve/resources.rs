@@ -283,3 +283,37 @@ fn plural_of(kind: &str) -> String {
         format!("{k}s")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn plurals_as_the_api_server_would_give_them() {
+        assert_eq!(plural_of("Widget"), "widgets");
+        assert_eq!(plural_of("Policy"), "policies");
+        assert_eq!(plural_of("Gateway"), "gateways");
+        assert_eq!(plural_of("Ingress"), "ingresses");
+        assert_eq!(plural_of("Box"), "boxes");
+    }
+
+    #[test]
+    fn a_crd_serves_its_versions_storage_first() {
+        let crd = json!({"spec": {"group": "example.com", "scope": "Cluster",
+            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "shortNames": ["wd"], "categories": ["all"]},
+            "versions": [
+                {"name": "v1alpha1", "served": true, "storage": false},
+                {"name": "v1", "served": true, "storage": true},
+                {"name": "v0", "served": false, "storage": false}]}});
+        let r = from_crd(&crd).expect("a resource");
+        assert_eq!(r.versions, ["v1", "v1alpha1"]);
+        assert!(!r.namespaced);
+        assert_eq!(r.short_names, ["wd"]);
+        assert_eq!(r.categories, ["all"]);
+        assert!(
+            from_crd(&json!({"spec": {"group": "x", "names": {"kind": "X", "plural": "xs"}}}))
+                .is_none()
+        );
+    }
+}
