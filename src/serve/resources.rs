@@ -64,9 +64,33 @@ pub struct Resources {
 
 impl Resources {
     pub fn build(snap: &Snapshot) -> Resources {
+        // A kind the table knows from its CRD (Kueue, OpenShift, NodeResourceTopology) is
+        // served only when the bundle shows its API: a CRD or an object of it. Otherwise
+        // `kubectl get co` on a plain cluster would answer "No resources found" instead of
+        // saying the cluster has no such resource type.
+        let shown: Vec<(String, String)> = snap
+            .ids_of_group("apiextensions.k8s.io", "CustomResourceDefinition")
+            .iter()
+            .filter_map(|&id| {
+                let v = snap.object(id).value();
+                let group = v.pointer("/spec/group")?.as_str()?;
+                let kind = v.pointer("/spec/names/kind")?.as_str()?;
+                Some((group.to_string(), kind.to_string()))
+            })
+            .chain(
+                snap.group_kinds()
+                    .map(|(g, k)| (g.to_string(), k.to_string())),
+            )
+            .collect();
         let mut list: Vec<Resource> = KINDS
             .iter()
             .filter(|k| !k.plural.is_empty())
+            .filter(|k| {
+                !crd_backed(k.group())
+                    || shown
+                        .iter()
+                        .any(|(g, kind)| g == k.group() && kind == k.kind)
+            })
             .map(|k| Resource {
                 group: k.group().to_string(),
                 versions: vec![k.version().to_string()],
@@ -267,6 +291,12 @@ fn merge(list: &mut Vec<Resource>, r: Resource) {
         }
         None => list.push(r),
     }
+}
+
+/// Whether the table's kinds of `group` come from CRDs rather than from Kubernetes itself
+/// (see `kube::kinds`: Kueue, OpenShift, NodeResourceTopology).
+fn crd_backed(group: &str) -> bool {
+    group == "kueue.x-k8s.io" || group == "topology.node.k8s.io" || group.ends_with(".openshift.io")
 }
 
 /// The plural the API server would most likely give a kind no table or CRD names.
