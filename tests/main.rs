@@ -30,6 +30,8 @@ mod scheduling;
 mod selective;
 mod selective_describe;
 mod serve;
+mod serve_hostile;
+mod serve_replay;
 mod shapes;
 mod terminal;
 mod traffic;

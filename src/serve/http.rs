@@ -274,12 +274,14 @@ fn websocket_watch(
     if let Ok(v) = HeaderValue::from_str(&websocket::accept_key(key)) {
         h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
     }
-    // A client offering sub-protocols (Headlamp offers `base64.binary.k8s.io`) must get
-    // one back; a bearer token passed as a protocol is never echoed.
+    // A client offering sub-protocols (Headlamp's browser side offers
+    // `base64.binary.k8s.io`) must get one back; a credential passed as a protocol
+    // (`base64url.bearer.authorization.k8s.io.…`, Headlamp's
+    // `base64url.headlamp.authorization.k8s.io.…`) is never echoed.
     let chosen = protocol
         .split(',')
         .map(str::trim)
-        .find(|p| !p.is_empty() && !p.starts_with("base64url.bearer"));
+        .find(|p| !p.is_empty() && !p.contains(".authorization.k8s.io."));
     if let Some(v) = chosen.and_then(|p| HeaderValue::from_str(p).ok()) {
         h.insert(header::SEC_WEBSOCKET_PROTOCOL, v);
     }

@@ -5,7 +5,7 @@
 use crate::kube::kinds::KINDS;
 use crate::snapshot::Snapshot;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a resource's objects come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +60,10 @@ pub const FINDINGS_NAMESPACE: &str = "kdiag";
 /// Every resource served, sorted by group then plural.
 pub struct Resources {
     pub list: Vec<Resource>,
+    /// Per group, how many of the bundle's objects are stored at each version: the
+    /// versions held most come first (preferred), so clients ask for the version the
+    /// objects are served at.
+    held: BTreeMap<String, BTreeMap<String, usize>>,
 }
 
 impl Resources {
@@ -108,17 +112,25 @@ impl Resources {
                 merge(&mut list, r);
             }
         }
+        let mut held: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
         for (group, kind) in snap.group_kinds() {
             let ids = snap.ids_of_group(group, kind);
             let mut versions: BTreeSet<&str> = BTreeSet::new();
             let mut namespaced = false;
             for &id in ids {
                 let o = snap.object(id);
-                versions.insert(
-                    o.api_version
-                        .rsplit_once('/')
-                        .map_or(o.api_version.as_str(), |(_, v)| v),
-                );
+                let version = o
+                    .api_version
+                    .rsplit_once('/')
+                    .map_or(o.api_version.as_str(), |(_, v)| v);
+                versions.insert(version);
+                if !version.is_empty() {
+                    *held
+                        .entry(group.to_string())
+                        .or_default()
+                        .entry(version.to_string())
+                        .or_default() += 1;
+                }
                 namespaced |= o.namespace.is_some();
             }
             let versions: Vec<String> = versions
@@ -175,7 +187,21 @@ impl Resources {
         }
         list.sort_by(|a, b| (&a.group, &a.plural).cmp(&(&b.group, &b.plural)));
         list.dedup_by(|a, b| a.group == b.group && a.plural == b.plural);
-        Resources { list }
+        let mut out = Resources { list, held };
+        let mut list = std::mem::take(&mut out.list);
+        for r in &mut list {
+            out.prefer_held(&r.group, &mut r.versions);
+        }
+        out.list = list;
+        out
+    }
+
+    /// `versions` of `group` reordered: the versions the bundle's objects are stored at
+    /// first, the most held first; the others after, in their order.
+    fn prefer_held(&self, group: &str, versions: &mut [String]) {
+        if let Some(counts) = self.held.get(group) {
+            versions.sort_by_key(|v| std::cmp::Reverse(counts.get(v).copied().unwrap_or(0)));
+        }
     }
 
     /// The resource a path names: its group, one of its versions, its plural.
@@ -202,6 +228,9 @@ impl Resources {
                     out[at].1.push(v.clone());
                 }
             }
+        }
+        for (group, versions) in &mut out {
+            self.prefer_held(group, versions);
         }
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out
