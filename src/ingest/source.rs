@@ -787,11 +787,11 @@ fn expand_tar<R: Read>(
             let data = if is_log_name(&path) {
                 reading.budget.streaming(|| log_tail(&mut entry))
             } else if size > max_entry_bytes() {
-                Err(too_large(size))
+                skip_member(&mut entry, reading).and(Err(too_large(size)))
             } else if held(&path, reading)
                 && let Err(why) = reading.budget.hold(size)
             {
-                Err(why)
+                skip_member(&mut entry, reading).and(Err(why))
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };
@@ -832,6 +832,17 @@ fn expand_tar<R: Read>(
         out.entries[slot].data = data;
     }
     result
+}
+
+/// Streams past a refused member's bytes to the next member. They are never kept, so
+/// they count as a log's do (towards the archive's bytes, not its ratio): a member of
+/// zeros refused from its header is no reason to stop reading the members after it.
+fn skip_member<R: Read>(member: &mut R, reading: &Reading) -> Result<(), String> {
+    reading
+        .budget
+        .streaming(|| std::io::copy(member, &mut std::io::sink()))
+        .map(drop)
+        .map_err(|e| format!("cannot read archive member: {e}"))
 }
 
 /// Reads a tar's stream past its end, so that a compression's checks (gzip's CRC-32 and
