@@ -35,3 +35,44 @@ fn a_refused_tar_member_is_skipped_and_the_archive_read_on() {
     assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{out:#}");
     assert!(rss < 64, "peak RSS {rss} MiB: the member was buffered");
 }
+
+/// The inflate budget holds across a whole input, not per archive: a folder of archives
+/// each under the bomb floor, that together inflate past it at more than 200:1, stops at
+/// the member where the folder's archives pass it; every later archive is a problem, not
+/// read, and the plain files of the folder are still analyzed. The walk reads archives in
+/// parallel and, once the budget runs out, again in name order, so the problems are the
+/// same on every run. (Floor 4 MiB here; 256 MiB by default.)
+#[test]
+fn the_inflate_budget_holds_across_a_folder_of_archives() {
+    let dir = Scratch::new("walkbudget");
+    let zeros = vec![0u8; 3 << 20];
+    for i in 0..6 {
+        dir.write(
+            &format!("a{i:02}.tar.gz"),
+            gzip(&tar_of(&[(&format!("notes/{i:02}.txt"), &zeros)])),
+        );
+    }
+    dir.write("pods.yaml", bad_input_pod());
+    let env = [("KDIAG_BOMB_MIN_BYTES", 4 << 20)];
+    let (out, _) = analyze_with(dir.path(), None, &env);
+    let p = problem_lines(&out);
+    assert_eq!(p.len(), 5, "{p:#?}");
+    assert!(
+        p[0].starts_with("a01.tar.gz!/notes/01.txt: the input's archives inflate")
+            && p[0].contains("KDIAG_MAX_INFLATED_RATIO; zip bomb?"),
+        "{p:#?}"
+    );
+    for (i, line) in p.iter().enumerate().skip(1) {
+        assert_eq!(
+            line,
+            &format!(
+                "a{:02}.tar.gz: the input's archives before this one spent its inflate budget \
+                 (see the problem that says where); not read",
+                i + 1
+            ),
+        );
+    }
+    assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{out:#}");
+    let (again, _) = analyze_with(dir.path(), None, &env);
+    assert_eq!(problem_lines(&again), p, "the same problems on every run");
+}
