@@ -76,3 +76,29 @@ fn the_inflate_budget_holds_across_a_folder_of_archives() {
     let (again, _) = analyze_with(dir.path(), None, &env);
     assert_eq!(problem_lines(&again), p, "the same problems on every run");
 }
+
+/// When stderr cannot be written (`2>/dev/full`), no command panics (exit 101): the
+/// lines for stderr are dropped and the exit status is the command's own.
+#[test]
+fn a_full_stderr_is_no_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    let bundle = crate::root().join("sample-bundles/bad-input");
+    let bundle = bundle.to_str().unwrap();
+    for (args, code) in [
+        (vec!["analyze", "/nonexistent/bundle"], 2),
+        (vec!["analyze", bundle], 1),
+        (vec!["scan", bundle], 1),
+        (vec!["logs", bundle], 2),
+    ] {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_kdiag"))
+            .args(&args)
+            .env("KDIAG_STATS", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(full.try_clone().unwrap())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+}

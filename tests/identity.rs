@@ -322,7 +322,15 @@ fn a_copy_cut_short_never_replaces_a_complete_one() {
         let a = two.write("x/pod.yaml", &complete);
         let b = two.write("y/pod.yaml", &cut);
         for args in [[&a, &b], [&b, &a]] {
-            let run = kdiag(&["analyze", args[0], args[1], "--format", "json", "--fail-on", "never"]);
+            let run = kdiag(&[
+                "analyze",
+                args[0],
+                args[1],
+                "--format",
+                "json",
+                "--fail-on",
+                "never",
+            ]);
             let out = json(&run);
             assert_eq!(out["findings"][0]["rule"], "node/image-pull", "{out:#}");
         }

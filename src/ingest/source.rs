@@ -42,7 +42,7 @@ fn env_limit(cell: &OnceLock<u64>, var: &str, default: u64) -> u64 {
         match value.to_str().and_then(|v| v.trim().parse().ok()) {
             Some(limit) => limit,
             None => {
-                eprintln!(
+                crate::err_line!(
                     "kdiag: warning: {var}={value:?} is not a whole number; using the default, {default}"
                 );
                 default
@@ -792,11 +792,11 @@ fn expand_tar<R: Read>(
             let data = if is_log_name(&path) {
                 reading.budget.streaming(|| log_tail(&mut entry))
             } else if size > max_entry_bytes() {
-                skip_member(&mut entry, reading).and(Err(too_large(size)))
+                reading.budget.skip(&mut entry).and(Err(too_large(size)))
             } else if held(&path, reading)
                 && let Err(why) = reading.budget.hold(size)
             {
-                skip_member(&mut entry, reading).and(Err(why))
+                reading.budget.skip(&mut entry).and(Err(why))
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };
@@ -837,17 +837,6 @@ fn expand_tar<R: Read>(
         out.entries[slot].data = data;
     }
     result
-}
-
-/// Streams past a refused member's bytes to the next member. They are never kept, so
-/// they count as a log's do (towards the archive's bytes, not its ratio): a member of
-/// zeros refused from its header is no reason to stop reading the members after it.
-fn skip_member<R: Read>(member: &mut R, reading: &Reading) -> Result<(), String> {
-    reading
-        .budget
-        .streaming(|| std::io::copy(member, &mut std::io::sink()))
-        .map(drop)
-        .map_err(|e| format!("cannot read archive member: {e}"))
 }
 
 /// Reads a tar's stream past its end, so that a compression's checks (gzip's CRC-32 and

@@ -20,8 +20,8 @@
 //! input's budget is spent, each archive after it is a problem at its first member.
 
 use std::io::{self, Read};
-use std::sync::{Arc, OnceLock};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Inflated bytes an archive may hold in all: a must-gather of a large cluster is a few
 /// GB; 16 GiB is far above that and still minutes, not hours, of reading.
@@ -206,6 +206,15 @@ impl Budget {
                 Err(now) => held = now,
             }
         }
+    }
+
+    /// Streams past a refused member's bytes to the next member. They are never kept, so
+    /// they count as a log's do (towards the bytes, not the ratio): a member of zeros
+    /// refused from its header is no reason to stop reading the members after it.
+    pub fn skip<R: Read>(&self, member: &mut R) -> Result<(), String> {
+        self.streaming(|| io::copy(member, &mut io::sink()))
+            .map(drop)
+            .map_err(|e| format!("cannot read archive member: {e}"))
     }
 
     /// The problem of the member where the budget ran out, once it has.

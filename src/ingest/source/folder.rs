@@ -11,8 +11,8 @@ use super::{
 use rayon::prelude::*;
 use std::io::Seek;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// How many files a folder walk collects by default: a must-gather of a large cluster holds
 /// tens of thousands; `kdiag analyze /` would hold millions.
