@@ -438,7 +438,11 @@ fn fifos_and_devices_are_refused_unread() {
 
 /// Runs `kdiag analyze PATH --format json --fail-on never` with `env` set, feeding `stdin`
 /// when given (PATH is then `-`); its output and its peak RSS in MiB (`KDIAG_STATS`).
-pub fn analyze_with(path: &str, stdin: Option<&[u8]>, env: &[(&str, u64)]) -> (serde_json::Value, u64) {
+pub fn analyze_with(
+    path: &str,
+    stdin: Option<&[u8]>,
+    env: &[(&str, u64)],
+) -> (serde_json::Value, u64) {
     let env: Vec<(&str, String)> = env
         .iter()
         .map(|(var, value)| (*var, value.to_string()))

@@ -231,18 +231,14 @@ fn breaks_off(run: &[Object], a: usize, b: usize) -> bool {
             (Value::Object(ma), Value::Object(mb)) => ma
                 .iter()
                 .any(|(k, va)| mb.get(k).is_some_and(|vb| broken(va, vb, depth + 1))),
-            (Value::Array(la), Value::Array(lb)) => la
-                .iter()
-                .zip(lb)
-                .any(|(va, vb)| broken(va, vb, depth + 1)),
+            (Value::Array(la), Value::Array(lb)) => {
+                la.iter().zip(lb).any(|(va, vb)| broken(va, vb, depth + 1))
+            }
             (Value::Object(_) | Value::Array(_), _) => false,
             _ => filled,
         }
     }
-    match (
-        run[a].deserialize::<Value>(),
-        run[b].deserialize::<Value>(),
-    ) {
+    match (run[a].deserialize::<Value>(), run[b].deserialize::<Value>()) {
         (Ok(va), Ok(vb)) => broken(&va, &vb, 0),
         _ => false,
     }
