@@ -11,6 +11,7 @@ mod get_forms;
 mod guard;
 mod history;
 mod hostile;
+mod hostile_round2;
 mod html;
 mod identity;
 mod kueue;

@@ -97,7 +97,7 @@ pub fn run(args: GetArgs) -> ExitCode {
     match get(&args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("kdiag: {e}");
+            crate::err_line!("kdiag: {e}");
             ExitCode::from(2)
         }
     }
@@ -123,7 +123,7 @@ fn get(args: &GetArgs) -> Result<ExitCode, String> {
     };
     warn_of_problems(&snap, &want);
     for e in &not_found {
-        eprintln!("kdiag: {e}");
+        crate::err_line!("kdiag: {e}");
     }
     let failed = || ExitCode::from(if not_found.is_empty() { 0 } else { 2 });
     if tables.iter().all(Table::is_empty) {
@@ -147,5 +147,5 @@ fn say_none_found(snap: &Snapshot, tables: &[Table], query: &GetQuery, request: 
         },
         _ => 0,
     };
-    eprintln!("{}", none_found(snap, tables, query, elsewhere));
+    crate::err_line!("{}", none_found(snap, tables, query, elsewhere));
 }

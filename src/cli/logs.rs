@@ -65,12 +65,12 @@ pub fn run(args: LogsArgs) -> ExitCode {
     match result.expect("one read at least") {
         Ok(Held { text, notes }) => {
             for n in notes {
-                eprintln!("{n}");
+                crate::err_line!("{n}");
             }
             write_stdout(&for_terminal(&text))
         }
         Err(e) => {
-            eprintln!("kdiag: {e}");
+            crate::err_line!("kdiag: {e}");
             ExitCode::from(2)
         }
     }

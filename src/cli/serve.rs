@@ -65,7 +65,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
     match crate::serve::run(snap, findings, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kdiag serve: {e}");
+            crate::err_line!("kdiag serve: {e}");
             ExitCode::from(2)
         }
     }

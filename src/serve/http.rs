@@ -72,7 +72,7 @@ pub async fn serve(state: Arc<State>, listener: TcpListener) {
             Ok((stream, _)) => stream,
             Err(e) => {
                 // Out of file descriptors, most likely: wait for connections to close.
-                eprintln!("kdiag serve: accepting a connection failed: {e}");
+                crate::err_line!("kdiag serve: accepting a connection failed: {e}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }

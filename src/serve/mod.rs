@@ -73,21 +73,21 @@ pub fn run(snap: Snapshot, findings: Vec<Finding>, options: Options) -> Result<(
         state.address = bound.to_string();
         let url = format!("http://{bound}");
         let written = kubeconfig::write(options.kubeconfig.as_deref(), &url, bound.port(), None)?;
-        eprintln!(
+        crate::err_line!(
             "kdiag serve: {url} serves {objects} objects ({problems} problems, {} findings) from {}",
             state.findings,
             inputs.join(", ")
         );
-        eprintln!("  kubeconfig: {}", written.path.display());
-        eprintln!("  try: KUBECONFIG={} kubectl get findings -A", written.path.display());
-        eprintln!("  a browser on {url}/ shows kdiag's page; Ctrl-C stops the server");
+        crate::err_line!("  kubeconfig: {}", written.path.display());
+        crate::err_line!("  try: KUBECONFIG={} kubectl get findings -A", written.path.display());
+        crate::err_line!("  a browser on {url}/ shows kdiag's page; Ctrl-C stops the server");
         if options.print_env {
             println!("export KUBECONFIG={}", written.path.display());
         }
         let server = http::serve(Arc::new(state), listener);
         tokio::select! {
             _ = server => {}
-            _ = stop_signal() => eprintln!("kdiag serve: stopped"),
+            _ = stop_signal() => crate::err_line!("kdiag serve: stopped"),
         }
         written.remove_if_temporary();
         Ok(())
