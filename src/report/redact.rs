@@ -259,16 +259,33 @@ impl Redactor {
 
     /// Every string and key of `v` masked as [`Redactor::apply`] masks text: the one
     /// place machine outputs are masked, before they are serialized.
+    /// A label value under its key (`"app": "web"` of a label map or a selector) is the
+    /// label's token, as `app=web` in text is.
     pub fn mask_value(&self, v: &Value) -> Value {
         match v {
             Value::String(s) => Value::String(self.apply(s)),
             Value::Array(items) => items.iter().map(|x| self.mask_value(x)).collect(),
             Value::Object(m) => m
                 .iter()
-                .map(|(k, x)| (self.apply(k), self.mask_value(x)))
+                .map(|(k, x)| {
+                    let label = x.as_str().and_then(|s| self.label_token(k, s));
+                    let x = match label {
+                        Some(token) => Value::String(token.to_string()),
+                        None => self.mask_value(x),
+                    };
+                    (self.apply(k), x)
+                })
                 .collect(),
             other => other.clone(),
         }
+    }
+
+    /// The token of `value` when it is a value of label `key`.
+    fn label_token(&self, key: &str, value: &str) -> Option<&str> {
+        if !self.labels.get(key)?.contains(value) {
+            return None;
+        }
+        self.label_tokens.get(value).map(String::as_str)
     }
 
     /// Masks everything sensitive in `text`.
@@ -605,11 +622,12 @@ fn is_public(host: &str) -> bool {
     })
 }
 
-/// The maximal runs of bytes of `b` that `is_in` takes, as `(start, end)`.
+/// The maximal runs of bytes of `b` that `is_in` takes, as `(start, end)`; a run does
+/// not start with the letter of a written escape (`\nnode-b` is `node-b`).
 fn runs(b: &[u8], is_in: fn(u8) -> bool) -> impl Iterator<Item = (usize, usize)> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
-        while i < b.len() && !is_in(b[i]) {
+        while i < b.len() && (!is_in(b[i]) || patterns::after_escape(b, i + 1)) {
             i += 1;
         }
         if i >= b.len() {
@@ -842,6 +860,27 @@ mod tests {
         let text =
             "the web app serves nodes; name: web; kueue.x-k8s.io/v1beta1; 1.2.3; 0/3 nodes; ::";
         assert_eq!(r.apply(text), text);
+    }
+
+    #[test]
+    fn values_are_masked_before_they_are_serialized() {
+        let r = redactor(&[("node-worker-7", "HOST-1")], &[("app", "web")]);
+        let v = serde_json::json!({
+            "message": "fatal:\n10.1.2.3 refused\nnode-worker-7 unreachable\tfd00:1::7 down",
+            "labels": {"app": "web", "other": "web"},
+            "node-worker-7": ["remote_addr:fd00:abcd::17"],
+        });
+        let masked = r.mask_value(&v);
+        assert_eq!(
+            masked,
+            serde_json::json!({
+                "message": "fatal:\nIP-1 refused\nHOST-1 unreachable\tIP-2 down",
+                "labels": {"app": "LABEL-1", "other": "web"},
+                "HOST-1": ["remote_addr:IP-3"],
+            })
+        );
+        // Masking masked values changes nothing.
+        assert_eq!(r.mask_value(&masked), masked);
     }
 
     #[test]

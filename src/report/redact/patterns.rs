@@ -62,6 +62,27 @@ pub fn ec2_name_at(run: &str, k: usize) -> Option<usize> {
     }
 }
 
+/// Whether byte `i` follows a written escape (`\n`, `\t`, `\r` as two characters: a Go
+/// `%q` message, a JSON log line): the escape's letter ends a word, not starts one.
+pub fn after_escape(b: &[u8], i: usize) -> bool {
+    i >= 2 && b[i - 2] == b'\\' && matches!(b[i - 1], b'n' | b't' | b'r')
+}
+
+/// Whether byte `i` follows the `:` that ends a key (`remote_addr:`): a word before it
+/// that is no hex group, itself not after a `:` or `.` (`main.go:82`).
+fn after_key(b: &[u8], i: usize) -> bool {
+    if i < 2 || b[i - 1] != b':' || b[i - 2] == b':' {
+        return false;
+    }
+    let mut k = i - 1;
+    while k > 0 && (b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'_' | b'-')) {
+        k -= 1;
+    }
+    let key = &b[k..i - 1];
+    let before_ok = k == 0 || !matches!(b[k - 1], b':' | b'.');
+    !key.is_empty() && before_ok && (key.len() > 4 || key.iter().any(|c| !c.is_ascii_hexdigit()))
+}
+
 /// MAC addresses: six pairs of hex digits joined by `:` or all by `-`, standing alone.
 pub fn macs(text: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
@@ -76,7 +97,10 @@ pub fn macs(text: &str) -> Vec<(usize, usize)> {
                     && b[at + 1].is_ascii_hexdigit()
                     && (g == 5 || b[at + 2] == sep)
             });
-        let alone_before = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == sep);
+        let alone_before = i == 0
+            || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == sep)
+            || after_escape(b, i)
+            || (sep == b':' && after_key(b, i));
         let end = i + 17;
         let alone_after = end == b.len()
             || !(b[end].is_ascii_alphanumeric()
@@ -130,23 +154,10 @@ pub fn email_locals(text: &str) -> Vec<(usize, usize)> {
 /// Whether an IPv6 address may start at byte `i`: at the start of a word, or right after
 /// the `:` that ends a key (`remote_addr:fd00::17`: a word that is no hex group).
 fn v6_start(b: &[u8], i: usize) -> bool {
-    if i == 0 {
-        return true;
-    }
-    let prev = b[i - 1];
-    if !(prev.is_ascii_alphanumeric() || matches!(prev, b':' | b'_' | b'.')) {
-        return true;
-    }
-    if prev != b':' || i < 2 || b[i - 2] == b':' {
-        return false;
-    }
-    let mut k = i - 1;
-    while k > 0 && (b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'_' | b'-')) {
-        k -= 1;
-    }
-    let key = &b[k..i - 1];
-    let before_ok = k == 0 || !matches!(b[k - 1], b':' | b'.');
-    before_ok && (key.len() > 4 || key.iter().any(|c| !c.is_ascii_hexdigit()))
+    i == 0
+        || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b':' | b'_' | b'.'))
+        || after_escape(b, i)
+        || after_key(b, i)
 }
 
 /// IPv6 addresses and prefixes (`fd00:1::7`, `fd00::`, `64:ff9b::`): hex groups with one
@@ -223,11 +234,16 @@ mod tests {
 
     #[test]
     fn macs_emails_ec2_tlds() {
-        let t =
-            "eth0 02:42:ac:11:00:02 and 02-42-AC-11-00-03, not 12:34:56 nor a1:b2:c3:d4:e5:f6:07";
+        let t = "eth0 02:42:ac:11:00:02 and 02-42-AC-11-00-03, not 12:34:56 nor a1:b2:c3:d4:e5:f6:07; \
+             mac:02:42:ac:11:00:04 \\n02:42:ac:11:00:05";
         assert_eq!(
             matched(t, macs(t)),
-            ["02:42:ac:11:00:02", "02-42-AC-11-00-03"]
+            [
+                "02:42:ac:11:00:02",
+                "02-42-AC-11-00-03",
+                "02:42:ac:11:00:04",
+                "02:42:ac:11:00:05"
+            ]
         );
         let t = "mail alice.smith@acmecorp.com, nginx@sha256:ab, mod@v1.2.3, root@node-b, @types/x";
         assert_eq!(matched(t, email_locals(t)), ["alice.smith"]);
