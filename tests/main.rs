@@ -24,6 +24,7 @@ mod platform;
 mod printer_columns;
 mod quantities;
 mod readme;
+mod redaction;
 mod report;
 mod rule_fixtures;
 mod samples;

@@ -238,7 +238,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if let Some(r) = &redactor {
         analysis.redact(r);
     }
-    let mut text = match format {
+    let text = match format {
         Format::Json => match &comparison {
             Some(c) => c.render_json(&analysis),
             None => report::json::render(&analysis),
@@ -253,9 +253,6 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
     };
-    if let Some(r) = &redactor {
-        text = r.apply(&text);
-    }
     let written = match &args.output {
         Some(path) => std::fs::write(path, text.as_bytes()).map_err(|e| {
             crate::err_line!("kdiag: cannot write {}: {e}", path.display());

@@ -3,7 +3,7 @@
 //! what was not found, and prints what [`crate::explorer::get`] makes of them.
 
 use super::inputs::{load_snapshot, warn_of_problems};
-use super::output::write_bundle_text;
+use super::output::{write_bundle_text, write_stdout};
 use crate::explorer::get::{Selectors, Table, none_found, pick, render};
 use crate::explorer::get_request::{Request, split_args};
 use crate::explorer::{GetFormat, GetQuery, needs};
@@ -133,7 +133,12 @@ fn get(args: &GetArgs) -> Result<ExitCode, String> {
         return Ok(failed());
     }
     let redactor = query.redact.then(|| Redactor::from_snapshot(&snap));
-    let code = write_bundle_text(render(&snap, &tables, &request, &query), redactor.as_ref());
+    let text = render(&snap, &tables, &request, &query, redactor.as_ref());
+    // JSON and YAML are masked and escaped by their serializer; tables and names are text.
+    let code = match query.output {
+        Some(GetFormat::Json | GetFormat::Yaml) => write_stdout(&text),
+        _ => write_bundle_text(text, redactor.as_ref()),
+    };
     Ok(if not_found.is_empty() { code } else { failed() })
 }
 

@@ -41,7 +41,7 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"kdiag {}\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
         env!("CARGO_PKG_VERSION"),
-        esc(&title),
+        mesc(a, &title),
         CSS
     );
     header(a, baseline, &mut h);
@@ -59,7 +59,7 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
 fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
     h.push_str("<header>\n<h1>kdiag report</h1>\n");
     for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
-        let _ = writeln!(h, "<p class=\"platform\">{}</p>", esc(line));
+        let _ = writeln!(h, "<p class=\"platform\">{}</p>", mesc(a, line));
     }
     // Many inputs would push the findings off the first screen: past a few, the list
     // folds under one line of totals; each input's notes fold under their count.
@@ -79,7 +79,7 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
         let _ = write!(
             h,
             "<li data-input=\"{i}\"><b>{}</b> <span class=\"muted\">({})</span>: {} objects from {} files, {} skipped, {} logs, {} problems{}{}",
-            esc(&input.path),
+            mesc(a, &input.path),
             esc(input.layout),
             input.objects,
             input.files,
@@ -89,12 +89,12 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
             input
                 .as_of
                 .as_deref()
-                .map(|t| format!(", as of <time>{}</time>", esc(t)))
+                .map(|t| format!(", as of <time>{}</time>", mesc(a, t)))
                 .unwrap_or_default(),
             input
                 .cluster_version
                 .as_deref()
-                .map(|v| format!(", cluster {}", esc(v)))
+                .map(|v| format!(", cluster {}", mesc(a, v)))
                 .unwrap_or_default(),
         );
         if !input.notes.is_empty() {
@@ -105,7 +105,7 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
                 if input.notes.len() == 1 { "" } else { "s" }
             );
             for n in &input.notes {
-                let _ = write!(h, "<li>{}</li>", esc(n));
+                let _ = write!(h, "<li>{}</li>", mesc(a, n));
             }
             h.push_str("</ul></details>");
         }
@@ -119,7 +119,7 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
         let _ = writeln!(
             h,
             "<p class=\"baseline\" id=\"baseline\">{}</p>",
-            esc(&b.summary())
+            mesc(a, &b.summary())
         );
     }
     h.push_str("</header>\n");
@@ -180,8 +180,8 @@ fn filters(a: &Analysis, h: &mut String) {
         let _ = write!(
             h,
             "<option value=\"{}\">{} ({n})</option>",
-            esc(ns),
-            esc(shown)
+            mesc(a, ns),
+            mesc(a, shown)
         );
     }
     h.push_str("</select></label>\n<fieldset id=\"f-stage\"><legend>Stage</legend>");
@@ -251,7 +251,7 @@ fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
             let _ = writeln!(
                 h,
                 "<div class=\"members\" data-cause=\"{}\">\n<p class=\"muted\">{} findings wait on this cause:</p>",
-                esc(&f.fingerprint),
+                mesc(a, &f.fingerprint),
                 members.len()
             );
             for m in members.iter().take(MEMBERS_SHOWN) {
@@ -284,18 +284,18 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
         open = if open { " open" } else { "" },
         sev = f.severity.as_str(),
         stage = f.stage.as_str(),
-        ns = esc(&ns_key(f)),
+        ns = mesc(a, &ns_key(f)),
         rule = esc(f.rule),
-        fp = esc(&f.fingerprint),
+        fp = mesc(a, &f.fingerprint),
         new = match new {
             Some(true) => " <span class=\"badge new\">new</span>",
             Some(false) => " <span class=\"badge unchanged\">unchanged</span>",
             None => "",
         },
-        obj = esc(&f.object.display()),
-        msg = esc(&f.message),
+        obj = mesc(a, &f.object.display()),
+        msg = mesc(a, &f.message),
     );
-    let _ = writeln!(h, "<p class=\"full-message\">{}</p>", esc(&f.message));
+    let _ = writeln!(h, "<p class=\"full-message\">{}</p>", mesc(a, &f.message));
     // The map right under the message: what stopped, then where, then what to do.
     if let Some(d) = &f.details {
         graph::graphs(&a.mask_value(d), n, h);
@@ -304,7 +304,7 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
         let _ = writeln!(
             h,
             "<p class=\"help\"><b>What to do:</b> {}</p>",
-            esc(&f.help)
+            mesc(a, &f.help)
         );
     }
     if !f.evidence.is_empty() {
@@ -318,7 +318,7 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
         h,
         "<p class=\"meta\">rule <code>{}</code> · fingerprint <code>{}</code></p>\n</div>\n</details>",
         esc(f.rule),
-        esc(&f.fingerprint)
+        mesc(a, &f.fingerprint)
     );
 }
 
@@ -336,13 +336,17 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
         let _ = write!(
             h,
             "<code class=\"loc\">{}</code> ",
-            esc(&format!("{prefix}{file}{line}"))
+            mesc(a, &format!("{prefix}{file}{line}"))
         );
     }
     if let Some(o) = &e.object {
-        let _ = write!(h, "<span class=\"ev-object\">{}</span> ", esc(&o.display()));
+        let _ = write!(
+            h,
+            "<span class=\"ev-object\">{}</span> ",
+            mesc(a, &o.display())
+        );
     }
-    let _ = write!(h, "<span class=\"note\">{}</span>", esc(&e.note));
+    let _ = write!(h, "<span class=\"note\">{}</span>", mesc(a, &e.note));
     if snippet
         && let (Some(file), Some(input), Some(line)) = (&e.file, e.input, e.line)
         && let Some(src) = a
@@ -401,9 +405,19 @@ fn problems(a: &Analysis, h: &mut String) {
     for p in &a.problems {
         let (input, file) = a.problem_place(p);
         let loc = format!("{input}: {file}");
-        let _ = writeln!(h, "<li><code>{}</code> {}</li>", esc(&loc), esc(&p.message));
+        let _ = writeln!(
+            h,
+            "<li><code>{}</code> {}</li>",
+            mesc(a, &loc),
+            mesc(a, &p.message)
+        );
     }
     h.push_str("</ul>\n</section>\n");
+}
+
+/// Text of the bundle's as the page shows it: masked with `--redact`, then escaped.
+fn mesc(a: &Analysis, s: &str) -> String {
+    esc(&a.mask(s))
 }
 
 /// HTML text and attribute escaping.

@@ -111,18 +111,11 @@ impl State {
         self.mask_value(v)
     }
 
-    /// Every string of `v` masked with `--redact`; `v` itself without.
+    /// Every string of `v` masked with `--redact` ([`Redactor::mask_value`], as every
+    /// output masks); `v` itself without.
     pub fn mask_value(&self, v: Value) -> Value {
-        fn masked(r: &Redactor, v: Value) -> Value {
-            match v {
-                Value::String(s) => Value::String(r.apply(&s)),
-                Value::Array(items) => items.into_iter().map(|x| masked(r, x)).collect(),
-                Value::Object(m) => m.into_iter().map(|(k, x)| (k, masked(r, x))).collect(),
-                other => other,
-            }
-        }
         match &self.redactor {
-            Some(r) => masked(r, v),
+            Some(r) => r.mask_value(&v),
             None => v,
         }
     }

@@ -60,7 +60,7 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
     for mount in mounts {
         let path = mount.strip_prefix(root).unwrap_or(&mount);
         out.problems.push(SourceProblem {
-            path: path.to_string_lossy().replace('\\', "/"),
+            path: slashed(path),
             message: "is another file system (a mount point); not read".into(),
         });
     }
@@ -260,12 +260,18 @@ fn io_problem(path: &Path, e: &std::io::Error) -> Found {
     )
 }
 
-/// A file's path in the folder, with `/` between its parts.
+/// A file's path in the folder, with `/` between its parts. A `\\` in a name (allowed on
+/// Unix) stays: only the platform's separators are separators.
 fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+    slashed(path.strip_prefix(root).unwrap_or(path))
+}
+
+/// `path`'s parts joined by `/`.
+fn slashed(path: &Path) -> String {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// The path a walk error names, relative to the root (empty when it names none).
