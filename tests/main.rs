@@ -34,6 +34,7 @@ mod selective_describe;
 mod serve;
 mod serve_hostile;
 mod serve_replay;
+mod serve_tls;
 mod shapes;
 mod terminal;
 mod traffic;

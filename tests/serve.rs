@@ -264,3 +264,8 @@ impl Server {
         self.child.id()
     }
 }
+
+/// A response read whole from any stream (a TLS one, say), parsed as [`request`] parses.
+pub fn response_of(raw: &[u8]) -> Response {
+    parse_response(raw)
+}
