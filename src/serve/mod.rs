@@ -13,6 +13,8 @@
 //!   reviews; `findings.rs`: findings as objects and events; `state.rs`: what every
 //!   answer is read from.
 //! - `kubeconfig.rs`: the kubeconfig written for the user.
+//! - `ui/`: kdiag's own pages for a browser: the start page on `/`, a page per object
+//!   and per kind under `/ui/`, the Kueue admission views.
 
 mod answer;
 mod api;
@@ -25,6 +27,7 @@ mod request;
 mod resources;
 mod reviews;
 mod state;
+pub mod ui;
 mod websocket;
 
 use crate::rules::Finding;
