@@ -266,3 +266,333 @@ fn serve_ui_escapes_unknown_pages_and_lists() {
         assert!(html.contains("Not found"));
     }
 }
+
+// ── in headless Chromium, driven over the DevTools protocol ─────────────────────────
+
+/// Chromium when KDIAG_BROWSER_TESTS=1 (said and skipped otherwise).
+fn chromium(test: &str) -> Option<&'static str> {
+    if std::env::var("KDIAG_BROWSER_TESTS").ok().as_deref() != Some("1") {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped {test}: set KDIAG_BROWSER_TESTS=1 (and install Debian's chromium) to run it"
+        );
+        return None;
+    }
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .or_else(|| panic!("KDIAG_BROWSER_TESTS=1 but no chromium on PATH"))
+}
+
+/// A headless Chromium and a DevTools WebSocket to its page.
+struct Browser {
+    child: std::process::Child,
+    ws: std::net::TcpStream,
+    next_id: u64,
+    _dir: crate::serve::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Browser {
+    fn start(chromium: &str) -> Browser {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let dir = crate::serve::TempDir::new("chromium");
+        let mut child = std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", dir.0.display()))
+            .arg("about:blank")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("chromium starts");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let port = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|l| {
+                let rest = l.split("DevTools listening on ws://127.0.0.1:").nth(1)?;
+                rest.split('/').next().map(str::to_string)
+            })
+            .expect("chromium says where DevTools listens");
+        std::thread::spawn(move || for _ in lines {});
+        let addr = format!("127.0.0.1:{port}");
+        let targets = get(&addr, "/json/list", "").json();
+        let ws_url = targets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["type"] == "page")
+            .and_then(|t| t["webSocketDebuggerUrl"].as_str())
+            .expect("a page target")
+            .to_string();
+        let path = &ws_url[ws_url.find(&port).unwrap() + port.len()..];
+        let mut ws = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            ws,
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = Vec::new();
+        let mut b = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            ws.read_exact(&mut b).unwrap();
+            head.push(b[0]);
+        }
+        assert!(
+            head.starts_with(b"HTTP/1.1 101"),
+            "{}",
+            String::from_utf8_lossy(&head)
+        );
+        ws.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+        Browser {
+            child,
+            ws,
+            next_id: 0,
+            _dir: dir,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        use std::io::Write;
+        let data = text.as_bytes();
+        let mut frame = vec![0x81u8];
+        let mask = [0x12u8, 0x34, 0x56, 0x78];
+        match data.len() {
+            n if n < 126 => frame.push(0x80 | n as u8),
+            n if n < 65536 => {
+                frame.push(0x80 | 126);
+                frame.extend((n as u16).to_be_bytes());
+            }
+            n => {
+                frame.push(0x80 | 127);
+                frame.extend((n as u64).to_be_bytes());
+            }
+        }
+        frame.extend(mask);
+        frame.extend(data.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        self.ws.write_all(&frame).unwrap();
+    }
+
+    /// The next whole message (continuation frames joined).
+    fn receive(&mut self) -> String {
+        use std::io::Read;
+        let mut message = Vec::new();
+        loop {
+            let mut h = [0u8; 2];
+            self.ws.read_exact(&mut h).unwrap();
+            let len = match h[1] & 0x7f {
+                126 => {
+                    let mut l = [0u8; 2];
+                    self.ws.read_exact(&mut l).unwrap();
+                    u16::from_be_bytes(l) as usize
+                }
+                127 => {
+                    let mut l = [0u8; 8];
+                    self.ws.read_exact(&mut l).unwrap();
+                    u64::from_be_bytes(l) as usize
+                }
+                n => n as usize,
+            };
+            let mut data = vec![0u8; len];
+            self.ws.read_exact(&mut data).unwrap();
+            message.extend(data);
+            if h[0] & 0x80 != 0 {
+                return String::from_utf8_lossy(&message).into_owned();
+            }
+        }
+    }
+
+    /// One DevTools command and its result (events in between are skipped).
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&serde_json::json!({"id": id, "method": method, "params": params}).to_string());
+        loop {
+            let m: serde_json::Value = serde_json::from_str(&self.receive()).unwrap();
+            if m["id"] == id {
+                assert!(m.get("error").is_none(), "{method}: {m}");
+                return m["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression in the page.
+    fn eval(&mut self, expr: &str) -> serde_json::Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            serde_json::json!({"expression": expr, "returnByValue": true}),
+        );
+        assert!(r.get("exceptionDetails").is_none(), "{expr}: {r}");
+        r["result"]["value"].clone()
+    }
+
+    /// Waits until the page at `url` has loaded.
+    fn loaded(&mut self, url: &str) {
+        for _ in 0..200 {
+            let v = self.eval("[location.href, document.readyState]");
+            if v[0] == url && v[1] == "complete" {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        panic!("{url} did not load: {}", self.eval("location.href"));
+    }
+
+    fn open(&mut self, url: &str) {
+        self.call("Page.navigate", serde_json::json!({"url": url}));
+        self.loaded(url);
+    }
+
+    /// Clicks the first link matching `selector` and waits for the page it opens.
+    fn click(&mut self, selector: &str) -> String {
+        let sel = serde_json::to_string(selector).unwrap();
+        let href = self.eval(&format!(
+            "(() => {{ const a = document.querySelector({sel}); if (!a) return null; a.scrollIntoView(); a.click(); return a.href; }})()"
+        ));
+        let href = href
+            .as_str()
+            .unwrap_or_else(|| panic!("no {selector} on {}", self.eval("location.href")))
+            .to_string();
+        self.loaded(&href);
+        href
+    }
+
+    fn size(&mut self, width: u32, dark: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": width, "height": 1000, "deviceScaleFactor": 1, "mobile": false}),
+        );
+        self.call(
+            "Emulation.setEmulatedMedia",
+            serde_json::json!({"features": [{"name": "prefers-color-scheme", "value": if dark { "dark" } else { "light" }}]}),
+        );
+    }
+
+    fn text(&mut self) -> String {
+        self.eval("document.body.innerText")
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// What spills: the page wider than the window, or a box's text past its box
+    /// without an ellipsis (a graph's boxes cut their text with one, whole in the title).
+    fn spills(&mut self) -> serde_json::Value {
+        self.eval(
+            r#"(() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > innerWidth + 1) out.push('page ' + document.documentElement.scrollWidth + ' > ' + innerWidth);
+  document.querySelectorAll('.canvas .node > span').forEach(s => {
+    const cs = getComputedStyle(s);
+    if (s.scrollWidth > s.clientWidth + 1 && cs.textOverflow !== 'ellipsis') out.push('node ' + s.textContent);
+    if (s.scrollWidth > s.clientWidth + 1 && !s.parentElement.title) out.push('untitled ' + s.textContent);
+  });
+  document.querySelectorAll('main h1, main p, dl.props dd, dl.refs dd, ul.needs li, ul.findings li').forEach(e => {
+    let box = e.getBoundingClientRect();
+    const r = document.createRange(); r.selectNodeContents(e); const t = r.getBoundingClientRect();
+    let clip = e.parentElement; while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+    if (t.right > box.right + 2 && t.width > 0) out.push('text ' + e.tagName + ' ' + e.textContent.slice(0, 60));
+  });
+  return out;
+})()"#,
+        )
+    }
+}
+
+/// Clicks through the seed's admission path, Workload → LocalQueue → ClusterQueue →
+/// ResourceFlavor → Cohort, and back by owner references, at 1400 and 800 px, light and
+/// dark: each page opens by clicking, the ClusterQueue says what is needed against what is
+/// available with its hop marked, and no text spills out of its box.
+#[test]
+fn serve_ui_in_chromium_clicks_through_the_admission_path() {
+    let Some(chromium) = chromium("serve_ui_in_chromium_clicks_through_the_admission_path") else {
+        return;
+    };
+    let s = Server::start(&[SEED], &[]);
+    let mut b = Browser::start(chromium);
+    for (width, dark) in [(1400, false), (800, true)] {
+        b.size(width, dark);
+        b.open(&format!("{}/", s.url()));
+        assert_eq!(b.spills(), serde_json::json!([]), "start page at {width}");
+        // The start page's map: its Workload box is a link.
+        b.click("#admission-paths a.node[data-kind=Workload]");
+        assert!(b.text().contains("needs 3 cpu, 2 available"));
+        assert_eq!(
+            b.spills(),
+            serde_json::json!([]),
+            "Workload page at {width}"
+        );
+        let workload = b.eval("location.href");
+        b.click("#admission a.node[data-kind=LocalQueue]");
+        assert!(b.text().contains("LocalQueue"));
+        b.eval("history.back()");
+        b.loaded(workload.as_str().unwrap());
+        let cq = b.click("#admission a.node[data-kind=ClusterQueue]");
+        let t = b.text();
+        assert!(t.contains("needs 3 cpu, 2 available"), "{t}");
+        assert!(t.contains("this ClusterQueue is where it stops"), "{t}");
+        let marked = b.eval(
+            "getComputedStyle(document.querySelector('.for-workload.hop-broken')).borderTopColor",
+        );
+        assert_ne!(marked, "rgb(0, 0, 0)", "the hop is marked");
+        assert_eq!(
+            b.spills(),
+            serde_json::json!([]),
+            "ClusterQueue page at {width}"
+        );
+        b.click("dl.props a[href*='/resourceflavors/']");
+        assert!(b.text().contains("pool=cpu"));
+        assert_eq!(
+            b.spills(),
+            serde_json::json!([]),
+            "ResourceFlavor page at {width}"
+        );
+        b.eval("history.back()");
+        b.loaded(&cq);
+        b.click("dl.props a[href*='/cohorts/']");
+        let t = b.text();
+        assert!(t.contains("cq-research") && t.contains("Pool"), "{t}");
+        assert_eq!(b.spills(), serde_json::json!([]), "Cohort page at {width}");
+        // Owner references, both ways: Workload → Job → Workload.
+        b.open(workload.as_str().unwrap());
+        b.click("#references a[href*='/jobs/']");
+        b.click("#references a[href*='/workloads/']");
+        assert_eq!(b.eval("location.href"), workload);
+        let bg = b.eval("getComputedStyle(document.body).backgroundColor");
+        let want = if dark {
+            "rgb(22, 24, 28)"
+        } else {
+            "rgba(0, 0, 0, 0)"
+        };
+        assert_eq!(
+            bg,
+            want,
+            "the {} scheme",
+            if dark { "dark" } else { "light" }
+        );
+    }
+}
