@@ -596,3 +596,74 @@ fn serve_ui_in_chromium_clicks_through_the_admission_path() {
         );
     }
 }
+
+/// The walk on a real must-gather (must-gather-aws, OpenShift 4.8 on AWS): pod →
+/// ReplicaSet → Deployment and back, node → its pods; and the time each page takes (the
+/// goal: the first page within 0.3 s, an object page within 0.1 s; printed, and checked
+/// with room for a loaded test machine and a debug build).
+#[test]
+#[cfg_attr(
+    not(kdiag_corpus),
+    ignore = "reads ../shared/corpus (absent; `touch build.rs` once it is there)"
+)]
+fn serve_ui_walks_must_gather_aws() {
+    let bundle = crate::corpus::corpus().join("must-gather-clean/must-gather-aws.tar.xz");
+    let s = Server::start(&[bundle.to_str().unwrap()], &[]);
+    let timed = |path: &str| {
+        let t = std::time::Instant::now();
+        let html = ok(&s, path);
+        (html, t.elapsed().as_secs_f64())
+    };
+    let (start, first) = timed("/");
+    eprintln!("must-gather-aws: first page {first:.3} s");
+    assert!(first <= 0.3, "the first page took {first:.3} s");
+    assert!(start.contains("href=\"/ui/"));
+    let mut times = Vec::new();
+    let mut walk = |path: &str| {
+        let (html, secs) = timed(path);
+        eprintln!("  {secs:.3} s {path}");
+        times.push(secs);
+        html
+    };
+    let pods = walk("/ui/core/v1/pods?namespace=openshift-apiserver");
+    let pod_url = link(&pods, "/ui/core/v1/pods/openshift-apiserver/apiserver-");
+    let pod = walk(&pod_url);
+    let rs_url = link(
+        &pod,
+        "/ui/apps/v1/replicasets/openshift-apiserver/apiserver-",
+    );
+    let rs = walk(&rs_url);
+    assert!(
+        rs.contains(&format!("href=\"{pod_url}\"")),
+        "ReplicaSet → Pod"
+    );
+    let dep_url = link(&rs, "/ui/apps/v1/deployments/openshift-apiserver/apiserver");
+    let dep = walk(&dep_url);
+    assert!(
+        dep.contains(&format!("href=\"{rs_url}\"")),
+        "Deployment → ReplicaSet"
+    );
+    let node_url = link(&pod, "/ui/core/v1/nodes/");
+    let node = walk(&node_url);
+    assert!(node.contains(&format!("href=\"{pod_url}\"")), "Node → Pod");
+    let others: Vec<String> = hrefs(&node)
+        .into_iter()
+        .filter(|h| h.starts_with("/ui/core/v1/pods/"))
+        .take(8)
+        .collect();
+    assert!(others.len() >= 8, "a node runs many pods");
+    for p in &others {
+        let html = walk(p);
+        assert!(html.contains(&format!("href=\"{node_url}\"")), "Pod → Node");
+    }
+    walk(&link(&pod, "/ui/core/v1/services/"));
+    walk(&link(&pod, "/ui/discovery.k8s.io/v1/endpointslices/"));
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    eprintln!(
+        "must-gather-aws: object pages median {median:.3} s, slowest {:.3} s",
+        sorted[sorted.len() - 1]
+    );
+    assert!(median <= 0.1, "object pages: median {median:.3} s");
+}
