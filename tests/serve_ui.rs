@@ -113,6 +113,10 @@ fn serve_ui_walks_the_seed_admission_path() {
     // The ClusterQueue alone (from the LocalQueue) shows its quota and its Workloads.
     let plain = ok(&s, &link(&lq, &format!("{KQ}/clusterqueues/cq-ml")));
     assert!(text(&plain).contains("never-fits"));
+    assert!(
+        plain.contains(&format!("href=\"{KQ}/localqueues/ml/user-queue\"")),
+        "ClusterQueue → LocalQueue"
+    );
     // ClusterQueue → ResourceFlavor: the nodes its labels select.
     let rf = ok(&s, &link(&cq, &format!("{KQ}/resourceflavors/cpu-pool")));
     let t = text(&rf);

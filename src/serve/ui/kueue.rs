@@ -402,9 +402,9 @@ fn quota(snap: &Snapshot, cq: &ClusterQueue, rows: &[Value], h: &mut String) {
     let with_needed = rows
         .iter()
         .any(|r| r.get("needed").is_some_and(|n| !n.is_null()));
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<div class=\"scroll\"><table class=\"grid quota\"><thead><tr><th>Flavor</th><th>Resource</th><th>Nominal</th><th>Borrowing limit</th><th>Lending limit</th><th>Reserved</th><th>Used</th><th>Free</th><th>Max capacity</th>{}</tr></thead><tbody>\n",
+        "<div class=\"scroll\"><table class=\"grid quota\"><thead><tr><th>Flavor</th><th>Resource</th><th>Nominal</th><th>Borrowing limit</th><th>Lending limit</th><th>Reserved</th><th>Used</th><th>Free</th><th>Max capacity</th>{}</tr></thead><tbody>",
         if with_needed { "<th>Needed</th>" } else { "" }
     );
     for r in rows {
@@ -507,6 +507,20 @@ fn cluster_queue(
             .map(|f| links.a_ref(&named("ResourceFlavor", None, f)))
             .collect::<Vec<_>>()
             .join(", "),
+    );
+    let local: Vec<String> = snap
+        .local_queues()
+        .iter()
+        .filter(|(_, lq)| lq.spec.cluster_queue == name)
+        .map(|(id, _)| links.a(*id))
+        .collect();
+    prop(
+        "LocalQueues",
+        if local.is_empty() {
+            "none".into()
+        } else {
+            local.join(", ")
+        },
     );
     prop(
         "Queueing strategy",
