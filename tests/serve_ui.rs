@@ -245,19 +245,31 @@ fn serve_ui_admitted_workload_with_pending_pods_says_so() {
 fn serve_ui_escapes_unknown_pages_and_lists() {
     let dir = crate::Scratch::with_files(
         "serve-ui-esc",
-        &[(
-            "b.yaml",
-            "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm\n    namespace: default\n    creationTimestamp: \"2026-11-20T07:00:00Z\"\n    uid: 3f1c2a9e-1111-4c1e-9a7e-0d1f2a3b4c5d\n    annotations:\n      note: <script>alert(1)</script>\n  data:\n    k: \"<img src=x onerror=alert(2)>\"\n",
-        )],
+        &[
+            (
+                "b.yaml",
+                "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm\n    namespace: default\n    creationTimestamp: \"2026-11-20T07:00:00Z\"\n    uid: 3f1c2a9e-1111-4c1e-9a7e-0d1f2a3b4c5d\n    annotations:\n      note: <script>alert(1)</script>\n  data:\n    k: \"<img src=x onerror=alert(2)>\"\n",
+            ),
+            (
+                "loose.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: loose\ndata:\n  a: b\n",
+            ),
+        ],
     );
-    let path = format!("{}/b.yaml", dir.path());
-    let s = Server::start(&[&path], &[]);
+    let s = Server::start(&[dir.path()], &[]);
     let cm = ok(&s, "/ui/core/v1/configmaps/default/cm");
     assert!(!cm.contains("<script>alert"), "{cm}");
     assert!(!cm.contains("<img src=x"), "{cm}");
     assert!(cm.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     let list = ok(&s, "/ui/core/v1/configmaps?namespace=default");
     assert!(list.contains("href=\"/ui/core/v1/configmaps/default/cm\""));
+    // A namespaced object the bundle holds without a namespace (a manifest).
+    let all = ok(&s, "/ui/core/v1/configmaps");
+    assert!(
+        all.contains("href=\"/ui/core/v1/configmaps/_/loose\""),
+        "{all}"
+    );
+    assert!(text(&ok(&s, "/ui/core/v1/configmaps/_/loose")).contains("loose"));
     let kinds = ok(&s, "/ui");
     assert!(kinds.contains("href=\"/ui/core/v1/configmaps\""));
     for missing in [

@@ -142,6 +142,9 @@ pub fn named(kind: &str, namespace: Option<&str>, name: &str) -> ObjectRef {
     }
 }
 
+/// The namespace segment of a namespaced object that has none.
+const NO_NAMESPACE: &str = "_";
+
 fn group_seg(group: &str) -> &str {
     if group.is_empty() { "core" } else { group }
 }
@@ -154,7 +157,9 @@ fn object_url(r: &Resource, version: &str, namespace: Option<&str>, name: &str) 
         seg(&r.plural)
     );
     if r.namespaced {
-        let _ = write!(url, "/{}", seg(namespace.unwrap_or("")));
+        // A namespaced object the bundle holds without a namespace (a manifest): `_`,
+        // which no namespace name can be.
+        let _ = write!(url, "/{}", seg(namespace.unwrap_or(NO_NAMESPACE)));
     }
     let _ = write!(url, "/{}", seg(name));
     url
@@ -245,18 +250,20 @@ pub fn answer(state: &State, req: &Request, rest: &[&str]) -> Answer {
     let (namespace, name) = match (rest, r.namespaced) {
         ([], _) => return list::list(state, &links, r, req.param("namespace")),
         ([name], false) => (None, *name),
-        ([ns, name], true) => (Some(*ns), *name),
+        ([ns, name], true) => ((*ns != NO_NAMESPACE).then_some(*ns), *name),
         _ => return not_found(state, &format!("/ui/{}", rest.join("/"))),
     };
-    let id = state
-        .snap
-        .ids_of_group(&r.group, &r.kind)
-        .iter()
-        .copied()
-        .find(|&id| {
-            let o = state.snap.object(id);
-            o.name == name && o.namespace.as_deref() == namespace
-        });
+    // A cluster-scoped object some bundle wrote with a namespace is found by its name.
+    let ids = state.snap.ids_of_group(&r.group, &r.kind);
+    let named_here = |id: &ObjectId| {
+        let o = state.snap.object(*id);
+        o.name == name && o.namespace.as_deref() == namespace
+    };
+    let id = ids.iter().copied().find(named_here).or_else(|| {
+        ids.iter()
+            .copied()
+            .find(|&id| !r.namespaced && state.snap.object(id).name == name)
+    });
     match id {
         Some(id) => object::page(state, &links, req, id),
         None if r.group == kueue::GROUP && r.kind == "Cohort" => {
