@@ -35,6 +35,7 @@ mod serve;
 mod serve_hostile;
 mod serve_replay;
 mod serve_tls;
+mod serve_ui;
 mod shapes;
 mod terminal;
 mod traffic;

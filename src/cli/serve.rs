@@ -3,8 +3,8 @@
 //! ([`crate::serve`]) until Ctrl-C.
 
 use super::inputs::load;
+use crate::report::Analysis;
 use crate::report::redact::Redactor;
-use crate::report::{self, Analysis};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,8 +52,11 @@ pub fn run(args: ServeArgs) -> ExitCode {
         if let Some(r) = &redactor {
             analysis.redact(r);
         }
-        // The page masks each piece of the bundle's text it shows.
-        report::html::render(&analysis, None)
+        let page = crate::serve::ui::start_page(&analysis);
+        match &redactor {
+            Some(r) => r.apply(&page),
+            None => page,
+        }
     };
     let options = crate::serve::Options {
         addr: args.addr,

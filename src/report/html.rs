@@ -8,7 +8,7 @@
 //! graph (`graph.rs`). The first error is open when the page loads, and a link to one
 //! finding (`#finding-3`, or `#f-3`) opens it.
 
-mod graph;
+pub mod graph;
 
 use super::Analysis;
 use super::baseline::{self, Comparison};
@@ -29,7 +29,29 @@ const CONTEXT: u32 = 2;
 /// Inputs listed unfolded at the top of the page.
 const INPUTS_SHOWN: usize = 4;
 
+/// What `kdiag serve` adds to the page it serves: the URL of each object's page (objects
+/// and the boxes of graphs become links), styles and a navigation bar.
+pub struct Served<'a> {
+    pub link: Link<'a>,
+    /// More styles (the served pages' dark scheme).
+    pub css: &'a str,
+    /// HTML put first in the body.
+    pub nav: &'a str,
+    /// HTML put after the findings.
+    pub after: &'a str,
+}
+
+/// The URL of an object's page; `api_version` may be empty (a graph's hop names only
+/// its kind).
+pub type Link<'a> = &'a dyn Fn(&crate::kube::meta::ObjectRef) -> Option<String>;
+
 pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
+    render_with(a, baseline, None)
+}
+
+/// The page, with links to object pages when served.
+pub fn render_with(a: &Analysis, baseline: Option<&Comparison>, served: Option<&Served>) -> String {
+    let link = served.map(|s| s.link);
     let mut h = String::with_capacity(64 * 1024);
     let title = match a.inputs.as_slice() {
         [one] => format!("kdiag report — {}", one.path),
@@ -39,15 +61,18 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
         h,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"kdiag {}\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
+         <meta name=\"generator\" content=\"kdiag {}\">\n<title>{}</title>\n<style>{}{}</style>\n</head>\n<body>\n{}",
         env!("CARGO_PKG_VERSION"),
         mesc(a, &title),
-        CSS
+        CSS,
+        served.map_or("", |s| s.css),
+        served.map_or("", |s| s.nav),
     );
     header(a, baseline, &mut h);
     summary(a, &mut h);
     filters(a, &mut h);
-    findings(a, baseline, &mut h);
+    findings(a, baseline, link, &mut h);
+    h.push_str(served.map_or("", |s| s.after));
     if let Some(b) = baseline {
         resolved(a, b, &mut h);
     }
@@ -218,7 +243,7 @@ fn ns_key(f: &Finding) -> String {
     f.object.namespace.clone().unwrap_or_default()
 }
 
-fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
+fn findings(a: &Analysis, baseline: Option<&Comparison>, link: Option<Link>, h: &mut String) {
     h.push_str("<section id=\"findings\">\n<h2>Findings</h2>\n");
     let mut n = 0;
     let mut error_seen = false;
@@ -239,7 +264,7 @@ fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
             // The first error is open, so the page starts with a map in view.
             let open = f.severity == Severity::Error && !error_seen;
             error_seen |= open;
-            finding(a, f, n, open, baseline.map(|b| b.is_new(f)), h);
+            finding(a, f, n, open, baseline.map(|b| b.is_new(f)), link, h);
         };
         for f in &folded.top {
             one(f, h);
@@ -275,7 +300,15 @@ fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
     h.push_str("</section>\n");
 }
 
-fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h: &mut String) {
+fn finding(
+    a: &Analysis,
+    f: &Finding,
+    n: usize,
+    open: bool,
+    new: Option<bool>,
+    link: Option<Link>,
+    h: &mut String,
+) {
     let _ = write!(
         h,
         "<details class=\"finding sev-{sev}\" id=\"finding-{n}\" data-stage=\"{stage}\" data-ns=\"{ns}\" data-severity=\"{sev}\" data-rule=\"{rule}\" data-fingerprint=\"{fp}\"{open}>\n\
@@ -292,13 +325,13 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
             Some(false) => " <span class=\"badge unchanged\">unchanged</span>",
             None => "",
         },
-        obj = mesc(a, &f.object.display()),
+        obj = linked(a, link, &f.object),
         msg = mesc(a, &f.message),
     );
     let _ = writeln!(h, "<p class=\"full-message\">{}</p>", mesc(a, &f.message));
     // The map right under the message: what stopped, then where, then what to do.
     if let Some(d) = &f.details {
-        graph::graphs(&a.mask_value(d), n, h);
+        graph::graphs(&a.mask_value(d), n, link, h);
     }
     if !f.help.is_empty() {
         let _ = writeln!(
@@ -310,7 +343,7 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
     if !f.evidence.is_empty() {
         h.push_str("<h4>Evidence</h4>\n<ol class=\"evidence\">\n");
         for (i, e) in f.evidence.iter().enumerate() {
-            evidence(a, e, i < SNIPPETS_PER_FINDING, h);
+            evidence(a, e, i < SNIPPETS_PER_FINDING, link, h);
         }
         h.push_str("</ol>\n");
     }
@@ -322,7 +355,7 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
     );
 }
 
-fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
+fn evidence(a: &Analysis, e: &Evidence, snippet: bool, link: Option<Link>, h: &mut String) {
     h.push_str("<li>");
     if let Some(file) = &e.file {
         let prefix = match e.input {
@@ -343,7 +376,7 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
         let _ = write!(
             h,
             "<span class=\"ev-object\">{}</span> ",
-            mesc(a, &o.display())
+            linked(a, link, o)
         );
     }
     let _ = write!(h, "<span class=\"note\">{}</span>", mesc(a, &e.note));
@@ -418,6 +451,14 @@ fn problems(a: &Analysis, h: &mut String) {
 /// Text of the bundle's as the page shows it: masked with `--redact`, then escaped.
 fn mesc(a: &Analysis, s: &str) -> String {
     esc(&a.mask(s))
+}
+
+/// An object's name (masked with `--redact`), a link to its page when served and the page exists.
+fn linked(a: &Analysis, link: Option<Link>, o: &crate::kube::meta::ObjectRef) -> String {
+    match link.and_then(|l| l(o)) {
+        Some(url) => format!("<a href=\"{}\">{}</a>", esc(&url), mesc(a, &o.display())),
+        None => mesc(a, &o.display()),
+    }
 }
 
 /// HTML text and attribute escaping.

@@ -37,6 +37,7 @@ pub fn answer(state: &State, req: &Request) -> Answer {
             content_type: "text/html; charset=utf-8",
             body: state.page.clone().into_bytes(),
         },
+        ["ui", rest @ ..] => super::ui::answer(state, req, rest),
         ["healthz" | "livez" | "readyz", ..] => Answer::text("ok".into()),
         ["version"] => Answer::json(&state.version),
         ["openapi", ..] | ["swagger.json"] => discovery::openapi(&path),

@@ -19,6 +19,8 @@
 //!   host name) and a random bearer token, both written into the kubeconfig (mode 0600)
 //!   and nowhere else; a request without the token is answered 401, plain HTTP 400.
 //!   On loopback: plain HTTP, no token.
+//! - `ui/`: kdiag's own pages for a browser: the start page on `/`, a page per object
+//!   and per kind under `/ui/`, the Kueue admission views.
 
 mod answer;
 mod api;
@@ -32,6 +34,7 @@ mod resources;
 mod reviews;
 mod state;
 mod tls;
+pub mod ui;
 mod websocket;
 
 use crate::rules::Finding;

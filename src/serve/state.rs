@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 pub struct State {
     pub snap: Snapshot,
     pub findings: usize,
+    /// The findings themselves, for kdiag's pages (`ui/`).
+    pub found: Vec<Finding>,
     pub added: Added,
     pub resources: Resources,
     /// Every list's and watch's `resourceVersion`: the snapshot's newest.
@@ -54,6 +56,7 @@ impl State {
         let version = version_of(&snap);
         State {
             findings: found.len(),
+            found,
             snap,
             added,
             resources,
