@@ -539,3 +539,35 @@ fn sarif_uris_are_percent_encoded() {
         "{uris:?}"
     );
 }
+
+/// `get -o wide --redact`: each cell is masked before the columns are measured, so the
+/// shorter tokens (`IP-1`, `HOST-2`) leave every column where its header is.
+#[test]
+fn masked_tables_stay_aligned() {
+    let run = kdiag(&[
+        "get",
+        "pods",
+        "-A",
+        "-o",
+        "wide",
+        "--redact",
+        "sample-bundles/control-plane-seed.must-gather.zip",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut lines = run.stdout.lines();
+    let header = lines.next().expect("header");
+    // A column starts after the gap of at least two spaces ("NOMINATED NODE" is one).
+    let starts: Vec<usize> = (2..header.len())
+        .filter(|&i| &header[i - 2..i] == "  " && &header[i..=i] != " ")
+        .collect();
+    assert!(run.stdout.contains("HOST-"), "{}", run.stdout);
+    for line in lines {
+        for &at in &starts {
+            let cell = line.get(at - 1..=at).unwrap_or("");
+            assert!(
+                cell.starts_with(' ') && !cell.ends_with(' '),
+                "column at {at} out of line:\n{header}\n{line}"
+            );
+        }
+    }
+}
