@@ -67,7 +67,7 @@ fn bundle(tag: &str, pod: &str, node: &str, message: &str, log: &str) -> Scratch
 }
 
 /// Every output `--redact` applies to, as (what, stdout): analyze in its four formats,
-/// `get -o json|yaml|wide`, events, `describe`, `scan`.
+/// `get -o json|yaml|wide`, events, `describe`, `logs`, `scan`.
 fn outputs(b: &Scratch, pod: &str) -> Vec<(String, String)> {
     let path = b.path();
     let mut runs: Vec<(String, Vec<&str>)> = ["human", "json", "sarif", "html"]
@@ -100,6 +100,7 @@ fn outputs(b: &Scratch, pod: &str) -> Vec<(String, String)> {
         ("get events table", vec!["get", "events", "-A"]),
         ("get nodes -o yaml", vec!["get", "nodes", "-o", "yaml"]),
         ("describe", vec!["describe", &describe, "-n", "demo"]),
+        ("logs -p", vec!["logs", pod, "-n", "demo", "-p"]),
         ("scan", vec!["scan", "--fail-on", "never"]),
     ] {
         let mut args = args;
