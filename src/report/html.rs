@@ -366,6 +366,7 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, link: Option<Link>, h: &m
             _ => String::new(),
         };
         let line = e.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let file = e.input.map_or(file.as_str(), |i| a.shown_path(i, file));
         let _ = write!(
             h,
             "<code class=\"loc\">{}</code> ",
