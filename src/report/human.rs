@@ -432,7 +432,7 @@ fn inputs(a: &Analysis, style: &Style, out: &mut String) {
     let notes: usize = a.inputs.iter().map(|i| i.notes.len()).sum();
     if !style.notes && notes > 0 {
         let s = if notes == 1 { "" } else { "s" };
-        out.push_str(&format!("{notes} note{s} on the input: --notes to show\n"));
+        out.push_str(&format!("{notes} note{s}: --notes to show\n"));
     }
 }
 
@@ -729,11 +729,14 @@ fn unsaid(note: &str, message: &str) -> String {
         if !cut {
             continue;
         }
-        // The title holds the tail's start, cut: where it starts in the title, what follows.
-        let probe = &tail[..tail.floor_char_boundary(SAID_TWICE)];
+        // The title holds the tail's start, cut: where it starts in the title, and what
+        // follows, from the word the title cut.
+        let probe = &tail[..tail.floor_char_boundary(SAID_TWICE / 2)];
         for (from, _) in shown.match_indices(probe) {
-            if let Some(rest) = tail.strip_prefix(&shown[from..]) {
-                return format!("{head}: …{rest}");
+            let said = &shown[from..];
+            if tail.starts_with(said) {
+                let word = said.rfind(' ').map_or(0, |i| i + 1);
+                return format!("{head}: …{}", &tail[word..]);
             }
         }
     }
@@ -837,6 +840,23 @@ impl SourceCode for Window {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_does_not_repeat_the_message() {
+        let message = "ClusterOperator etcd is degraded (R) for 5m: the etcd members are not all healthy yet";
+        let note = "Degraded=True reason R since T: the etcd members are not all healthy yet";
+        assert_eq!(unsaid(note, message), "Degraded=True reason R since T");
+        // The title cut the message: the label says the rest, from the word it cut.
+        let cut = "ClusterOperator etcd is degraded (R) for 5m: the etcd members are not all hea…";
+        assert_eq!(
+            unsaid(note, cut),
+            "Degraded=True reason R since T: …healthy yet"
+        );
+        // A short tail, or one the title does not hold, stays.
+        let short = "Available=False reason R since T: Missing 1 replica";
+        assert_eq!(unsaid(short, "… for 60m: Missing 1 replica"), short);
+        assert_eq!(unsaid(note, "something else entirely"), note);
+    }
 
     #[test]
     fn a_long_line_is_marked_under_its_key() {
