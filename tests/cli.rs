@@ -186,11 +186,11 @@ fn rule_docs_name_no_internals() {
     for r in all["rules"].as_array().unwrap() {
         let text = r.to_string();
         let internal = text.contains("::")
-            || text
-                .split('`')
-                .skip(1)
-                .step_by(2)
-                .any(|code| code.len() > 3 && code.chars().all(|c| c.is_ascii_uppercase() || c == '_') && code.contains('_'));
+            || text.split('`').skip(1).step_by(2).any(|code| {
+                code.len() > 3
+                    && code.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                    && code.contains('_')
+            });
         assert!(!internal, "{}: {text}", r["id"]);
     }
 }

@@ -77,7 +77,13 @@ mod tests {
         // $PAGER as given; empty or cat means none, as in git.
         let most = Some("most".to_string());
         assert_eq!(command(true, false, 100, Some(40), most.clone()), most);
-        assert_eq!(command(true, false, 100, Some(40), Some(String::new())), None);
-        assert_eq!(command(true, false, 100, Some(40), Some("cat".into())), None);
+        assert_eq!(
+            command(true, false, 100, Some(40), Some(String::new())),
+            None
+        );
+        assert_eq!(
+            command(true, false, 100, Some(40), Some("cat".into())),
+            None
+        );
     }
 }

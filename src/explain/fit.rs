@@ -110,7 +110,13 @@ fn table(rows: &[&str], width: usize, out: &mut String) {
         let mut first = true;
         for (i, cell) in cells.iter().enumerate().skip(1) {
             let name = head.get(i).copied().unwrap_or("");
-            said.push_str(if first { ": " } else if name.is_empty() { " " } else { ", " });
+            said.push_str(if first {
+                ": "
+            } else if name.is_empty() {
+                " "
+            } else {
+                ", "
+            });
             first = false;
             if !name.is_empty() {
                 said.push_str(name);

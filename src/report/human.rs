@@ -195,7 +195,11 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
 /// `  × scheduling  Deployment demo/api-a: pod api-a-7c9d8-x2kqp of this Deployment…`,
 /// cut to the width when `cut`, else wrapped under its text.
 fn list_line(a: &Analysis, f: &Finding, style: &Style, cut: bool) -> String {
-    let text = format!("{:<10}  {}", f.stage.as_str(), one_line(&a.mask(&said(f))));
+    let text = format!(
+        "{:<10}  {}",
+        f.stage.as_str(),
+        one_line(&a.mask(&said(a, f)))
+    );
     let first = format!("  {} ", mark(f.severity, style.color));
     entry(&first, "                ", &text, style.width, 4, cut)
 }
@@ -203,19 +207,20 @@ fn list_line(a: &Analysis, f: &Finding, style: &Style, cut: bool) -> String {
 /// "Deployment demo/api-a: pod … cannot be scheduled": the finding's object and message.
 /// A message that opens with the object's name ("ClusterOperator etcd is degraded") is
 /// not prefixed with it again.
-fn said(f: &Finding) -> String {
+fn said(a: &Analysis, f: &Finding) -> String {
     let object = f.object.display();
-    if f.message.starts_with(&object) {
-        f.message.clone()
+    let message = a.shown_text(&f.message);
+    if message.starts_with(&object) {
+        message.into_owned()
     } else {
-        format!("{object}: {}", f.message)
+        format!("{object}: {message}")
     }
 }
 
 /// `      ↳ × Deployment shop/cart: pod cart-… cannot be scheduled…`: a member under its
 /// cause's line, cut to the width when `cut`, else wrapped.
 fn member_line(a: &Analysis, f: &Finding, style: &Style, cut: bool) -> String {
-    let text = one_line(&a.mask(&said(f))).into_owned();
+    let text = one_line(&a.mask(&said(a, f))).into_owned();
     let first = format!("      ↳ {} ", mark(f.severity, style.color));
     entry(&first, "          ", &text, style.width, 10, cut)
 }
@@ -343,7 +348,7 @@ fn finding(a: &Analysis, f: &Finding, style: &Style, handlers: &Handlers, out: &
     if !drawn.unshown.is_empty() {
         out.push_str("  evidence:\n");
         for e in drawn.unshown {
-            let text = format!("{}{}", location(a, e), a.mask(&e.note));
+            let text = format!("{}{}", location(a, e), a.mask(&a.shown_text(&e.note)));
             out.push_str(&wrap(&one_line(&text), "    - ", "      ", style.width));
         }
     }
@@ -376,7 +381,7 @@ fn problems(a: &Analysis, style: &Style, out: &mut String) {
             "{}: {}: {}",
             one_line(&a.mask(input)),
             one_line(&a.mask(&file)),
-            one_line(&a.mask(&p.message))
+            one_line(&a.mask(&a.shown_text(&p.message)))
         );
         out.push_str(&wrap(&text, "  ", "      ", style.width));
     }
@@ -553,8 +558,8 @@ struct Group<'e> {
 impl<'f> Drawn<'f> {
     fn of(a: &Analysis, f: &'f Finding, width: usize) -> Self {
         // Masked before miette wraps it.
-        let title = format!("[{}] {}", f.stage.as_str(), one_line(&a.mask(&said(f))));
-        let message = one_line(&a.mask(&f.message)).into_owned();
+        let title = format!("[{}] {}", f.stage.as_str(), one_line(&a.mask(&said(a, f))));
+        let message = one_line(&a.mask(&a.shown_text(&f.message))).into_owned();
         let mut groups: Vec<Group> = Vec::new();
         let mut unshown: Vec<&Evidence> = Vec::new();
         for e in &f.evidence {
@@ -675,7 +680,7 @@ fn window(
         let Some(content) = lines.get(idx) else {
             continue;
         };
-        let note = unsaid(&one_line(&a.mask(&e.note)), message);
+        let note = unsaid(&one_line(&a.mask(&a.shown_text(&e.note))), message);
         // Two notes on one line: one label saying both.
         if let Some(m) = marks.iter_mut().find(|m| m.0 == idx) {
             m.3 = format!("{}; {note}", m.3);
@@ -843,7 +848,8 @@ mod tests {
 
     #[test]
     fn a_label_does_not_repeat_the_message() {
-        let message = "ClusterOperator etcd is degraded (R) for 5m: the etcd members are not all healthy yet";
+        let message =
+            "ClusterOperator etcd is degraded (R) for 5m: the etcd members are not all healthy yet";
         let note = "Degraded=True reason R since T: the etcd members are not all healthy yet";
         assert_eq!(unsaid(note, message), "Degraded=True reason R since T");
         // The title cut the message: the label says the rest, from the word it cut.

@@ -89,6 +89,34 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// `text` (a message or a note naming bundle files) with the inputs' layout roots
+    /// left out where a path starts with one, as [`Analysis::shown_path`] cites files.
+    pub fn shown_text<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let mut out = Cow::Borrowed(text);
+        for root in self.inputs.iter().map(|i| i.root.as_str()) {
+            if root.is_empty() || !out.contains(root) {
+                continue;
+            }
+            let mut kept = String::with_capacity(out.len());
+            let mut rest: &str = &out;
+            while let Some(at) = rest.find(root) {
+                // Only where a path starts: at the start, or after a blank, quote or bracket.
+                let starts = rest[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| c.is_whitespace() || "\"'([{=,:".contains(c));
+                kept.push_str(&rest[..at]);
+                if !starts {
+                    kept.push_str(root);
+                }
+                rest = &rest[at + root.len()..];
+            }
+            kept.push_str(rest);
+            out = Cow::Owned(kept);
+        }
+        out
+    }
+
     pub fn new(snapshot: &'a Snapshot, findings: Vec<Finding>) -> Self {
         let problems = snapshot.problems();
         let objects = snapshot.objects_per_input();
