@@ -678,7 +678,8 @@ fn why_snapshots() {
 
 #[test]
 fn why_shows_the_quota_table_and_verdict() {
-    let run = kdiag(&["why", "job/train", &bundle("seed-quota")]);
+    // Wide enough for the quota table to be a table.
+    let run = kdiag(&["why", "job/train", &bundle("seed-quota"), "--width", "200"]);
     assert_eq!(run.code, 0);
     let out = &run.stdout;
     assert!(
@@ -831,7 +832,8 @@ fn github_issue_captures_load() {
             out["problems"]
         );
         assert!(findings(&out).is_empty(), "{file}");
-        let why = kdiag(&["why", "cq/gpu-cluster-queue", p.to_str().unwrap()]);
+        let path = p.to_str().unwrap();
+        let why = kdiag(&["why", "cq/gpu-cluster-queue", path, "--width", "200"]);
         assert_eq!(why.code, 0, "{file}: {}", why.stderr);
         let row = why
             .stdout

@@ -58,11 +58,13 @@ pub fn render(a: &Analysis, style: &Style) -> String {
     out
 }
 
-/// The verdict, last, after a blank line.
+/// The verdict, last, after a blank line: one line, never wrapped, so that the last
+/// line says it whole (`tail -1`).
 fn verdict(style: &Style, out: &mut String) {
     if let Some(v) = &style.verdict {
         out.push('\n');
-        out.push_str(&wrap(v, "", "  ", style.width));
+        out.push_str(&one_line(v));
+        out.push('\n');
     }
 }
 

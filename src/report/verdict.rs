@@ -32,8 +32,8 @@ pub fn line(a: &Analysis, comparison: Option<&Comparison>, outcome: &Outcome) ->
     );
     let problems = match a.problems.len() {
         0 => String::new(),
-        1 => "; 1 problem reading the input".to_string(),
-        n => format!("; {n} problems reading the input"),
+        1 => "; 1 input problem".to_string(),
+        n => format!("; {n} input problems"),
     };
     if errors + warnings == 0 && outcome.exit == 0 {
         let info = match info {
