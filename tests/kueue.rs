@@ -884,7 +884,8 @@ fn github_issue_captures_load() {
     ]));
     assert_eq!(out["inputs"][0]["objects"], 1);
     assert!(findings(&out).is_empty(), "{:#?}", out["findings"]);
-    let why = kdiag(&["why", "workload/job-action", p.to_str().unwrap()]);
+    let path = p.to_str().unwrap();
+    let why = kdiag(&["why", "workload/job-action", path, "--width", "200"]);
     assert_eq!(why.code, 0);
     assert!(why.stdout.contains("admission in queue: podSet main count 1 · cpu→on-demand, memory→on-demand · usage 150m cpu, 205785634 memory"), "{}", why.stdout);
     let _ = std::fs::remove_dir_all(&tmp);
