@@ -365,7 +365,7 @@ fn an_operators_version_is_cited_when_it_lags() {
     assert!(!human.contains("operator version"), "{human}");
     // The condition's message is the title's; the label keeps its reason and time.
     assert!(
-        human.contains("╰── Degraded=True reason NodeController_MasterNodesReady since\n"),
+        human.contains("╰─┤ Degraded=True reason NodeController_MasterNodesReady since\n"),
         "{human}"
     );
     assert_eq!(
