@@ -738,7 +738,11 @@ fn unsaid(note: &str, message: &str) -> String {
         }
         // The title holds the tail's start, cut: where it starts in the title, and what
         // follows, from the word the title cut.
-        let probe = &tail[..tail.floor_char_boundary(SAID_TWICE / 2)];
+        let mut probe_end = SAID_TWICE / 2;
+        while !tail.is_char_boundary(probe_end) {
+            probe_end -= 1;
+        }
+        let probe = &tail[..probe_end];
         for (from, _) in shown.match_indices(probe) {
             let said = &shown[from..];
             if tail.starts_with(said) {
