@@ -34,8 +34,8 @@ Exit status: 0 nothing at or above --fail-on; 1 an error finding at or above it;
     long_about = "Explains, offline, why things are stuck in a saved Kubernetes snapshot (support bundle).\n\n\
         kdiag reads kubectl dumps, must-gather trees, troubleshoot bundles, support-bundle-kit \
         bundles, cluster-info dumps and Insights archives (folders, .zip, .tar, .tar.gz, YAML/JSON files, stdin) and names, for every \
-        stuck pod or job, the stage where it stopped (queue, creation, scheduling, node, runtime, \
-        readiness, traffic), citing the bundle's own files and lines.",
+        stuck pod or job, the stage where it stopped (platform, queue, creation, scheduling, node, \
+        runtime, readiness, traffic), citing the bundle's own files and lines.",
     after_help = EXAMPLES
 )]
 struct Cli {
