@@ -102,3 +102,71 @@ fn a_full_stderr_is_no_panic() {
         assert_eq!(status.code(), Some(code), "{args:?}");
     }
 }
+
+/// A pending pod of `namespace/name` asking more cpu than the one node has, and an
+/// event about it; every pod here shares one uid.
+fn pod_and_event_sharing_a_uid(namespace: &str, name: &str, pending: bool) -> (String, String) {
+    let uid = "11111111-2222-3333-4444-555555555555";
+    let (status, event) = if pending {
+        (
+            "phase: Pending",
+            (
+                "FailedScheduling",
+                "Warning",
+                "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+            ),
+        )
+    } else {
+        (
+            "phase: Running\n  conditions:\n  - type: Ready\n    status: \"True\"\n  containerStatuses:\n  - name: web\n    image: web:1\n    ready: true\n    restartCount: 0\n    state:\n      running:\n        startedAt: \"2026-11-20T08:00:05Z\"",
+            ("Pulled", "Normal", "Successfully pulled image \"web:1\""),
+        )
+    };
+    let cpu = if pending { "64" } else { "1" };
+    let node = if pending { "" } else { "  nodeName: node-a\n" };
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  uid: {uid}\n  creationTimestamp: \"2026-11-20T08:00:00Z\"\nspec:\n{node}  containers:\n  - name: web\n    image: web:1\n    resources:\n      requests:\n        cpu: \"{cpu}\"\nstatus:\n  {status}\n"
+    );
+    let (reason, kind, message) = event;
+    let event = format!(
+        "apiVersion: v1\nkind: Event\nmetadata:\n  name: {name}.{reason}\n  namespace: {namespace}\ninvolvedObject:\n  kind: Pod\n  name: {name}\n  namespace: {namespace}\n  uid: {uid}\nreason: {reason}\nmessage: '{message}'\ntype: {kind}\nlastTimestamp: \"2026-11-20T08:10:00Z\"\n"
+    );
+    (pod, event)
+}
+
+/// Two pods sharing one uid (a copy edited by hand, a restored backup) are two pods, and
+/// each one's events are its own: an event names its object by uid, and kind, namespace
+/// and name tell which when the uid is shared, whether the two names differ or only the
+/// namespaces do. The failing pod's finding quotes its own scheduler event.
+#[test]
+fn two_pods_of_one_uid_each_keep_their_events() {
+    let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\nstatus:\n  allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}\n  conditions:\n  - type: Ready\n    status: \"True\"\n";
+    for (good, bad) in [
+        (("goodns", "goodpull"), ("otherns", "differentpod")),
+        (("goodns", "web"), ("otherns", "web")),
+    ] {
+        let (good_pod, good_event) = pod_and_event_sharing_a_uid(good.0, good.1, false);
+        let (bad_pod, bad_event) = pod_and_event_sharing_a_uid(bad.0, bad.1, true);
+        let dir = crate::Scratch::with_files(
+            "shareduid",
+            &[
+                ("nodes.yaml", node),
+                ("pods.yaml", &format!("{good_pod}---\n{bad_pod}")),
+                ("events.yaml", &format!("{good_event}---\n{bad_event}")),
+            ],
+        );
+        let out = dir.analyze();
+        let findings = crate::findings(&out);
+        assert_eq!(findings.len(), 1, "{out:#}");
+        let f = &findings[0];
+        assert_eq!(f["object"]["namespace"], bad.0, "{f:#}");
+        assert_eq!(f["object"]["name"], bad.1, "{f:#}");
+        assert!(
+            crate::text(&f["message"]).contains("The scheduler agrees: 0/1 nodes are available"),
+            "{f:#}"
+        );
+        let run = crate::kdiag(&["describe", "pod", good.1, "-n", good.0, dir.path()]);
+        assert!(run.stdout.contains("Pulled"), "{}", run.stdout);
+        assert!(!run.stdout.contains("FailedScheduling"), "{}", run.stdout);
+    }
+}
