@@ -170,3 +170,64 @@ fn two_pods_of_one_uid_each_keep_their_events() {
         assert!(!run.stdout.contains("FailedScheduling"), "{}", run.stdout);
     }
 }
+
+/// Pods of one ReplicaSet whose cpu requests each fail to read in their own way (edited
+/// by hand, mutated by a fuzzer) did not stop the same way: each one's finding names its
+/// own value as unreadable, none is folded under another pod's value, and none is
+/// computed as if it read. Pods whose values fail alike still make one finding.
+#[test]
+fn each_unreadable_request_of_one_owner_is_named() {
+    let values = [
+        ("''", "empty"),
+        ("abc", "unreadable (`abc`)"),
+        ("1.2.3", "unreadable (`1.2.3`)"),
+        ("null", "unreadable (`null`)"),
+        ("'-1'", "negative (`-1`)"),
+        ("1e400", "unreadable (`1e400`)"),
+        ("'[]'", "unreadable (`[]`)"),
+        ("true", "unreadable (`true`)"),
+        ("abc", "unreadable (`abc`)"),
+    ];
+    let pods: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, (v, _))| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-7d4b9c-{i:05}\n  namespace: shop\n  uid: 00000000-0000-0000-0000-0000000000{:02}\n  creationTimestamp: \"2026-11-20T08:00:00Z\"\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: web-7d4b9c\n    uid: 00000000-0000-0000-0000-000000000099\n    controller: true\nspec:\n  containers:\n  - name: app\n    image: app:1\n    resources:\n      requests:\n        cpu: {v}\nstatus:\n  phase: Pending\n  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: Unschedulable\n    message: '0/1 nodes are available: 1 Insufficient cpu.'\n",
+                i + 10
+            )
+        })
+        .collect();
+    let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\nstatus:\n  allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}\n  conditions:\n  - type: Ready\n    status: \"True\"\n";
+    let dir = crate::Scratch::with_files(
+        "unreadowner",
+        &[("pods.yaml", &pods.join("---\n")), ("nodes.yaml", node)],
+    );
+    let out = dir.analyze();
+    let messages: Vec<&str> = crate::findings(&out)
+        .iter()
+        .map(|f| crate::text(&f["message"]))
+        .collect();
+    assert_eq!(messages.len(), values.len() - 1, "{messages:#?}");
+    for (_, why) in values {
+        let named = format!("the request for cpu of container app is {why}, so kdiag cannot");
+        assert_eq!(
+            messages.iter().filter(|m| m.contains(&named)).count(),
+            1,
+            "{why}: {messages:#?}"
+        );
+    }
+    assert!(
+        messages
+            .iter()
+            .all(|m| !m.contains("no node passes") && !m.contains("could take it (")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(
+            |m| m.starts_with("2 pods of this ReplicaSet stopped the same way")
+                && m.contains("(`abc`)")
+        ),
+        "{messages:#?}"
+    );
+}
