@@ -231,3 +231,139 @@ fn each_unreadable_request_of_one_owner_is_named() {
         "{messages:#?}"
     );
 }
+
+/// A pod of namespace `d` as `kubectl get pod -o yaml` writes it (keys sorted), indented
+/// by `pad` for a List's items.
+fn pod_yaml(name: &str, pad: &str) -> String {
+    let lines = [
+        "apiVersion: v1".to_string(),
+        "kind: Pod".to_string(),
+        "metadata:".to_string(),
+        format!("  name: {name}"),
+        "  namespace: d".to_string(),
+        "spec:".to_string(),
+        "  containers:".to_string(),
+        "  - image: app:1".to_string(),
+        "    name: app".to_string(),
+        "status:".to_string(),
+        "  phase: Pending".to_string(),
+    ];
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match (i, pad) {
+            (_, "") => format!("{l}\n"),
+            (0, _) => format!("- {l}\n"),
+            _ => format!("{pad}{l}\n"),
+        })
+        .collect()
+}
+
+/// `kubectl get pods -o yaml >> all.yaml` twice: the second List's `apiVersion:` repeats
+/// the first's top-level keys with no `---` between. Both Lists' pods are read (a YAML
+/// reader keeps only the second), and so are two single objects appended the same way;
+/// a top-level key given twice that starts no object is a problem, not silence.
+#[test]
+fn appended_outputs_keep_both_lists() {
+    let list = |names: &[&str]| {
+        let items: String = names.iter().map(|n| pod_yaml(n, "  ")).collect();
+        format!("apiVersion: v1\nitems:\n{items}kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+    };
+    let dir = crate::Scratch::with_files(
+        "appended",
+        &[
+            (
+                "lists.yaml",
+                &(list(&["a1", "a2"]) + &list(&["b1", "b2", "b3"])),
+            ),
+            ("pods.yaml", &(pod_yaml("c1", "") + &pod_yaml("c2", ""))),
+            ("twice.yaml", &format!("{}items: []\n", list(&["t1"]))),
+        ],
+    );
+    assert_eq!(
+        dir.get("pods"),
+        [
+            "pod/a1", "pod/a2", "pod/b1", "pod/b2", "pod/b3", "pod/c1", "pod/c2"
+        ]
+    );
+    let out = dir.analyze();
+    assert_eq!(
+        crate::problem_lines(&out),
+        [
+            "twice.yaml: top-level key `items` is given again at line 17 (first at line 2), with no `---` before it and not as the start of another object; the last value is read"
+        ]
+    );
+}
+
+/// One document that does not read (an unclosed quote, a tab, a BOM between objects, a
+/// line of `2>&1` output) loses only itself: reading goes on at the next `---` (or, in a
+/// stream of JSON values, the next line that starts with `{`), and the problem says how
+/// many were skipped and read after.
+#[test]
+fn a_bad_document_loses_only_itself() {
+    let with = |name: &str, bad: &str| {
+        let pod = pod_yaml(name, "");
+        pod.replacen("spec:\n", &format!("{bad}spec:\n"), 1)
+    };
+    let json_pod = |name: &str| {
+        serde_json::to_string_pretty(&serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "d"},
+            "spec": {"containers": [{"name": "app", "image": "app:1"}]},
+        }))
+        .unwrap()
+    };
+    let cut = json_pod("j2");
+    let stream = format!(
+        "{}\n{}\n{}\nError from server (NotFound): pods \"gone\" not found\n{}\n",
+        json_pod("j1"),
+        &cut[..cut.len() - 20],
+        json_pod("j3"),
+        json_pod("j4")
+    );
+    let dir = crate::Scratch::with_files(
+        "resume",
+        &[
+            (
+                "quote.yaml",
+                &[
+                    pod_yaml("q1", ""),
+                    with("q2", "  labels:\n    x: \"unclosed\n"),
+                    pod_yaml("q3", ""),
+                    pod_yaml("q4", ""),
+                ]
+                .join("---\n"),
+            ),
+            (
+                "tab.yaml",
+                &[
+                    pod_yaml("t1", ""),
+                    with("t2", "  labels:\n\tx: y\n"),
+                    pod_yaml("t3", ""),
+                    with("t4", "  labels:\n\tx: y\n"),
+                    pod_yaml("t5", ""),
+                ]
+                .join("---\n"),
+            ),
+            ("stream.json", &stream),
+        ],
+    );
+    let mut names = dir.get("pods");
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "pod/j1", "pod/j3", "pod/j4", "pod/q1", "pod/q3", "pod/q4", "pod/t1", "pod/t3",
+            "pod/t5"
+        ]
+    );
+    let out = dir.analyze();
+    assert_eq!(
+        crate::problem_lines(&out),
+        [
+            "quote.yaml: invalid YAML: invalid indentation in quoted scalar; 1 document skipped, reading went on at the next `---` (line 26): 2 documents read after it",
+            "stream.json: invalid JSON: expected `,` or `}`; 2 values skipped, reading went on at the next line that starts with `{` (line 29): 2 values read after it",
+            "tab.yaml: invalid YAML: tabs disallowed within this context (block indentation); 2 documents skipped (the others at line 45), reading went on at the next `---` (line 26): 2 documents read after it",
+        ]
+    );
+}

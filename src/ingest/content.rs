@@ -3,7 +3,7 @@
 //! layout) is known. What the content means for the bundle is decided by the caller.
 
 use super::{KeptText, body, buffers, early, header, json, layout, objects};
-use crate::parse::{fast_yaml, spans, yaml};
+use crate::parse::{fast_yaml, pieces, spans};
 use std::sync::Arc;
 
 /// What a file's bytes turned out to hold.
@@ -68,6 +68,7 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
             json::scan(text)
         }
     };
+    let mut appended = pieces::Appended::default();
     let ((text, docs, error), placeholders) = crate::parse::redaction::watch(|| {
         if is_json {
             let text = json_text(text);
@@ -78,7 +79,7 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
             let text = json_text(text);
             let (docs, error) = match scan_json(&text) {
                 (docs, None) => (docs, None),
-                as_json => match general_yaml(&text) {
+                as_json => match general_yaml(&text, &[]) {
                     (docs, None) => (docs, None),
                     // Neither reads it: say what the reading that got further says (as
                     // JSON when both got as far: the text starts as JSON does).
@@ -96,10 +97,26 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
             };
             (text, docs, error)
         } else {
-            scan_yaml_with(text, hint, views)
+            appended = pieces::appended(&text);
+            if appended.splits.is_empty() {
+                scan_yaml_with(text, hint, views)
+            } else {
+                // Outputs appended without `---`: each read as its own document.
+                let (docs, error) = general_yaml(&text, &appended.splits);
+                (Arc::new(buffers::kept(text, None)), docs, error)
+            }
         }
     });
     let mut extracted = objects::extract(path, docs);
+    extracted.defects.extend(
+        appended
+            .notes
+            .into_iter()
+            .map(|(line, message)| objects::Defect {
+                line: Some(line),
+                message,
+            }),
+    );
     extracted.placeholders = placeholders;
     FileRead::Parsed {
         looks_like_objects,
@@ -130,7 +147,7 @@ fn scan_yaml_with(
     use body::Body;
     use header::{Header, ItemHeader};
     let general = |text: String| {
-        let (docs, error) = general_yaml(&text);
+        let (docs, error) = general_yaml(&text, &[]);
         (Arc::new(buffers::kept(text, None)), docs, error)
     };
     // Lazy fields of the views read with the headers point into the kept text, set below.
@@ -191,9 +208,13 @@ fn scan_yaml_with(
     (text, out, None)
 }
 
-/// The general YAML parser: trees with positions, for YAML the fast path refuses.
-fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<spans::ParseError>) {
-    let (docs, error) = yaml::parse(text);
+/// The general YAML parser: trees with positions, for YAML the fast path refuses; read
+/// in pieces at `splits` and past bad documents (see [`pieces`]).
+fn general_yaml(
+    text: &str,
+    splits: &[pieces::Split],
+) -> (Vec<objects::Doc>, Option<spans::ParseError>) {
+    let (docs, error) = pieces::yaml_in_pieces(text, splits);
     (
         docs.into_iter().map(objects::Doc::from_parsed).collect(),
         error,
