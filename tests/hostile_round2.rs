@@ -367,3 +367,51 @@ fn a_bad_document_loses_only_itself() {
         ]
     );
 }
+
+/// `kubectl get pods -o yaml > pods.yaml` in PowerShell writes UTF-16LE with a byte order
+/// mark and CRLF line ends; other tools write UTF-16 without a mark or UTF-32. Each is
+/// decoded (by its mark, or by ASCII's NUL in every other byte), in a folder and in an
+/// archive alike, where it was called a binary file and lost.
+#[test]
+fn utf16_and_utf32_files_are_read() {
+    let wide16 = |text: &str, big: bool, mark: bool| -> Vec<u8> {
+        let units = mark
+            .then_some(0xFEFFu16)
+            .into_iter()
+            .chain(text.encode_utf16());
+        units
+            .flat_map(|u| {
+                if big {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let le32 = |text: &str| -> Vec<u8> {
+        let mut out = vec![0xFF, 0xFE, 0, 0];
+        out.extend(text.chars().flat_map(|c| (c as u32).to_le_bytes()));
+        out
+    };
+    let crlf = |text: String| text.replace('\n', "\r\n");
+    let json = serde_json::to_string_pretty(&serde_json::json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "w2", "namespace": "d"},
+        "spec": {"containers": [{"name": "app", "image": "app:1"}]},
+    }))
+    .unwrap();
+    let dir = crate::Scratch::new("utf16");
+    dir.write(
+        "powershell.yaml",
+        wide16(&crlf(pod_yaml("w1", "")), false, true),
+    );
+    dir.write("nomark.json", wide16(&json, true, false));
+    dir.write("utf32.yaml", le32(&pod_yaml("w3", "")));
+    let inner = wide16(&crlf(pod_yaml("w4", "")), false, true);
+    dir.write("more.tar.gz", gzip(&tar_of(&[("pods/w4.yaml", &inner)])));
+    let mut names = dir.get("pods");
+    names.sort();
+    assert_eq!(names, ["pod/w1", "pod/w2", "pod/w3", "pod/w4"]);
+    assert_eq!(problem_lines(&dir.analyze()), Vec::<String>::new());
+}
