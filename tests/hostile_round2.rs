@@ -415,3 +415,45 @@ fn utf16_and_utf32_files_are_read() {
     assert_eq!(names, ["pod/w1", "pod/w2", "pod/w3", "pod/w4"]);
     assert_eq!(problem_lines(&dir.analyze()), Vec::<String>::new());
 }
+
+/// The snapshot clock: among a few events (too few to tell an outlier among them), one
+/// dated two years ahead is set aside against the objects' times instead of making the
+/// pending pod "pending for 2y"; a time that cannot be (February 31st, an offset of
+/// +99:99) is no time at all, not one near it.
+#[test]
+fn one_skewed_event_does_not_set_the_clock() {
+    let pod = pod_yaml("web", "").replace(
+        "  phase: Pending\n",
+        "  phase: Pending\n  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: Unschedulable\n    message: '0/1 nodes are available: 1 Insufficient cpu.'\n    lastTransitionTime: \"2026-11-20T08:00:01Z\"\n",
+    );
+    let pod = pod.replace(
+        "  name: web\n",
+        "  name: web\n  creationTimestamp: \"2026-11-20T08:00:00Z\"\n",
+    );
+    let event = |i: usize, at: &str| {
+        format!(
+            "apiVersion: v1\nkind: Event\nmetadata:\n  name: web.{i}\n  namespace: d\ninvolvedObject:\n  kind: Pod\n  name: web\n  namespace: d\nreason: FailedScheduling\nmessage: '0/1 nodes are available: 1 Insufficient cpu.'\ntype: Warning\nlastTimestamp: \"{at}\"\n"
+        )
+    };
+    let events = [
+        event(1, "2026-11-20T08:05:00Z"),
+        event(2, "2026-11-20T08:06:00Z"),
+        event(3, "2026-11-20T08:07:00Z"),
+        event(4, "2026-11-20T08:08:00Z"),
+        event(5, "2028-12-21T00:00:00Z"),
+        event(6, "2027-02-31T00:00:00+99:99"),
+    ];
+    let dir = crate::Scratch::with_files(
+        "skewclock",
+        &[("pods.yaml", &pod), ("events.yaml", &events.join("---\n"))],
+    );
+    let run = crate::kdiag(&["describe", "pod", "web", "-n", "d", dir.path()]);
+    assert!(
+        run.stdout.contains("Snapshot:  2026-11-20T08:08:00Z"),
+        "{}",
+        run.stdout
+    );
+    let out = dir.analyze();
+    let f = crate::text(&crate::findings(&out)[0]["message"]).to_string();
+    assert!(f.contains("(pending for 7m59s)"), "{f}");
+}
