@@ -255,14 +255,12 @@ fn resumed_words(s: &Skipped) -> String {
 /// `from`'s own line: where reading goes on after an error at `line`.
 fn next_marker(text: &str, from: Split, end: usize, line: u32) -> Option<Split> {
     let mut offset = from.offset;
-    let mut no = from.line;
-    for raw in text[from.offset..end].split_inclusive('\n') {
+    for (no, raw) in (from.line..).zip(text[from.offset..end].split_inclusive('\n')) {
         let l = raw.trim_end_matches(['\n', '\r']);
         if no >= line && no > from.line && (l == "---" || l.starts_with("--- ")) {
             return Some(Split { offset, line: no });
         }
         offset += raw.len();
-        no += 1;
     }
     None
 }
