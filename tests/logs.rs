@@ -183,6 +183,23 @@ fn a_kept_tail_is_announced() {
         "{}",
         run.stderr
     );
+    // `--tail` within the kept lines misses nothing and says nothing; past them it does.
+    let kept = run.stdout.lines().count();
+    for (tail, said) in [(1, false), (kept, false), (kept + 1, true)] {
+        let tail = tail.to_string();
+        let run = kdiag_env(
+            &["logs", WORKER, "-n", "demo", "--tail", &tail, b.path()],
+            None,
+            &[("KDIAG_LOG_TAIL_BYTES", "200".to_string())],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.contains("are not shown"),
+            said,
+            "--tail {tail}: {}",
+            run.stderr
+        );
+    }
 }
 
 /// must-gather writes `previous.log` and `previous.insecure.log` (one of them often

@@ -325,12 +325,18 @@ fn analyze(
     }
     let fits = fit::evaluate(snap, usage, id, pod);
     if let Some(unread) = unreadable(snap, pod, &fits, &need) {
-        return message_alone(
+        let mut a = message_alone(
             said,
             extra,
             &format!(": {unread}, so kdiag cannot recompute which nodes could take it"),
             "fix the unreadable quantity (written like 500m, 2 or 1.5Gi, below 2^63-1 units; the problems list names its file and line); until then the scheduler's reasons are the account of which constraint excluded each node",
-        );
+        )?;
+        // Pods of one owner whose own values fail differently did not stop the same way:
+        // each is its own finding, naming its own value.
+        for u in unread_requests(&pod.spec) {
+            a.cause.push_str(&format!(":{} {}", u.resource, u.why));
+        }
+        return Some(a);
     }
     let (autoscaler, as_ev) = autoscaler(snap, &events);
     extra.extend(as_ev);
