@@ -30,6 +30,7 @@ mod scheduling;
 mod selective;
 mod selective_describe;
 mod serve;
+mod serve_clients;
 mod shapes;
 mod terminal;
 mod traffic;

@@ -208,7 +208,10 @@ fn serves_discovery_tables_objects_and_status_errors() {
     let s = Server::start(&["sample-bundles/control-plane-seed.must-gather.zip"], &[]);
     assert_eq!(get(&s.addr, "/healthz", "").text(), "ok");
     let kubeconfig = std::fs::read_to_string(&s.kubeconfig).expect("the kubeconfig is written");
-    assert!(kubeconfig.contains(&format!("server: {}", s.url())), "{kubeconfig}");
+    assert!(
+        kubeconfig.contains(&format!("server: {}", s.url())),
+        "{kubeconfig}"
+    );
     let pods = get(&s.addr, "/api/v1/namespaces/demo/pods?limit=3", "").json();
     assert_eq!(pods["kind"], "PodList");
     let plain = get(&s.addr, "/api/v1/namespaces/demo/pods?limit=3", "");

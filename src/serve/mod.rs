@@ -16,6 +16,7 @@
 
 mod answer;
 mod api;
+mod convert;
 mod discovery;
 mod findings;
 mod http;
