@@ -45,7 +45,7 @@ pub fn analyze_wanted(
     if stats {
         // Where the time of one run goes, for the benchmark and docs/performance.md; CPU
         // time beside wall time tells how well a phase uses the cores.
-        eprintln!(
+        crate::err_line!(
             "kdiag stats: ingest {:.3}s (cpu {:.2}s, peak RSS {} MiB), store {:.3}s (cpu {:.2}s, peak RSS {} MiB), rules {:.3}s (cpu {:.2}s, peak RSS {} MiB)",
             t_load.as_secs_f64(),
             c_load - c,

@@ -41,3 +41,23 @@ fn status_mib(field: &str) -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
 }
+
+/// `eprintln!` that never panics: a line on stderr, dropped when stderr cannot be written
+/// (closed, a full disk, `2>/dev/full`). `eprintln!` panics then, and a diagnosis whose
+/// report went to stdout would end as a crash (exit 101).
+#[macro_export]
+macro_rules! err_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that never panics (see [`err_line!`]).
+#[macro_export]
+macro_rules! err_text {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}

@@ -438,7 +438,11 @@ fn fifos_and_devices_are_refused_unread() {
 
 /// Runs `kdiag analyze PATH --format json --fail-on never` with `env` set, feeding `stdin`
 /// when given (PATH is then `-`); its output and its peak RSS in MiB (`KDIAG_STATS`).
-fn analyze_with(path: &str, stdin: Option<&[u8]>, env: &[(&str, u64)]) -> (serde_json::Value, u64) {
+pub fn analyze_with(
+    path: &str,
+    stdin: Option<&[u8]>,
+    env: &[(&str, u64)],
+) -> (serde_json::Value, u64) {
     let env: Vec<(&str, String)> = env
         .iter()
         .map(|(var, value)| (*var, value.to_string()))
@@ -458,7 +462,7 @@ fn analyze_with(path: &str, stdin: Option<&[u8]>, env: &[(&str, u64)]) -> (serde
 }
 
 /// A tar of `files` (name, bytes), in this order.
-fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+pub fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut tar = Vec::new();
     for (name, data) in files {
         raw_tar_entry(&mut tar, name, data, tar::EntryType::Regular, None);
@@ -467,7 +471,7 @@ fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
     tar
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(bytes).unwrap();
     gz.finish().unwrap()

@@ -291,3 +291,48 @@ fn events_of_both_groups_are_events() {
         d.stdout
     );
 }
+
+/// A copy cut short where it still parses as YAML (here at the first key of a container
+/// status, which then reads as the text `image`) never replaces a complete copy, whatever
+/// its resourceVersion (900 against 800) or the order of files and PATHs: where both copies
+/// have a field, a scalar where the other has a map or a list is a copy that broke off.
+#[test]
+fn a_copy_cut_short_never_replaces_a_complete_one() {
+    let full = |rv: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-7d4b9c\n  namespace: shop\n  uid: 0b7a0c9e-5d55-4b8e-9f6a-2f0c1d3e4a51\n  resourceVersion: \"{rv}\"\n  creationTimestamp: \"2026-11-20T08:00:00Z\"\nspec:\n  nodeName: node-a\n  containers:\n  - name: web\n    image: registry.example.com/shop/web:1.4.2\n    imagePullPolicy: IfNotPresent\nstatus:\n  phase: Pending\n  conditions:\n  - type: PodScheduled\n    status: \"True\"\n    lastTransitionTime: \"2026-11-20T08:00:01Z\"\n  - type: Ready\n    status: \"False\"\n    lastTransitionTime: \"2026-11-20T08:00:01Z\"\n    reason: ContainersNotReady\n    message: 'containers with unready status: [web]'\n  containerStatuses:\n  - name: web\n    image: registry.example.com/shop/web:1.4.2\n    imageID: \"\"\n    ready: false\n    restartCount: 0\n    started: false\n    state:\n      waiting:\n        reason: ImagePullBackOff\n        message: Back-off pulling image \"registry.example.com/shop/web:1.4.2\"\n"
+        )
+    };
+    let complete = full("800");
+    let cut = full("900");
+    let end = cut.find("  containerStatuses:\n").unwrap() + "  containerStatuses:\n".len();
+    let cut = format!("{}  - image", &cut[..end]);
+    assert!(cut.ends_with("  containerStatuses:\n  - image"), "{cut}");
+    for (first, second) in [("a.yaml", "b.yaml"), ("b.yaml", "a.yaml")] {
+        let dir = Scratch::with_files("cutcopy", &[(first, &complete), (second, &cut)]);
+        let out = dir.analyze();
+        let rules: Vec<&str> = out["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["rule"].as_str().unwrap())
+            .collect();
+        assert_eq!(rules, ["node/image-pull"], "{first} complete: {out:#}");
+        let two = Scratch::new("cutcopy2");
+        let a = two.write("x/pod.yaml", &complete);
+        let b = two.write("y/pod.yaml", &cut);
+        for args in [[&a, &b], [&b, &a]] {
+            let run = kdiag(&[
+                "analyze",
+                args[0],
+                args[1],
+                "--format",
+                "json",
+                "--fail-on",
+                "never",
+            ]);
+            let out = json(&run);
+            assert_eq!(out["findings"][0]["rule"], "node/image-pull", "{out:#}");
+        }
+    }
+}

@@ -215,3 +215,95 @@ fn must_gather_empty_and_insecure_copies() {
         current.stderr
     );
 }
+
+/// troubleshoot's logs collector writes `NAME/POD/C.log`, no namespace: with pods of that
+/// name in two namespaces, the copy is neither's for sure, so `logs` names the pods and
+/// shows nothing; with one pod of the name, it is that pod's.
+#[test]
+fn a_copy_without_a_namespace_is_not_guessed() {
+    let pods = |ns: &str| {
+        format!(
+            r#"{{"kind":"PodList","apiVersion":"v1","items":[{{"metadata":{{"name":"db-0","namespace":"{ns}","uid":"0e13ce35-90d8-4ff1-bb66-c951a1d11c0{}","creationTimestamp":"2026-11-20T09:00:00Z"}},"spec":{{"containers":[{{"name":"postgres","image":"postgres:16"}}],"nodeName":"n1"}},"status":{{"phase":"Running"}}}}]}}"#,
+            ns.len()
+        )
+    };
+    let version = "apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\nspec:\n  versionNumber: 0.39.0\n";
+    let (ns1, ns2) = (pods("ns1"), pods("ns22"));
+    let two = Scratch::with_files(
+        "logs-unplaced",
+        &[
+            ("version.yaml", version),
+            ("cluster-resources/pods/ns1.json", &ns1),
+            ("cluster-resources/pods/ns22.json", &ns2),
+            ("db/db-0/postgres.log", "ns1's log\n"),
+        ],
+    );
+    for ns in ["ns1", "ns22"] {
+        let run = kdiag(&["logs", "db-0", "-n", ns, two.path()]);
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (2, ""),
+            "{ns}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains(
+                "only as db/db-0/postgres.log, whose place names no namespace, and it could be the log of any of the pods ns1/db-0, ns22/db-0"
+            ),
+            "{}",
+            run.stderr
+        );
+    }
+    let one = Scratch::with_files(
+        "logs-unplaced-one",
+        &[
+            ("version.yaml", version),
+            ("cluster-resources/pods/ns1.json", &ns1),
+            ("db/db-0/postgres.log", "ns1's log\n"),
+        ],
+    );
+    let run = kdiag(&["logs", "db-0", "-n", "ns1", one.path()]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "ns1's log\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A container named `app-previous` beside `app`: troubleshoot's `app-previous.log` is
+/// its log, not `app`'s previous run, and `app`'s crash-loop finding does not quote it.
+#[test]
+fn a_container_named_like_a_previous_log() {
+    let pod = r#"{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"p","namespace":"demo","uid":"0e13ce35-90d8-4ff1-bb66-c951a1d11c01","creationTimestamp":"2026-11-20T09:00:00Z"},"spec":{"containers":[{"name":"app","image":"app:1"},{"name":"app-previous","image":"sidecar:1"}],"nodeName":"n1"},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"False","lastTransitionTime":"2026-11-20T09:01:00Z"}],"containerStatuses":[{"name":"app","image":"app:1","imageID":"","ready":false,"restartCount":6,"started":false,"state":{"waiting":{"reason":"CrashLoopBackOff","message":"back-off 5m0s restarting failed container=app pod=p_demo(0e13ce35-90d8-4ff1-bb66-c951a1d11c01)"}},"lastState":{"terminated":{"exitCode":1,"reason":"Error","startedAt":"2026-11-20T09:10:00Z","finishedAt":"2026-11-20T09:10:05Z"}}},{"name":"app-previous","image":"sidecar:1","imageID":"","ready":true,"restartCount":0,"started":true,"state":{"running":{"startedAt":"2026-11-20T09:00:10Z"}}}]}}]}"#;
+    let b = Scratch::with_files(
+        "logs-previous-named",
+        &[
+            (
+                "version.yaml",
+                "apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\nspec:\n  versionNumber: 0.110.0\n",
+            ),
+            ("cluster-resources/pods/demo.json", pod),
+            (
+                "cluster-resources/pods/logs/demo/p/app.log",
+                "error: app cannot reach its queue\n",
+            ),
+            (
+                "cluster-resources/pods/logs/demo/p/app-previous.log",
+                "error: sidecar line, not app's\n",
+            ),
+        ],
+    );
+    let sidecar = kdiag(&["logs", "p", "-c", "app-previous", b.path()]);
+    assert_eq!(
+        sidecar.stdout, "error: sidecar line, not app's\n",
+        "{}",
+        sidecar.stderr
+    );
+    let previous = kdiag(&["logs", "p", "-c", "app", "-p", b.path()]);
+    assert_eq!(previous.code, 2, "{}", previous.stdout);
+    let out = crate::analyze_json(b.path());
+    let text = out.to_string();
+    assert!(!text.contains("sidecar line"), "{text}");
+    assert!(text.contains("app cannot reach its queue"), "{text}");
+}

@@ -257,3 +257,15 @@ fn serves_discovery_tables_objects_and_status_errors() {
     let findings = get(&s.addr, "/apis/kdiag.io/v1/findings", "").json();
     assert!(!findings["items"].as_array().unwrap().is_empty());
 }
+
+impl Server {
+    /// The server's process id (to read its memory in `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+/// A response read whole from any stream (a TLS one, say), parsed as [`request`] parses.
+pub fn response_of(raw: &[u8]) -> Response {
+    parse_response(raw)
+}

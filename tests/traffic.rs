@@ -476,3 +476,29 @@ fn a_whole_service_list_proves_the_backend_absent() {
         .collect();
     assert_eq!(missing, vec![("blog", "error"), ("docs", "error")], "{out}");
 }
+
+/// A pod whose label the bundle holds as a list (`tier: [backend]`): the label does not
+/// read, so the near miss says it is unreadable, never that the pod lacks it.
+#[test]
+fn an_unreadable_label_is_not_a_missing_one() {
+    let b = crate::Scratch::with_files(
+        "traffic-unreadable-label",
+        &[(
+            "all.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n\
+             - apiVersion: v1\n  kind: Service\n  metadata:\n    name: web\n    namespace: demo\n    uid: 5b1d6f0e-0000-4000-8000-000000000001\n    creationTimestamp: \"2026-11-20T09:00:00Z\"\n  spec:\n    selector:\n      app: web\n      tier: backend\n    ports:\n    - port: 80\n      targetPort: 8080\n\
+             - apiVersion: v1\n  kind: Endpoints\n  metadata:\n    name: web\n    namespace: demo\n\
+             - apiVersion: v1\n  kind: Pod\n  metadata:\n    name: web-1\n    namespace: demo\n    uid: 5b1d6f0e-0000-4000-8000-000000000002\n    creationTimestamp: \"2026-11-20T09:00:00Z\"\n    labels:\n      app: web\n      tier: [backend]\n  spec:\n    nodeName: n1\n    containers:\n    - name: web\n      image: web:1\n  status:\n    phase: Running\n    conditions:\n    - type: Ready\n      status: \"True\"\n",
+        )],
+    );
+    let out = b.analyze();
+    let f = crate::find(&out, "traffic/selector-no-match", "web");
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "near miss: pod web-1 has label tier unreadable (`[\"backend\"]`), the selector wants tier=backend"
+        ),
+        "{message}"
+    );
+    assert!(!out.to_string().contains("lacks label"), "{out}");
+}

@@ -7,10 +7,19 @@ archives that inflate"), written into OUTDIR:
   b.yaml     one pod with a 100 MB image name, annotation and waiting message
   c-txt.zip  20 members of 200 MiB of text that is neither objects nor logs (about 150:1)
 
-usage: hostile_inputs.py OUTDIR [a1|a2|b|c ...]
+and those of "Hostile input, round 2":
+
+  d/         40 tar.gz of 3 text members of 32 MiB each (3.75 GiB in all, about 270:1)
+             beside a crash-looping pod
+  e.tar.gz   a member of 1.1 GiB of zeros, then a crash-looping pod
+
+usage: hostile_inputs.py OUTDIR [a1|a2|b|c|d|e ...]
 """
+import gzip
+import io
 import json
 import os
+import tarfile
 import random
 import sys
 import zipfile
@@ -78,6 +87,62 @@ def text_zip(path, members=20, mib=200):
             z.writestr(f"must-gather/notes/part-{i:02}.txt", data)
 
 
+def text_block(mib):
+    random.seed(1)
+    line = b'level=info msg="reconciled object of the queue" controller=web worker=1 ' * 4
+    out = bytearray()
+    while len(out) < mib << 20:
+        out += line * 20 + b"id=%08x\n" % random.getrandbits(32)
+    return bytes(out[:mib << 20])
+
+
+def tar_gz(path, members):
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6) as gz:
+        with tarfile.open(fileobj=gz, mode="w|") as tar:
+            for name, data in members:
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+
+
+GOOD_POD = os.path.join(os.path.dirname(__file__), "..", "sample-bundles", "bad-input", "pods.yaml")
+
+
+def many_archives(out, archives=40, members=3, mib=32):
+    os.makedirs(out, exist_ok=True)
+    data = text_block(mib)
+    for a in range(archives):
+        tar_gz(f"{out}/part-{a:02}.tar.gz",
+               [(f"notes/{a:02}-{m}.txt", data) for m in range(members)])
+    with open(GOOD_POD, "rb") as f, open(f"{out}/pods.yaml", "wb") as g:
+        g.write(f.read())
+
+
+def refused_first(path, size=1_100 << 20):
+    class Zeros(io.RawIOBase):
+        def __init__(self):
+            self.left = size
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            n = min(len(b), self.left)
+            b[:n] = bytes(n)
+            self.left -= n
+            return n
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6) as gz:
+        with tarfile.open(fileobj=gz, mode="w|") as tar:
+            info = tarfile.TarInfo("huge.yaml")
+            info.size = size
+            tar.addfile(info, io.BufferedReader(Zeros(), 1 << 20))
+            with open(GOOD_POD, "rb") as f:
+                pod = f.read()
+            info = tarfile.TarInfo("pods.yaml")
+            info.size = len(pod)
+            tar.addfile(info, io.BytesIO(pod))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -85,7 +150,9 @@ def main():
         {"a1": lambda: pod_list(f"{out}/a1.json", 150_000),
          "a2": lambda: pod_list(f"{out}/a2.json", 122_000, env=30),
          "b": lambda: long_values(f"{out}/b.yaml"),
-         "c": lambda: text_zip(f"{out}/c-txt.zip")}[what]()
+         "c": lambda: text_zip(f"{out}/c-txt.zip"),
+         "d": lambda: many_archives(f"{out}/d"),
+         "e": lambda: refused_first(f"{out}/e.tar.gz")}[what]()
 
 
 if __name__ == "__main__":

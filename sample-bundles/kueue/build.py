@@ -677,6 +677,37 @@ def cohort_borrowing():
     return s
 
 
+def seed_cohort():
+    """The seed in a cohort, for the served pages: Job ml/train (parallelism 3 at 1 cpu) against
+    ClusterQueue cq-ml (2 cpu, 2 pods) in cohort ml-pool, whose other member cq-research keeps
+    all of its 4 cpu (lendingLimit 0): nothing to borrow, so the Workload can never be admitted.
+    ResourceFlavor cpu-pool selects the nodes labelled pool=cpu."""
+    s = Scenario("seed-cohort")
+    s.namespace("ml")
+    s.namespace("research")
+    s.node("worker-1", labels={"pool": "cpu"}, cpu="4")
+    s.node("worker-2", labels={"pool": "gpu"}, cpu="4")
+    s.flavor("cpu-pool", labels={"pool": "cpu"})
+    s.cohort("ml-pool")
+    s.cluster_queue("cq-ml", [group(["cpu", "memory", "pods"], ("cpu-pool", {"cpu": "2", "memory": "8Gi", "pods": "2"}))],
+                    cohort="ml-pool", pending=1)
+    s.cluster_queue("cq-research", [group(["cpu", "memory", "pods"],
+                                          ("cpu-pool", {"cpu": ("4", None, "0"), "memory": ("8Gi", None, "0"),
+                                                        "pods": ("4", None, "0")}))], cohort="ml-pool")
+    s.local_queue("ml", "user-queue", "cq-ml", pending=1)
+    s.local_queue("research", "lq", "cq-research")
+    job = s.job("ml", "train", 3, [s.container("trainer", cpu="1", memory="1Gi")], queue="user-queue", created="08:41:10")
+    msg = ("couldn't assign flavors to pod set main: insufficient quota for cpu in flavor cpu-pool, "
+           "previously considered podsets requests (0) + current podset request (3) > maximum capacity (2)")
+    w = s.workload(job, conditions=[
+        cond("QuotaReserved", "False", "ExceedsMaxQuota", msg, "08:41:11"),
+        cond("Admitted", "False", "NoReservation", "The workload has no reservation", "08:41:11"),
+    ], extra_status={"resourceRequests": [{"name": "main", "resources": {"cpu": "3", "memory": "3Gi", "pods": "3"}}]})
+    s.event(job, "CreatedWorkload", f"Created Workload: ml/{w['metadata']['name']}", first="08:41:10", component="batch/job-kueue-controller")
+    s.event(w, "ExceedsMaxQuota", msg, "Warning", count=34, first="08:41:11", last="09:14:00")
+    return s
+
+
 def queue_full():
     s = Scenario("queue-full")
     s.namespace("batch")
@@ -1120,7 +1151,7 @@ def quota_backlog_quiet():
 SCENARIOS = [seed_quota, localqueue_stopped, localqueue_missing, clusterqueue_missing_flavor, namespace_selector,
              cohort_borrowing, queue_full, admitted_unschedulable, no_matching_flavor, admission_checks, strict_fifo,
              evicted, job_without_workload, stale_condition, healthy, multi_podset, lending_limit,
-             quota_backlog, quota_backlog_quiet]
+             quota_backlog, quota_backlog_quiet, seed_cohort]
 
 KIND_ORDER = ["Namespace", "Node", "ResourceFlavor", "Cohort", "AdmissionCheck", "WorkloadPriorityClass", "ClusterQueue",
               "LocalQueue", "JobSet", "Job", "Workload", "Pod", "Event"]

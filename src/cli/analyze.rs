@@ -174,12 +174,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let format = match output_format(args.format, args.output.as_deref()) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("kdiag: {e}");
+            crate::err_line!("kdiag: {e}");
             return ExitCode::from(2);
         }
     };
     if format != Format::Human && (args.top.is_some() || args.summary) {
-        eprintln!(
+        crate::err_line!(
             "kdiag: --top and --summary shape the human report; the other formats list every finding"
         );
         return ExitCode::from(2);
@@ -189,7 +189,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     if let Err(e) = check_namespaces(&snapshot, &args.namespaces) {
-        eprintln!("kdiag: {e}");
+        crate::err_line!("kdiag: {e}");
         return ExitCode::from(2);
     }
     let keep_ns = |ns: Option<&str>| {
@@ -200,7 +200,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let found = findings.len();
     findings.retain(|f| keep_ns(f.object.namespace.as_deref()) && keep_stage(f.stage.as_str()));
     if !args.namespaces.is_empty() || !args.stages.is_empty() {
-        eprintln!(
+        crate::err_line!(
             "kdiag: {}: {} of {found} finding(s) shown, {} hidden",
             filters_text(&args),
             findings.len(),
@@ -216,7 +216,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             match Comparison::load(path, &findings, &keep) {
                 Ok(c) => Some(c),
                 Err(e) => {
-                    eprintln!("kdiag: {e}");
+                    crate::err_line!("kdiag: {e}");
                     return ExitCode::from(2);
                 }
             }
@@ -229,7 +229,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     for (i, note) in &several {
         // A human report on this terminal shows the note already.
         if !(to_terminal && format == Format::Human) {
-            eprintln!("kdiag: warning: {note}");
+            crate::err_line!("kdiag: warning: {note}");
         }
         if let Some(input) = analysis.inputs.get_mut(*i) {
             input.notes.push(note.clone());
@@ -238,7 +238,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if let Some(r) = &redactor {
         analysis.redact(r);
     }
-    let mut text = match format {
+    let text = match format {
         Format::Json => match &comparison {
             Some(c) => c.render_json(&analysis),
             None => report::json::render(&analysis),
@@ -253,12 +253,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
     };
-    if let Some(r) = &redactor {
-        text = r.apply(&text);
-    }
     let written = match &args.output {
         Some(path) => std::fs::write(path, text.as_bytes()).map_err(|e| {
-            eprintln!("kdiag: cannot write {}: {e}", path.display());
+            crate::err_line!("kdiag: cannot write {}: {e}", path.display());
             ExitCode::from(2)
         }),
         None => try_write_stdout(&text),
@@ -267,7 +264,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         return code;
     }
     if std::env::var_os("KDIAG_STATS").is_some() {
-        eprintln!(
+        crate::err_line!(
             "kdiag stats: {:.3}s, {} objects, peak RSS {} MiB",
             started.elapsed().as_secs_f64(),
             snapshot.objects.len(),
@@ -277,7 +274,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         );
     }
     if analysis.inputs.iter().all(|i| i.objects == 0) {
-        eprintln!("kdiag: no Kubernetes objects could be read from the input(s)");
+        crate::err_line!("kdiag: no Kubernetes objects could be read from the input(s)");
         return ExitCode::from(2);
     }
     let threshold = args.fail_on.threshold();
@@ -412,6 +409,6 @@ fn check_namespaces(snapshot: &Snapshot, asked: &[String]) -> Result<(), String>
     if missing.len() == asked.len() {
         return Err(message);
     }
-    eprintln!("kdiag: warning: {message}");
+    crate::err_line!("kdiag: warning: {message}");
     Ok(())
 }

@@ -40,7 +40,7 @@ pub struct DescribeArgs {
 /// Runs `kdiag describe`: 0 when the object was described, 2 otherwise.
 pub fn run(args: DescribeArgs) -> ExitCode {
     let Some((typed, name, paths)) = split_target(&args.target, &args.paths) else {
-        eprintln!(
+        crate::err_line!(
             "kdiag: expected KIND/NAME or KIND NAME before the bundle's PATH, got {:?}",
             args.target
         );
@@ -69,7 +69,7 @@ fn fail(snap: &Snapshot, e: &NoAnswer) -> ExitCode {
     if let Some(holds_it) = &e.holds_it {
         warn_of_problems(snap, holds_it);
     }
-    eprintln!("kdiag: {}", e.message);
+    crate::err_line!("kdiag: {}", e.message);
     ExitCode::from(2)
 }
 
@@ -111,12 +111,14 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
             .find_map(|&id| reaching(&snap, &findings, id))
         {
             if stats {
-                eprintln!("kdiag stats: describe: {rule} may weigh other namespaces, full read");
+                crate::err_line!(
+                    "kdiag stats: describe: {rule} may weigh other namespaces, full read"
+                );
             }
             return None;
         }
         if stats {
-            eprintln!(
+            crate::err_line!(
                 "kdiag stats: describe: namespace {ns} read, and every namespace's {}",
                 if everywhere.is_empty() {
                     "Events' times".to_string()
@@ -143,7 +145,7 @@ fn not_found(asked: &Asked, paths: &[String], snap: &Snapshot, e: NoAnswer) -> O
     let args = input_args(paths);
     let spared = snap.take_spared();
     if std::env::var_os("KDIAG_STATS").is_some() {
-        eprintln!(
+        crate::err_line!(
             "kdiag stats: describe: not in namespace; {kind} named from {} of {} input(s) kept by the narrow read",
             spared.len(),
             args.len()

@@ -3,7 +3,7 @@
 //! what was not found, and prints what [`crate::explorer::get`] makes of them.
 
 use super::inputs::{load_snapshot, warn_of_problems};
-use super::output::write_bundle_text;
+use super::output::{write_bundle_text, write_stdout};
 use crate::explorer::get::{Selectors, Table, none_found, pick, render};
 use crate::explorer::get_request::{Request, split_args};
 use crate::explorer::{GetFormat, GetQuery, needs};
@@ -97,7 +97,7 @@ pub fn run(args: GetArgs) -> ExitCode {
     match get(&args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("kdiag: {e}");
+            crate::err_line!("kdiag: {e}");
             ExitCode::from(2)
         }
     }
@@ -123,7 +123,7 @@ fn get(args: &GetArgs) -> Result<ExitCode, String> {
     };
     warn_of_problems(&snap, &want);
     for e in &not_found {
-        eprintln!("kdiag: {e}");
+        crate::err_line!("kdiag: {e}");
     }
     let failed = || ExitCode::from(if not_found.is_empty() { 0 } else { 2 });
     if tables.iter().all(Table::is_empty) {
@@ -133,7 +133,12 @@ fn get(args: &GetArgs) -> Result<ExitCode, String> {
         return Ok(failed());
     }
     let redactor = query.redact.then(|| Redactor::from_snapshot(&snap));
-    let code = write_bundle_text(render(&snap, &tables, &request, &query), redactor.as_ref());
+    let text = render(&snap, &tables, &request, &query, redactor.as_ref());
+    // JSON and YAML are masked and escaped by their serializer; tables and names are text.
+    let code = match query.output {
+        Some(GetFormat::Json | GetFormat::Yaml) => write_stdout(&text),
+        _ => write_bundle_text(text, redactor.as_ref()),
+    };
     Ok(if not_found.is_empty() { code } else { failed() })
 }
 
@@ -147,5 +152,5 @@ fn say_none_found(snap: &Snapshot, tables: &[Table], query: &GetQuery, request: 
         },
         _ => 0,
     };
-    eprintln!("{}", none_found(snap, tables, query, elsewhere));
+    crate::err_line!("{}", none_found(snap, tables, query, elsewhere));
 }

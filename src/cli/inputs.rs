@@ -26,19 +26,19 @@ pub fn input_args(paths: &[String]) -> Vec<InputArg> {
 /// Loads the inputs into a snapshot without running the rules (for `get`).
 pub fn load_snapshot(paths: &[String], want: &Want) -> Option<Snapshot> {
     for (_, note) in several_bundles(paths) {
-        eprintln!("kdiag: warning: {note}");
+        crate::err_line!("kdiag: warning: {note}");
     }
     let progress = Progress::new(&format!("reading {} input(s)…", paths.len()), 0);
     let result = crate::ingest::load_wanted(&input_args(paths), want);
     progress.finish();
     if std::env::var_os("KDIAG_STATS").is_some() {
         let rss = crate::process_stats::peak_rss_mib().unwrap_or(0);
-        eprintln!("kdiag stats: loaded, peak RSS {rss} MiB");
+        crate::err_line!("kdiag stats: loaded, peak RSS {rss} MiB");
     }
     match result {
         Ok(loaded) => Some(Snapshot::build(loaded)),
         Err(e) => {
-            eprintln!("kdiag: {}", e.0);
+            crate::err_line!("kdiag: {}", e.0);
             None
         }
     }
@@ -61,7 +61,7 @@ pub fn load_wanted(paths: &[String], want: &Want) -> Option<(Snapshot, Vec<Findi
     match result {
         Ok(r) => Some(r),
         Err(e) => {
-            eprintln!("kdiag: {}", e.0);
+            crate::err_line!("kdiag: {}", e.0);
             None
         }
     }
@@ -96,14 +96,14 @@ pub fn warn_of_problems(snap: &Snapshot, want: &Want) {
     if problems.is_empty() {
         return;
     }
-    eprintln!(
+    crate::err_line!(
         "kdiag: warning: {} problem(s) in the files that can hold this answer; what they hold may be missing from it:",
         problems.len()
     );
     for p in problems.iter().take(SHOWN) {
         let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
         let input = snap.inputs.get(p.input).map_or("?", |i| i.path.as_str());
-        eprintln!(
+        crate::err_line!(
             "  {}: {}{line}: {}",
             one_line(input),
             one_line(p.file.as_deref().unwrap_or("")),
@@ -111,9 +111,9 @@ pub fn warn_of_problems(snap: &Snapshot, want: &Want) {
         );
     }
     if problems.len() > SHOWN {
-        eprintln!("  … and {} more", problems.len() - SHOWN);
+        crate::err_line!("  … and {} more", problems.len() - SHOWN);
     }
-    eprintln!("  (`kdiag analyze` lists every problem of the bundle)");
+    crate::err_line!("  (`kdiag analyze` lists every problem of the bundle)");
 }
 
 /// For each PATH that is a folder holding several bundles (which would be merged into

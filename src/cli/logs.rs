@@ -62,15 +62,27 @@ pub fn run(args: LogsArgs) -> ExitCode {
             break;
         }
     }
+    // A copy that names no namespace is the pod's only if no pod of the name is in
+    // another namespace: the pods of every namespace are read to tell.
+    if let Some(Ok(held)) = &result
+        && held.unplaced
+        && request.namespace.is_some()
+    {
+        let want = needs::for_logs(name, None);
+        let Some(snap) = load_snapshot(&args.paths, &want) else {
+            return ExitCode::from(2);
+        };
+        result = Some(container_log(&snap, &request));
+    }
     match result.expect("one read at least") {
-        Ok(Held { text, notes }) => {
+        Ok(Held { text, notes, .. }) => {
             for n in notes {
-                eprintln!("{n}");
+                crate::err_line!("{n}");
             }
             write_stdout(&for_terminal(&text))
         }
         Err(e) => {
-            eprintln!("kdiag: {e}");
+            crate::err_line!("kdiag: {e}");
             ExitCode::from(2)
         }
     }

@@ -17,7 +17,7 @@ pub fn run(cmd: Command, dir: Option<PathBuf>) -> ExitCode {
         return write_stdout(&String::from_utf8_lossy(&out));
     };
     if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("kdiag: cannot create {}: {e}", dir.display());
+        crate::err_line!("kdiag: cannot create {}: {e}", dir.display());
         return ExitCode::from(2);
     }
     let mut pages = vec![("kdiag.1".to_string(), cmd.clone())];
@@ -33,7 +33,7 @@ pub fn run(cmd: Command, dir: Option<PathBuf>) -> ExitCode {
             .map_err(|e| e.to_string())
             .and_then(|_| std::fs::write(dir.join(&file), &out).map_err(|e| e.to_string()));
         if let Err(e) = written {
-            eprintln!("kdiag: cannot write {file}: {e}");
+            crate::err_line!("kdiag: cannot write {file}: {e}");
             return ExitCode::from(2);
         }
     }

@@ -32,7 +32,7 @@ pub fn run(args: MergeArgs) -> ExitCode {
         let text = if f == "-" {
             let mut s = String::new();
             if std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).is_err() {
-                eprintln!("kdiag: cannot read stdin");
+                crate::err_line!("kdiag: cannot read stdin");
                 return ExitCode::from(2);
             }
             s
@@ -40,7 +40,7 @@ pub fn run(args: MergeArgs) -> ExitCode {
             match std::fs::read_to_string(f) {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("kdiag: cannot read {f}: {e}");
+                    crate::err_line!("kdiag: cannot read {f}: {e}");
                     return ExitCode::from(2);
                 }
             }
@@ -58,7 +58,7 @@ pub fn run(args: MergeArgs) -> ExitCode {
         // some other file, and a fleet table of nothing would hide that.
         if scan_lines == 0 && !text.trim().is_empty() {
             let name = if f == "-" { "stdin" } else { f.as_str() };
-            eprintln!(
+            crate::err_line!(
                 "kdiag: {name} is not a scan result: it is {}, and holds no `kdiag scan` JSON line ({SCAN_SCHEMA}); merge takes what `kdiag scan` prints",
                 what_it_is(&text)
             );

@@ -48,6 +48,6 @@ pub fn write_failed(e: &std::io::Error) -> ExitCode {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return ExitCode::from(CLOSED_PIPE);
     }
-    eprintln!("kdiag: cannot write to stdout: {e}");
+    crate::err_line!("kdiag: cannot write to stdout: {e}");
     ExitCode::from(2)
 }

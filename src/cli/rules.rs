@@ -46,7 +46,7 @@ pub fn run(args: RulesArgs) -> ExitCode {
                 let hint = crate::parse::typo::did_you_mean(id, all.iter().map(|r| r.id))
                     .map(|m| format!(" (did you mean {m}?)"))
                     .unwrap_or_default();
-                eprintln!("kdiag: no rule or area {id:?}{hint}; `kdiag rules` lists them");
+                crate::err_line!("kdiag: no rule or area {id:?}{hint}; `kdiag rules` lists them");
                 return ExitCode::from(2);
             }
             picked

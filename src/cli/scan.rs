@@ -56,7 +56,7 @@ pub fn run(args: ScanArgs) -> ExitCode {
     let shard = match shard_from(args.shard.as_deref(), |k| std::env::var(k).ok()) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("kdiag: {e}");
+            crate::err_line!("kdiag: {e}");
             return ExitCode::from(2);
         }
     };
@@ -65,7 +65,7 @@ pub fn run(args: ScanArgs) -> ExitCode {
         match expand(p) {
             Ok(found) => bundles.extend(found),
             Err(e) => {
-                eprintln!("kdiag: {e}");
+                crate::err_line!("kdiag: {e}");
                 return ExitCode::from(2);
             }
         }
@@ -81,7 +81,7 @@ pub fn run(args: ScanArgs) -> ExitCode {
             .collect();
     }
     if bundles.is_empty() {
-        eprintln!("kdiag: no bundles found in {}", args.paths.join(" "));
+        crate::err_line!("kdiag: no bundles found in {}", args.paths.join(" "));
         return ExitCode::from(if shard.is_some() { 0 } else { 2 });
     }
     let threshold = args.fail_on.threshold();
@@ -127,7 +127,7 @@ pub fn run(args: ScanArgs) -> ExitCode {
         return write_failed(&e);
     }
     if !args.no_table {
-        eprint!("{}", fleet_table(&all));
+        crate::err_text!("{}", fleet_table(&all));
     }
     let unreadable = all.iter().filter(|l| l.get("error").is_some()).count();
     if unreadable == all.len() {

@@ -3,8 +3,8 @@
 //! ([`crate::serve`]) until Ctrl-C.
 
 use super::inputs::load;
+use crate::report::Analysis;
 use crate::report::redact::Redactor;
-use crate::report::{self, Analysis};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,12 +15,15 @@ Examples:
   KUBECONFIG=/tmp/kdiag-serve-PORT.kubeconfig kubectl get pods -A
   eval \"$(kdiag serve --print-env bundle/ &)\"      sets KUBECONFIG in this shell
   kdiag serve --addr 127.0.0.1:6443 --kubeconfig ./kdiag.kubeconfig bundle/
+  kdiag serve --addr 0.0.0.0:6443 bundle/           other machines too: HTTPS and a token
   kubectl get findings -A                           kdiag's findings, as objects
   k9s --kubeconfig ./kdiag.kubeconfig               any client that reads a kubeconfig";
 
 #[derive(clap::Args)]
 pub struct ServeArgs {
-    /// Address to listen on; port 0 picks a free port.
+    /// Address to listen on; port 0 picks a free port. Loopback (the default) is plain
+    /// HTTP; any other address (`0.0.0.0:6443`, this machine's IP) serves HTTPS only, with a
+    /// self-signed certificate and a bearer token made for the run, both in the kubeconfig.
     #[arg(long, default_value = "127.0.0.1:0", value_name = "HOST:PORT")]
     pub addr: SocketAddr,
     /// Where to write the kubeconfig (default: a file in the temporary folder, removed
@@ -49,7 +52,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
         if let Some(r) = &redactor {
             analysis.redact(r);
         }
-        let page = report::html::render(&analysis, None);
+        let page = crate::serve::ui::start_page(&analysis);
         match &redactor {
             Some(r) => r.apply(&page),
             None => page,
@@ -65,7 +68,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
     match crate::serve::run(snap, findings, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kdiag serve: {e}");
+            crate::err_line!("kdiag serve: {e}");
             ExitCode::from(2)
         }
     }

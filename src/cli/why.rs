@@ -26,7 +26,7 @@ pub fn run(args: WhyArgs) -> ExitCode {
     let (snapshot, findings) = match analyze_quietly(&args.paths, &Want::all()) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("kdiag: {}", e.0);
+            crate::err_line!("kdiag: {}", e.0);
             return ExitCode::from(2);
         }
     };
@@ -40,7 +40,7 @@ pub fn run(args: WhyArgs) -> ExitCode {
         // messages kept on their line (a newline in one cannot forge a line of the tree).
         Ok(text) => write_bundle_text(text, None),
         Err(e) => {
-            eprintln!("kdiag: {e}");
+            crate::err_line!("kdiag: {e}");
             ExitCode::from(2)
         }
     }

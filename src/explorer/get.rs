@@ -10,9 +10,10 @@ use super::lookup::{Kind, cluster_scoped, kind_names, resolve_kind, resolve_obje
 use super::printer_columns::{custom_table, printer_columns};
 use super::selector::{Req, matches_selector, parse_selector};
 use super::sort_by::{compare, parse_sort_by, sort_key};
-use super::yaml::{object_json, object_yaml};
+use super::yaml::{object_json, object_yaml, object_yaml_of};
 use super::{GetFormat, GetQuery};
 use crate::parse::typo::did_you_mean;
+use crate::report::redact::Redactor;
 use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::json;
 use std::collections::HashMap;
@@ -36,28 +37,46 @@ impl Table {
 }
 
 /// The objects picked, as `-o` asks: JSON or YAML (a `List` unless one object was named),
-/// names, or a table per kind.
-pub fn render(snap: &Snapshot, tables: &[Table], request: &Request, query: &GetQuery) -> String {
+/// names, or a table per kind. JSON and YAML are masked value by value with `redactor`
+/// and escaped by their serializer only: they go out as
+/// they are, to a terminal too; a table or names are text the caller masks and escapes
+/// for the terminal.
+pub fn render(
+    snap: &Snapshot,
+    tables: &[Table],
+    request: &Request,
+    query: &GetQuery,
+    redactor: Option<&Redactor>,
+) -> String {
     let all_ids: Vec<ObjectId> = tables.iter().flat_map(|t| t.ids.iter().copied()).collect();
     let single = request.named() == 1 && all_ids.len() == 1;
+    let masked = |v: serde_json::Value| match redactor {
+        Some(r) => r.mask_value(&v),
+        None => v,
+    };
+    // With `--redact` the YAML is emitted from the masked object, not the bundle's text.
+    let yaml = |id: ObjectId| match redactor {
+        Some(r) => object_yaml_of(&r.mask_value(&object_json(snap, id))),
+        None => object_yaml(snap, id),
+    };
     match query.output {
         Some(GetFormat::Json) => {
             let v = if single {
-                object_json(snap, all_ids[0])
+                masked(object_json(snap, all_ids[0]))
             } else {
-                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| object_json(snap, id)).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| masked(object_json(snap, id))).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
             };
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');
-            s
+            crate::parse::terminal::json_escapes(&s).into_owned()
         }
         Some(GetFormat::Yaml) => {
             if single {
-                object_yaml(snap, all_ids[0])
+                yaml(all_ids[0])
             } else {
                 let mut s = String::from("apiVersion: v1\nitems:\n");
                 for &id in &all_ids {
-                    for (i, l) in object_yaml(snap, id).lines().enumerate() {
+                    for (i, l) in yaml(id).lines().enumerate() {
                         s.push_str(if i == 0 { "- " } else { "  " });
                         s.push_str(l);
                         s.push('\n');

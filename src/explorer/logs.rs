@@ -29,7 +29,7 @@ pub struct LogRequest {
 pub fn holds_pod(snap: &Snapshot, namespace: &str, name: &str) -> bool {
     let object = resolve_kind(snap, "pod")
         .is_some_and(|kind| resolve_object(snap, &kind, name, Some(namespace)).is_ok());
-    object || !logs_of(snap, namespace, name).is_empty()
+    object || !logs_of(snap, namespace, name).0.is_empty()
 }
 
 /// The pod's name in `pod/NAME` or `NAME` (what kind `pod/` names is checked later).
@@ -41,6 +41,10 @@ pub fn pod_name(typed: &str) -> &str {
 pub struct Held {
     pub text: String,
     pub notes: Vec<String>,
+    /// The log is a copy whose place names no namespace (troubleshoot's logs collector):
+    /// it is the pod's only while no pod of that name is in another namespace, which a
+    /// read of one namespace cannot tell.
+    pub unplaced: bool,
 }
 
 /// The pod kubectl would pick, its container, and that container's log.
@@ -60,13 +64,16 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
             o.namespace.clone().unwrap_or_default(),
             Some(o.value().clone()),
         ),
+        // A pod of that name elsewhere: the error says where (a copy without a namespace
+        // is not this pod's more than that one's).
+        Err(e) if !pod_namespaces(snap, name).is_empty() => return Err(e.clone()),
         // A log whose pod object the bundle lacks is still a log.
         Err(e) => match namespace_of_logs(snap, name, ns) {
             Some(found) => (found, None),
             None => return Err(e.clone()),
         },
     };
-    let held = logs_of(snap, &namespace, name);
+    let (held, unsure) = logs_of(snap, &namespace, name);
     let mut notes = Vec::new();
     let containers = match &spec {
         Some(v) => Containers::of_pod(v),
@@ -119,6 +126,9 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
         }
     }
     let Some((log, mut text, first_line)) = chosen else {
+        if let Some(e) = unsure.refusal(request.previous, &container, name) {
+            return Err(e);
+        }
         let which = if request.previous {
             "previous"
         } else {
@@ -172,22 +182,79 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
     if let Some(n) = request.tail.filter(|n| *n >= 0) {
         text = last_lines(&text, n as usize);
     }
-    Ok(Held { text, notes })
+    let unplaced = log.key.namespace.is_empty() && !namespace.is_empty();
+    Ok(Held {
+        text,
+        notes,
+        unplaced,
+    })
+}
+
+/// Copies without a namespace left out because pods of the name are in several
+/// namespaces, and those namespaces.
+struct Unsure<'a> {
+    copies: Vec<&'a LogSource>,
+    namespaces: Vec<String>,
+}
+
+impl Unsure<'_> {
+    /// Why the log asked for is not shown when only such a copy holds it.
+    fn refusal(&self, previous: bool, container: &str, pod: &str) -> Option<String> {
+        let paths: Vec<&str> = self
+            .copies
+            .iter()
+            .filter(|l| l.key.previous == previous && names_container(l, container))
+            .map(|l| l.path.as_str())
+            .collect();
+        (!paths.is_empty()).then(|| {
+            let pods: Vec<String> = self.namespaces.iter().map(|ns| format!("{ns}/{pod}")).collect();
+            format!(
+                "the bundle holds this log only as {}, whose place names no namespace, and it could be the log of any of the pods {}: kdiag does not guess whose it is",
+                paths.join(", "),
+                pods.join(", ")
+            )
+        })
+    }
+}
+
+/// The namespaces of the pods named `pod` the bundle read holds, sorted.
+fn pod_namespaces(snap: &Snapshot, pod: &str) -> Vec<String> {
+    let mut found: Vec<String> = snap
+        .objects
+        .iter()
+        .filter(|o| o.kind == "Pod" && o.name == pod)
+        .filter_map(|o| o.namespace.clone())
+        .collect();
+    found.sort();
+    found.dedup();
+    found
 }
 
 /// The logs held for a pod: under its namespace, and the troubleshoot logs collector's
-/// (no namespace in their path) where the namespaced copy is missing.
-fn logs_of<'a>(snap: &'a Snapshot, namespace: &str, pod: &str) -> Vec<&'a LogSource> {
+/// (no namespace in their path) where the namespaced copy is missing, when no pod of the
+/// name is in another namespace (else they are left out, said in the [`Unsure`]).
+fn logs_of<'a>(snap: &'a Snapshot, namespace: &str, pod: &str) -> (Vec<&'a LogSource>, Unsure<'a>) {
     let mut held = snap.logs_of(namespace, pod);
+    let namespaces = pod_namespaces(snap, pod);
+    let mine = namespace.is_empty() || namespaces.iter().all(|ns| ns == namespace);
+    let mut unsure = Unsure {
+        copies: Vec::new(),
+        namespaces,
+    };
     for l in snap.logs_of("", pod) {
-        if !held
+        if held
             .iter()
             .any(|h| h.key.container == l.key.container && h.key.previous == l.key.previous)
         {
+            continue;
+        }
+        if mine {
             held.push(l);
+        } else {
+            unsure.copies.push(l);
         }
     }
-    held
+    (held, unsure)
 }
 
 /// The namespace of a pod known only by its logs (`-n` when given): `None` when no log

@@ -60,10 +60,12 @@ fn parse_requirement(p: &str) -> Result<Req, String> {
         )
     };
     if let Some((k, v)) = p.split_once("!=") {
-        return Ok(Req::Ne(key(k).ok_or_else(unreadable)?, v.trim().into()));
+        let v = value(v).ok_or_else(unreadable)?;
+        return Ok(Req::Ne(key(k).ok_or_else(unreadable)?, v));
     }
     if let Some((k, v)) = p.split_once("==").or_else(|| p.split_once('=')) {
-        return Ok(Req::Eq(key(k).ok_or_else(unreadable)?, v.trim().into()));
+        let v = value(v).ok_or_else(unreadable)?;
+        return Ok(Req::Eq(key(k).ok_or_else(unreadable)?, v));
     }
     if let Some(k) = p.strip_prefix('!') {
         return Ok(Req::NotExists(key(k).ok_or_else(unreadable)?));
@@ -79,7 +81,11 @@ fn parse_requirement(p: &str) -> Result<Req, String> {
             .strip_prefix('(')
             .and_then(|s| s.strip_suffix(')'))
             .ok_or_else(unreadable)?;
-        let values: Vec<String> = inner.split(',').map(|v| v.trim().to_string()).collect();
+        let values: Vec<String> = inner
+            .split(',')
+            .map(value)
+            .collect::<Option<_>>()
+            .ok_or_else(unreadable)?;
         return match op {
             "in" => Ok(Req::In(k, values)),
             "notin" => Ok(Req::NotIn(k, values)),
@@ -87,6 +93,19 @@ fn parse_requirement(p: &str) -> Result<Req, String> {
         };
     }
     key(p).map(Req::Exists).ok_or_else(unreadable)
+}
+
+/// A label value as Kubernetes allows one: empty, or at most 63 letters, digits, `-_.`
+/// beginning and ending with a letter or digit (`app===web` asks for none).
+fn value(v: &str) -> Option<String> {
+    let v = v.trim();
+    let edge = |c: Option<char>| c.is_none_or(|c| c.is_ascii_alphanumeric());
+    (v.len() <= 63
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && edge(v.chars().next())
+        && edge(v.chars().last()))
+    .then(|| v.to_string())
 }
 
 /// A label key: `app`, `app.kubernetes.io/name` (letters, digits, `-_./`).
@@ -153,6 +172,10 @@ mod tests {
             "a b c",
             "=x",
             "app in a",
+            "app===web",
+            "app=web!",
+            "app in (a b)",
+            "app!=-x",
         ] {
             assert!(parse_selector(bad).is_err(), "{bad}");
         }

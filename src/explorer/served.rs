@@ -132,3 +132,9 @@ impl Filter {
 pub fn object_json(snap: &Snapshot, id: ObjectId) -> Value {
     super::yaml::object_json(snap, id)
 }
+
+/// The object as `get -o yaml` prints it: its own text from the bundle, or emitted
+/// (Secrets from the scrubbed object: their values never enter the store).
+pub fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
+    super::yaml::object_yaml(snap, id)
+}

@@ -16,12 +16,26 @@ pub(super) fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
         let (file, span) = snap.source_of(id);
         let text = file.lines(span.start, span.end);
         let holds_token = text.contains(crate::ingest::objects::TOKEN_VALUE_ANNOTATION);
-        if !holds_token && let Some(y) = dedent_yaml(text) {
+        // Characters a terminal must not get raw are written as escapes: by the emitter.
+        let raw = text
+            .chars()
+            .any(|c| c != '\t' && c != '\r' && crate::parse::terminal::unsafe_in_lines(c));
+        if !holds_token
+            && !raw
+            && let Some(y) = dedent_yaml(text)
+        {
             return y;
         }
     }
+    object_yaml_of(o.value())
+}
+
+/// `v` as YAML from the emitter: every string that is not plain is double-quoted, with
+/// control, DEL, C1 and bidi characters escaped (`\u202e`), valid YAML to a pipe or file
+/// and safe on a terminal.
+pub(super) fn object_yaml_of(v: &Value) -> String {
     let mut out = String::new();
-    yaml_value(o.value(), 0, &mut out);
+    yaml_value(v, 0, &mut out);
     out
 }
 
@@ -208,7 +222,9 @@ fn yaml_scalar_str(s: &str) -> String {
         && !s.contains(": ")
         && !s.contains(" #")
         && !s.ends_with(':')
-        && !s.chars().any(|c| c.is_control())
+        && !s
+            .chars()
+            .any(|c| c.is_control() || crate::parse::terminal::unsafe_in_lines(c))
         && !matches!(
             s.to_ascii_lowercase().as_str(),
             "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~"
@@ -219,7 +235,8 @@ fn yaml_scalar_str(s: &str) -> String {
     if plain {
         s.to_string()
     } else {
-        serde_json::to_string(s).unwrap_or_default()
+        let quoted = serde_json::to_string(s).unwrap_or_default();
+        crate::parse::terminal::json_escapes(&quoted).into_owned()
     }
 }
 

@@ -362,7 +362,7 @@ pub fn load_wanted(args: &[InputArg], want: &Want) -> Result<Loaded, InputError>
             let wider = load_input(input, arg, collected, &mut part, &want);
             part.partial = !want.is_all();
             if stats {
-                eprintln!(
+                crate::err_line!(
                     "kdiag stats: input {input}: collect {:.3}s, parse {:.3}s, {}",
                     t_collect.as_secs_f64(),
                     (t.elapsed() - t_collect).as_secs_f64(),

@@ -42,7 +42,7 @@ fn env_limit(cell: &OnceLock<u64>, var: &str, default: u64) -> u64 {
         match value.to_str().and_then(|v| v.trim().parse().ok()) {
             Some(limit) => limit,
             None => {
-                eprintln!(
+                crate::err_line!(
                     "kdiag: warning: {var}={value:?} is not a whole number; using the default, {default}"
                 );
                 default
@@ -272,7 +272,7 @@ pub fn collect_picked(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut out = Collected::default();
-    if !open_file(path, &name, true, parse, pick, &mut out)? {
+    if !open_file(path, &name, true, parse, pick, None, &mut out)? {
         out.named_file = true;
         out.entries.push(Entry {
             path: name,
@@ -285,12 +285,14 @@ pub fn collect_picked(
 /// Opens the file at `path`, found as `name`, when it is an archive or compressed file
 /// (else returns false): a zip is read in place, with random access, anything else as a
 /// stream read once; neither is ever held whole in memory, so only members are bounded.
+/// Its budget counts into `walk`'s, the input's, when given.
 fn open_file(
     path: &Path,
     name: &str,
     top: bool,
     parse: Option<&ParseMember>,
     pick: Option<&Want>,
+    walk: Option<&std::sync::Arc<Budget>>,
     out: &mut Collected,
 ) -> std::io::Result<bool> {
     let mut file = std::fs::File::open(path)?;
@@ -301,7 +303,7 @@ fn open_file(
     };
     let reading = Reading {
         parse,
-        budget: Budget::default(),
+        budget: Budget::within(walk),
         pick: pick.filter(|_| top),
     };
     if format == Format::Zip {
@@ -606,7 +608,10 @@ fn decompress<R: Read + Send>(
     reading: &Reading,
     out: &mut Collected,
 ) -> Result<(), String> {
-    let invalid = |e: std::io::Error| format!("invalid {} data: {e}", format.name());
+    let invalid = |e: std::io::Error| match reading.budget.tripped() {
+        Some(why) => why.to_string(),
+        None => format!("invalid {} data: {e}", format.name()),
+    };
     let decoder = formats::decoder(format, reader).map_err(invalid)?;
     let mut content = Metered {
         inner: decoder,
@@ -787,11 +792,11 @@ fn expand_tar<R: Read>(
             let data = if is_log_name(&path) {
                 reading.budget.streaming(|| log_tail(&mut entry))
             } else if size > max_entry_bytes() {
-                Err(too_large(size))
+                reading.budget.skip(&mut entry).and(Err(too_large(size)))
             } else if held(&path, reading)
                 && let Err(why) = reading.budget.hold(size)
             {
-                Err(why)
+                reading.budget.skip(&mut entry).and(Err(why))
             } else {
                 read_limited(&mut entry, size).map(EntryData::Bytes)
             };

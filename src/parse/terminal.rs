@@ -37,6 +37,32 @@ fn escape(s: &str, newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether `c` must not reach a terminal raw in text printed as lines (newlines may).
+pub fn unsafe_in_lines(c: char) -> bool {
+    unsafe_char(c, true)
+}
+
+/// Serialized JSON (or a YAML double-quoted scalar) with the characters its serializer
+/// leaves raw but a terminal must not get (DEL, C1, bidi controls) written as `\uXXXX`
+/// escapes: the same value, valid JSON and YAML, safe on a terminal. Such characters only
+/// stand inside strings of serialized JSON, where the escape means the character.
+pub fn json_escapes(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| unsafe_char(c, true)) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push('\n'),
+            c if unsafe_char(c, true) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// One line's worth of text (a name, a message, a cited line): newlines escaped too, so
 /// a file or object name cannot start a line of its own.
 pub fn one_line(s: &str) -> Cow<'_, str> {

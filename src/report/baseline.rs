@@ -151,9 +151,7 @@ impl Comparison {
             "resolved": self.resolved,
             "unchanged": unchanged,
         });
-        let mut s = serde_json::to_string_pretty(&doc).expect("baseline serializes");
-        s.push('\n');
-        s
+        a.to_json(&doc)
     }
 }
 
@@ -167,13 +165,14 @@ pub fn one_line(a: &Analysis, f: &Value) -> String {
         Some(ns) => format!("{} {}/{}", os("kind"), ns, os("name")),
         None => format!("{} {}", os("kind"), os("name")),
     };
-    format!(
+    let line = format!(
         "[{}] {} {}: {}",
         s("stage"),
         s("severity"),
         object,
         first_sentence(&a.mask(s("message")))
-    )
+    );
+    a.mask(&line).into_owned()
 }
 
 fn first_sentence(m: &str) -> String {

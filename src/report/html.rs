@@ -8,7 +8,7 @@
 //! graph (`graph.rs`). The first error is open when the page loads, and a link to one
 //! finding (`#finding-3`, or `#f-3`) opens it.
 
-mod graph;
+pub mod graph;
 
 use super::Analysis;
 use super::baseline::{self, Comparison};
@@ -29,7 +29,29 @@ const CONTEXT: u32 = 2;
 /// Inputs listed unfolded at the top of the page.
 const INPUTS_SHOWN: usize = 4;
 
+/// What `kdiag serve` adds to the page it serves: the URL of each object's page (objects
+/// and the boxes of graphs become links), styles and a navigation bar.
+pub struct Served<'a> {
+    pub link: Link<'a>,
+    /// More styles (the served pages' dark scheme).
+    pub css: &'a str,
+    /// HTML put first in the body.
+    pub nav: &'a str,
+    /// HTML put after the findings.
+    pub after: &'a str,
+}
+
+/// The URL of an object's page; `api_version` may be empty (a graph's hop names only
+/// its kind).
+pub type Link<'a> = &'a dyn Fn(&crate::kube::meta::ObjectRef) -> Option<String>;
+
 pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
+    render_with(a, baseline, None)
+}
+
+/// The page, with links to object pages when served.
+pub fn render_with(a: &Analysis, baseline: Option<&Comparison>, served: Option<&Served>) -> String {
+    let link = served.map(|s| s.link);
     let mut h = String::with_capacity(64 * 1024);
     let title = match a.inputs.as_slice() {
         [one] => format!("kdiag report — {}", one.path),
@@ -39,15 +61,18 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
         h,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"kdiag {}\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
+         <meta name=\"generator\" content=\"kdiag {}\">\n<title>{}</title>\n<style>{}{}</style>\n</head>\n<body>\n{}",
         env!("CARGO_PKG_VERSION"),
-        esc(&title),
-        CSS
+        mesc(a, &title),
+        CSS,
+        served.map_or("", |s| s.css),
+        served.map_or("", |s| s.nav),
     );
     header(a, baseline, &mut h);
     summary(a, &mut h);
     filters(a, &mut h);
-    findings(a, baseline, &mut h);
+    findings(a, baseline, link, &mut h);
+    h.push_str(served.map_or("", |s| s.after));
     if let Some(b) = baseline {
         resolved(a, b, &mut h);
     }
@@ -59,7 +84,7 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
 fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
     h.push_str("<header>\n<h1>kdiag report</h1>\n");
     for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
-        let _ = writeln!(h, "<p class=\"platform\">{}</p>", esc(line));
+        let _ = writeln!(h, "<p class=\"platform\">{}</p>", mesc(a, line));
     }
     // Many inputs would push the findings off the first screen: past a few, the list
     // folds under one line of totals; each input's notes fold under their count.
@@ -79,7 +104,7 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
         let _ = write!(
             h,
             "<li data-input=\"{i}\"><b>{}</b> <span class=\"muted\">({})</span>: {} objects from {} files, {} skipped, {} logs, {} problems{}{}",
-            esc(&input.path),
+            mesc(a, &input.path),
             esc(input.layout),
             input.objects,
             input.files,
@@ -89,12 +114,12 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
             input
                 .as_of
                 .as_deref()
-                .map(|t| format!(", as of <time>{}</time>", esc(t)))
+                .map(|t| format!(", as of <time>{}</time>", mesc(a, t)))
                 .unwrap_or_default(),
             input
                 .cluster_version
                 .as_deref()
-                .map(|v| format!(", cluster {}", esc(v)))
+                .map(|v| format!(", cluster {}", mesc(a, v)))
                 .unwrap_or_default(),
         );
         if !input.notes.is_empty() {
@@ -105,7 +130,7 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
                 if input.notes.len() == 1 { "" } else { "s" }
             );
             for n in &input.notes {
-                let _ = write!(h, "<li>{}</li>", esc(n));
+                let _ = write!(h, "<li>{}</li>", mesc(a, n));
             }
             h.push_str("</ul></details>");
         }
@@ -119,7 +144,7 @@ fn header(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
         let _ = writeln!(
             h,
             "<p class=\"baseline\" id=\"baseline\">{}</p>",
-            esc(&b.summary())
+            mesc(a, &b.summary())
         );
     }
     h.push_str("</header>\n");
@@ -180,8 +205,8 @@ fn filters(a: &Analysis, h: &mut String) {
         let _ = write!(
             h,
             "<option value=\"{}\">{} ({n})</option>",
-            esc(ns),
-            esc(shown)
+            mesc(a, ns),
+            mesc(a, shown)
         );
     }
     h.push_str("</select></label>\n<fieldset id=\"f-stage\"><legend>Stage</legend>");
@@ -218,7 +243,7 @@ fn ns_key(f: &Finding) -> String {
     f.object.namespace.clone().unwrap_or_default()
 }
 
-fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
+fn findings(a: &Analysis, baseline: Option<&Comparison>, link: Option<Link>, h: &mut String) {
     h.push_str("<section id=\"findings\">\n<h2>Findings</h2>\n");
     let mut n = 0;
     let mut error_seen = false;
@@ -239,7 +264,7 @@ fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
             // The first error is open, so the page starts with a map in view.
             let open = f.severity == Severity::Error && !error_seen;
             error_seen |= open;
-            finding(a, f, n, open, baseline.map(|b| b.is_new(f)), h);
+            finding(a, f, n, open, baseline.map(|b| b.is_new(f)), link, h);
         };
         for f in &folded.top {
             one(f, h);
@@ -251,7 +276,7 @@ fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
             let _ = writeln!(
                 h,
                 "<div class=\"members\" data-cause=\"{}\">\n<p class=\"muted\">{} findings wait on this cause:</p>",
-                esc(&f.fingerprint),
+                mesc(a, &f.fingerprint),
                 members.len()
             );
             for m in members.iter().take(MEMBERS_SHOWN) {
@@ -275,7 +300,15 @@ fn findings(a: &Analysis, baseline: Option<&Comparison>, h: &mut String) {
     h.push_str("</section>\n");
 }
 
-fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h: &mut String) {
+fn finding(
+    a: &Analysis,
+    f: &Finding,
+    n: usize,
+    open: bool,
+    new: Option<bool>,
+    link: Option<Link>,
+    h: &mut String,
+) {
     let _ = write!(
         h,
         "<details class=\"finding sev-{sev}\" id=\"finding-{n}\" data-stage=\"{stage}\" data-ns=\"{ns}\" data-severity=\"{sev}\" data-rule=\"{rule}\" data-fingerprint=\"{fp}\"{open}>\n\
@@ -284,33 +317,33 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
         open = if open { " open" } else { "" },
         sev = f.severity.as_str(),
         stage = f.stage.as_str(),
-        ns = esc(&ns_key(f)),
+        ns = mesc(a, &ns_key(f)),
         rule = esc(f.rule),
-        fp = esc(&f.fingerprint),
+        fp = mesc(a, &f.fingerprint),
         new = match new {
             Some(true) => " <span class=\"badge new\">new</span>",
             Some(false) => " <span class=\"badge unchanged\">unchanged</span>",
             None => "",
         },
-        obj = esc(&f.object.display()),
-        msg = esc(&f.message),
+        obj = linked(a, link, &f.object),
+        msg = mesc(a, &f.message),
     );
-    let _ = writeln!(h, "<p class=\"full-message\">{}</p>", esc(&f.message));
+    let _ = writeln!(h, "<p class=\"full-message\">{}</p>", mesc(a, &f.message));
     // The map right under the message: what stopped, then where, then what to do.
     if let Some(d) = &f.details {
-        graph::graphs(&a.mask_value(d), n, h);
+        graph::graphs(&a.mask_value(d), n, link, h);
     }
     if !f.help.is_empty() {
         let _ = writeln!(
             h,
             "<p class=\"help\"><b>What to do:</b> {}</p>",
-            esc(&f.help)
+            mesc(a, &f.help)
         );
     }
     if !f.evidence.is_empty() {
         h.push_str("<h4>Evidence</h4>\n<ol class=\"evidence\">\n");
         for (i, e) in f.evidence.iter().enumerate() {
-            evidence(a, e, i < SNIPPETS_PER_FINDING, h);
+            evidence(a, e, i < SNIPPETS_PER_FINDING, link, h);
         }
         h.push_str("</ol>\n");
     }
@@ -318,11 +351,11 @@ fn finding(a: &Analysis, f: &Finding, n: usize, open: bool, new: Option<bool>, h
         h,
         "<p class=\"meta\">rule <code>{}</code> · fingerprint <code>{}</code></p>\n</div>\n</details>",
         esc(f.rule),
-        esc(&f.fingerprint)
+        mesc(a, &f.fingerprint)
     );
 }
 
-fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
+fn evidence(a: &Analysis, e: &Evidence, snippet: bool, link: Option<Link>, h: &mut String) {
     h.push_str("<li>");
     if let Some(file) = &e.file {
         let prefix = match e.input {
@@ -336,13 +369,17 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, h: &mut String) {
         let _ = write!(
             h,
             "<code class=\"loc\">{}</code> ",
-            esc(&format!("{prefix}{file}{line}"))
+            mesc(a, &format!("{prefix}{file}{line}"))
         );
     }
     if let Some(o) = &e.object {
-        let _ = write!(h, "<span class=\"ev-object\">{}</span> ", esc(&o.display()));
+        let _ = write!(
+            h,
+            "<span class=\"ev-object\">{}</span> ",
+            linked(a, link, o)
+        );
     }
-    let _ = write!(h, "<span class=\"note\">{}</span>", esc(&e.note));
+    let _ = write!(h, "<span class=\"note\">{}</span>", mesc(a, &e.note));
     if snippet
         && let (Some(file), Some(input), Some(line)) = (&e.file, e.input, e.line)
         && let Some(src) = a
@@ -401,9 +438,27 @@ fn problems(a: &Analysis, h: &mut String) {
     for p in &a.problems {
         let (input, file) = a.problem_place(p);
         let loc = format!("{input}: {file}");
-        let _ = writeln!(h, "<li><code>{}</code> {}</li>", esc(&loc), esc(&p.message));
+        let _ = writeln!(
+            h,
+            "<li><code>{}</code> {}</li>",
+            mesc(a, &loc),
+            mesc(a, &p.message)
+        );
     }
     h.push_str("</ul>\n</section>\n");
+}
+
+/// Text of the bundle's as the page shows it: masked with `--redact`, then escaped.
+fn mesc(a: &Analysis, s: &str) -> String {
+    esc(&a.mask(s))
+}
+
+/// An object's name (masked with `--redact`), a link to its page when served and the page exists.
+fn linked(a: &Analysis, link: Option<Link>, o: &crate::kube::meta::ObjectRef) -> String {
+    match link.and_then(|l| l(o)) {
+        Some(url) => format!("<a href=\"{}\">{}</a>", esc(&url), mesc(a, &o.display())),
+        None => mesc(a, &o.display()),
+    }
 }
 
 /// HTML text and attribute escaping.

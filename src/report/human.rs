@@ -55,7 +55,12 @@ pub fn render(a: &Analysis, style: &Style) -> String {
 pub fn render_against(a: &Analysis, style: &Style, c: &Comparison) -> String {
     let mut out = String::new();
     inputs(a, style, &mut out);
-    out.push_str(&wrap(&c.summary(), "", "  ", style.width));
+    out.push_str(&wrap(
+        &one_line(&a.mask(&c.summary())),
+        "",
+        "  ",
+        style.width,
+    ));
     let new = report_order(a.findings.iter().filter(|f| c.is_new(f)));
     if new.is_empty() {
         out.push_str("no new findings since the baseline\n");
@@ -314,9 +319,9 @@ fn problems(a: &Analysis, style: &Style, out: &mut String) {
         let (input, file) = a.problem_place(p);
         let text = format!(
             "{}: {}: {}",
-            one_line(input),
-            one_line(&file),
-            one_line(&p.message)
+            one_line(&a.mask(input)),
+            one_line(&a.mask(&file)),
+            one_line(&a.mask(&p.message))
         );
         out.push_str(&wrap(&text, "  ", "      ", style.width));
     }
@@ -325,7 +330,7 @@ fn problems(a: &Analysis, style: &Style, out: &mut String) {
 fn inputs(a: &Analysis, style: &Style, out: &mut String) {
     for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
         out.push_str(&wrap(
-            &format!("platform: {}", one_line(line)),
+            &format!("platform: {}", one_line(&a.mask(line))),
             "",
             "  ",
             style.width,
@@ -334,7 +339,7 @@ fn inputs(a: &Analysis, style: &Style, out: &mut String) {
     for i in &a.inputs {
         let text = format!(
             "input {} ({}): {} objects from {} files, {} skipped, {} logs, {} problems{}{}",
-            one_line(&i.path),
+            one_line(&a.mask(&i.path)),
             i.layout,
             i.objects,
             i.files,
@@ -343,17 +348,17 @@ fn inputs(a: &Analysis, style: &Style, out: &mut String) {
             i.problems,
             i.as_of
                 .as_deref()
-                .map(|t| format!(", as of {t}"))
+                .map(|t| format!(", as of {}", one_line(&a.mask(t))))
                 .unwrap_or_default(),
             i.cluster_version
                 .as_deref()
-                .map(|v| format!(", cluster {v}"))
+                .map(|v| format!(", cluster {}", one_line(&a.mask(v))))
                 .unwrap_or_default(),
         );
         out.push_str(&wrap(&text, "", "  ", style.width));
         for n in &i.notes {
             out.push_str(&wrap(
-                &format!("note: {}", one_line(n)),
+                &format!("note: {}", one_line(&a.mask(n))),
                 "  ",
                 "    ",
                 style.width,
@@ -382,11 +387,12 @@ fn by_stage(list: &[&Finding]) -> String {
 }
 
 fn location(a: &Analysis, e: &Evidence) -> String {
-    match (&e.file, e.line) {
+    let place = match (&e.file, e.line) {
         (Some(f), Some(l)) => format!("{}{f}:{l}  ", input_prefix(a, e)),
         (Some(f), None) => format!("{}{f}  ", input_prefix(a, e)),
-        _ => String::new(),
-    }
+        _ => return String::new(),
+    };
+    a.mask(&place).into_owned()
 }
 
 /// With several inputs, say which one a file belongs to.

@@ -20,7 +20,5 @@ pub fn render(a: &Analysis) -> String {
         findings: &a.findings,
         problems: &a.problems,
     };
-    let mut s = serde_json::to_string_pretty(&report).expect("findings serialize");
-    s.push('\n');
-    s
+    a.to_json(&report)
 }

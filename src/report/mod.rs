@@ -104,37 +104,41 @@ impl<'a> Analysis<'a> {
     }
 
     /// For `--redact`: inputs are named `INPUT-1`, `INPUT-2`… (a local path names people
-    /// and customers), and every URL or lookup host the findings and problems name is
-    /// learned, so that text masked piece by piece masks it everywhere. The caller still
-    /// masks the rendered report as a whole.
+    /// and customers), and the tokens of every string the findings, problems and inputs
+    /// hold are handed out in their order, so that every output of the run (each masks
+    /// its own pieces) gives a value the same token.
     pub fn redact(&mut self, redactor: &'a Redactor) {
         for (i, input) in self.inputs.iter_mut().enumerate() {
             input.path = format!("INPUT-{}", i + 1);
         }
         for f in &self.findings {
-            redactor.learn(&serde_json::to_string(f).unwrap_or_default());
+            redactor.learn(&serde_json::to_value(f).unwrap_or_default());
         }
         for p in &self.problems {
-            redactor.learn(&p.message);
+            redactor.learn(&serde_json::to_value(p).unwrap_or_default());
+        }
+        for i in &self.inputs {
+            redactor.learn(&serde_json::to_value(i).unwrap_or_default());
         }
         self.redactor = Some(redactor);
     }
 
-    /// Every string of `v` masked as [`Analysis::mask`] masks text.
+    /// Every string of `v` masked as [`Analysis::mask`] masks text (see
+    /// [`Redactor::mask_value`]): what a machine output masks before it serializes.
     pub fn mask_value<'v>(&self, v: &'v serde_json::Value) -> Cow<'v, serde_json::Value> {
-        use serde_json::Value;
-        fn masked(a: &Analysis, v: &Value) -> Value {
-            match v {
-                Value::String(s) => Value::String(a.mask(s).into_owned()),
-                Value::Array(items) => items.iter().map(|x| masked(a, x)).collect(),
-                Value::Object(m) => m.iter().map(|(k, x)| (k.clone(), masked(a, x))).collect(),
-                other => other.clone(),
-            }
-        }
         match self.redactor {
-            Some(_) => Cow::Owned(masked(self, v)),
+            Some(r) => Cow::Owned(r.mask_value(v)),
             None => Cow::Borrowed(v),
         }
+    }
+
+    /// `doc` serialized as pretty JSON with a final newline, every string masked first
+    /// with `--redact`: how the JSON, baseline and SARIF outputs write their document.
+    pub fn to_json<T: Serialize>(&self, doc: &T) -> String {
+        let v = serde_json::to_value(doc).expect("report serializes");
+        let mut s = serde_json::to_string_pretty(&self.mask_value(&v)).expect("report serializes");
+        s.push('\n');
+        s
     }
 
     /// `text` as the report may show it: masked with `--redact`. Renderers mask before

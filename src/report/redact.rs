@@ -19,8 +19,21 @@
 //! snapshot holds, then in order of appearance; tokens hold no character that HTML, JSON
 //! or YAML would need to escape.
 //!
-//! Renderers mask text before they wrap or cut it (see [`super::Analysis::mask`]): a
-//! host split over two lines is no longer recognised.
+//! Also recognised in the text itself ([`patterns`]): host names under a public
+//! top-level domain outside any URL (`api.acmecorp.com`, not an API group nor a label
+//! key's prefix, which a `/` follows), EC2-style names (`ip-10-20-30-40`), MAC addresses
+//! (`MAC-1`), e-mail local parts (`USER-1@HOST-2`), IPv6 addresses and prefixes, also
+//! right after a `key:` (`remote_addr:IP-3`). A token is never masked again, so masking
+//! masked text changes nothing.
+//!
+//! Masking works on string values, never on serialized text (where a newline is the
+//! escape `\n` and its letter would glue onto the next name): [`Redactor::mask_value`]
+//! masks every string and key of a JSON value, the one function every machine output
+//! (JSON, SARIF, `get -o json|yaml`, `scan`, `serve`) masks with before it serializes.
+//! Renderers of text mask each piece before they wrap, cut or escape it (see
+//! [`super::Analysis::mask`]): a host split over two lines is no longer recognised.
+
+mod patterns;
 
 use crate::snapshot::Snapshot;
 use serde_json::Value;
@@ -66,6 +79,9 @@ pub struct Redactor {
     labels: HashMap<String, BTreeSet<String>>,
     /// Label value → token (one token per distinct value, whatever the key).
     label_tokens: HashMap<String, String>,
+    /// API groups and CRD names of the snapshot (`cert-manager.io`,
+    /// `certificates.cert-manager.io`): names under a public domain that are no host.
+    groups: HashSet<String>,
     /// Tokens handed out while redacting (IPs, URL hosts), consistent across calls.
     dynamic: Mutex<Dynamic>,
 }
@@ -73,6 +89,10 @@ pub struct Redactor {
 #[derive(Default)]
 struct Dynamic {
     ips: HashMap<String, String>,
+    /// MAC addresses (lower case) → `MAC-n`.
+    macs: HashMap<String, String>,
+    /// E-mail local parts → `USER-n`.
+    users: HashMap<String, String>,
     hosts: HashMap<String, String>,
     /// [`Redactor::heads`] of `hosts`.
     heads: HashSet<String>,
@@ -87,8 +107,18 @@ impl Redactor {
         let mut registries = BTreeSet::new();
         let mut url_hosts = BTreeSet::new();
         let mut labels: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut groups = HashSet::new();
         for o in &snap.objects {
             let v = o.value();
+            if let Some((group, _)) = o.api_version.rsplit_once('/') {
+                groups.insert(group.to_ascii_lowercase());
+            }
+            if o.kind == "CustomResourceDefinition" {
+                groups.insert(o.name.to_ascii_lowercase());
+                if let Some(g) = v.pointer("/spec/group").and_then(Value::as_str) {
+                    groups.insert(g.to_ascii_lowercase());
+                }
+            }
             let mut at = |pointer: &str| {
                 if let Some(h) = v.pointer(pointer).and_then(Value::as_str) {
                     hostnames.insert(h.to_string());
@@ -197,7 +227,8 @@ impl Redactor {
         }
         // Hosts of URLs and lookups come last: a registry named in a URL stays a registry.
         for h in &url_hosts {
-            if !ends_in(&h.to_ascii_lowercase(), |k| hosts.contains_key(k)) {
+            let lower = h.to_ascii_lowercase();
+            if !groups.contains(&lower) && !ends_in(&lower, |k| hosts.contains_key(k)) {
                 add(&mut hosts, h);
             }
         }
@@ -212,6 +243,7 @@ impl Redactor {
             hosts,
             labels: labels.into_iter().collect(),
             label_tokens,
+            groups,
             dynamic: Mutex::new(Dynamic {
                 next_host: n,
                 ..Dynamic::default()
@@ -219,11 +251,41 @@ impl Redactor {
         }
     }
 
-    /// Learns the hosts of URLs and lookups in `text` (so that every later occurrence,
-    /// even outside a URL, is masked), without masking anything.
-    pub fn learn(&self, text: &str) {
-        let mut d = self.dynamic.lock().expect("redactor lock");
-        self.learn_url_hosts(text, &mut d);
+    /// Hands out the tokens of every string of `v` in order, without masking anything:
+    /// what is learned first keeps its number in every output of the run.
+    pub fn learn(&self, v: &Value) {
+        let _ = self.mask_value(v);
+    }
+
+    /// Every string and key of `v` masked as [`Redactor::apply`] masks text: the one
+    /// place machine outputs are masked, before they are serialized.
+    /// A label value under its key (`"app": "web"` of a label map or a selector) is the
+    /// label's token, as `app=web` in text is.
+    pub fn mask_value(&self, v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(self.apply(s)),
+            Value::Array(items) => items.iter().map(|x| self.mask_value(x)).collect(),
+            Value::Object(m) => m
+                .iter()
+                .map(|(k, x)| {
+                    let label = x.as_str().and_then(|s| self.label_token(k, s));
+                    let x = match label {
+                        Some(token) => Value::String(token.to_string()),
+                        None => self.mask_value(x),
+                    };
+                    (self.apply(k), x)
+                })
+                .collect(),
+            other => other.clone(),
+        }
+    }
+
+    /// The token of `value` when it is a value of label `key`.
+    fn label_token(&self, key: &str, value: &str) -> Option<&str> {
+        if !self.labels.get(key)?.contains(value) {
+            return None;
+        }
+        self.label_tokens.get(value).map(String::as_str)
     }
 
     /// Masks everything sensitive in `text`.
@@ -233,17 +295,29 @@ impl Redactor {
         self.learn_url_hosts(text, &mut d);
         // Label values first: their keys (`acme.example/team: …`) may hold a host.
         let text = self.label_values(text);
+        let text = replace(&text, patterns::email_locals(&text), |local| {
+            numbered(&mut d.users, "USER", local.to_string())
+        });
+        let text = replace(&text, patterns::macs(&text), |mac| {
+            numbered(
+                &mut d.macs,
+                "MAC",
+                mac.to_ascii_lowercase().replace('-', ":"),
+            )
+        });
         let text = self.hosts_and_ipv4(&text, &mut d);
-        ipv6(&text, &mut d)
+        replace(&text, patterns::ipv6s(&text), |ip| ip_token(&mut d, ip))
     }
 
     /// Gives each URL or lookup host of `text` that is not known yet a token.
     fn learn_url_hosts(&self, text: &str, d: &mut Dynamic) {
-        for host in url_hosts(text) {
+        for host in named_hosts(text) {
             let host = host.to_ascii_lowercase();
-            if ends_in(&host, |h| {
-                self.hosts.contains_key(h) || d.hosts.contains_key(h)
-            }) {
+            if self.groups.contains(&host)
+                || ends_in(&host, |h| {
+                    self.hosts.contains_key(h) || d.hosts.contains_key(h)
+                })
+            {
                 continue;
             }
             d.next_host += 1;
@@ -272,6 +346,10 @@ impl Redactor {
             let run = &text[i..j];
             let mut k = 0; // the start of a part of the run
             while k < run.len() {
+                if let Some(len) = token_at(run, k) {
+                    k += len + 1; // a token stays as it is
+                    continue;
+                }
                 match self.host_at(run, k, d) {
                     Some((len, tok)) => {
                         out.push_str(&text[copied..i + k]);
@@ -435,7 +513,7 @@ fn walk(
         Value::Array(items) => items
             .iter()
             .for_each(|c| walk(c, registries, url_hosts_seen, labels)),
-        Value::String(text) => url_hosts_seen.extend(url_hosts(text).map(str::to_string)),
+        Value::String(text) => url_hosts_seen.extend(named_hosts(text)),
         _ => {}
     }
 }
@@ -451,13 +529,40 @@ pub fn registry_host(image: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_string())
 }
 
+/// The hosts `text` names by their shape: [`url_hosts`] and EC2-style machine names
+/// (`ip-10-20-30-40`, also inside a longer name), lower case.
+fn named_hosts(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = url_hosts(text).map(str::to_ascii_lowercase).collect();
+    for (i, j) in runs(text.as_bytes(), is_host_byte) {
+        let run = &text[i..j];
+        let starts = std::iter::once(0).chain(
+            run.bytes()
+                .enumerate()
+                .filter(|&(_, c)| is_separator(c))
+                .map(|(p, _)| p + 1),
+        );
+        for k in starts {
+            if let Some(len) = patterns::ec2_name_at(run, k) {
+                found.push(run[k..k + len].to_ascii_lowercase());
+            }
+        }
+    }
+    found
+}
+
 /// The hosts `text` names: names with a dot, not IPv4 addresses, that stand in a host
-/// position (see [`url_host_context`]) or end in a private DNS suffix (`db.acmecorp-prod.internal`, `nas.local`) wherever they are.
+/// position (see [`url_host_context`]), end in a private DNS suffix
+/// (`db.acmecorp-prod.internal`, `nas.local`) or in a public top-level domain
+/// (`api.acmecorp.com`, not followed by the `/` of an API group or a label key)
+/// wherever they are.
 fn url_hosts(text: &str) -> impl Iterator<Item = &str> {
     runs(text.as_bytes(), is_host_byte).filter_map(move |(i, j)| {
         let token = text[i..j].trim_end_matches('.');
+        let after = &text[i + token.len()..];
         // Not `name.ext:port` in general: `pods.json:103` and `main.go:82` are files.
-        let named = url_host_context(&text[..i]) || private_suffix(token);
+        let named = url_host_context(&text[..i])
+            || private_suffix(token)
+            || (patterns::public_tld_host(token) && !after.starts_with('/'));
         let standard = ["cluster.local", "svc.cluster.local"]
             .iter()
             .any(|d| token.eq_ignore_ascii_case(d));
@@ -466,14 +571,15 @@ fn url_hosts(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Whether `host`, or its tail after a separator, is `known`: a name that ends in a known
+/// Whether `host`, or its tail after a `-` or `_`, is `known`: a name that ends in a known
 /// host (`kube-apiserver-ip-10-0-1-23.ec2.internal`) is that host inside a longer name,
-/// not a host of its own.
+/// not a host of its own. A name under a known domain (`api.acmecorp.com` of
+/// `acmecorp.com`) is a host of its own: masked whole, not as `api.HOST-1`.
 fn ends_in(host: &str, known: impl Fn(&str) -> bool) -> bool {
     let mut tails = std::iter::once(0).chain(
         host.bytes()
             .enumerate()
-            .filter(|&(_, c)| is_separator(c))
+            .filter(|&(_, c)| c == b'-' || c == b'_')
             .map(|(p, _)| p + 1),
     );
     tails.any(|p| known(&host[p..]))
@@ -516,11 +622,12 @@ fn is_public(host: &str) -> bool {
     })
 }
 
-/// The maximal runs of bytes of `b` that `is_in` takes, as `(start, end)`.
+/// The maximal runs of bytes of `b` that `is_in` takes, as `(start, end)`; a run does
+/// not start with the letter of a written escape (`\nnode-b` is `node-b`).
 fn runs(b: &[u8], is_in: fn(u8) -> bool) -> impl Iterator<Item = (usize, usize)> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
-        while i < b.len() && !is_in(b[i]) {
+        while i < b.len() && (!is_in(b[i]) || patterns::after_escape(b, i + 1)) {
             i += 1;
         }
         if i >= b.len() {
@@ -586,48 +693,59 @@ fn ip_token(d: &mut Dynamic, ip: &str) -> String {
         .clone()
 }
 
-/// IPv6 addresses: hex groups with `::` or eight groups.
-fn ipv6(text: &str, d: &mut Dynamic) -> String {
-    let b = text.as_bytes();
-    let is_v6 = |c: u8| c.is_ascii_hexdigit() || c == b':';
+/// `text` with each range of `found` (sorted, apart) replaced by its token.
+fn replace(
+    text: &str,
+    found: Vec<(usize, usize)>,
+    mut token: impl FnMut(&str) -> String,
+) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
     let mut copied = 0;
-    while i < b.len() {
-        if !is_v6(b[i])
-            || (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b':' || b[i - 1] == b'_'))
-        {
-            i += 1;
-            continue;
-        }
-        let mut j = i;
-        while j < b.len() && is_v6(b[j]) {
-            j += 1;
-        }
-        let followed_ok =
-            j >= b.len() || !(b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b'.');
-        let token = &text[i..j];
-        if followed_ok && looks_ipv6(token) {
-            out.push_str(&text[copied..i]);
-            out.push_str(&ip_token(d, token));
-            copied = j;
-        }
-        i = j.max(i + 1);
+    for (i, j) in found {
+        out.push_str(&text[copied..i]);
+        out.push_str(&token(&text[i..j]));
+        copied = j;
     }
     out.push_str(&text[copied..]);
     out
 }
 
-fn looks_ipv6(t: &str) -> bool {
-    let colons = t.bytes().filter(|&c| c == b':').count();
-    let groups: Vec<&str> = t.split(':').collect();
-    let has_hex = t.bytes().any(|c| c.is_ascii_hexdigit());
-    let compressed = t.matches("::").count() == 1 && !t.contains(":::");
-    has_hex
-        && groups.iter().all(|g| g.len() <= 4)
-        && ((compressed && colons >= 2) || (colons == 7 && groups.iter().all(|g| !g.is_empty())))
-        // `::` alone at either end of a word is YAML/Go punctuation more often than an address.
-        && groups.iter().filter(|g| !g.is_empty()).count() >= 2
+/// The token of `value` in `tokens`, `KIND-n` for a new one.
+fn numbered(tokens: &mut HashMap<String, String>, kind: &str, value: String) -> String {
+    let n = tokens.len() + 1;
+    tokens
+        .entry(value)
+        .or_insert_with(|| format!("{kind}-{n}"))
+        .clone()
+}
+
+/// What tokens are called: `HOST-1`, `IP-2` …
+const TOKEN_KINDS: &[&str] = &["HOST", "IP", "REGISTRY", "LABEL", "MAC", "USER", "INPUT"];
+
+/// Whether `s` is a token this redactor hands out.
+fn is_token(s: &str) -> bool {
+    token_at(s, 0) == Some(s.len())
+}
+
+/// The length of a token starting at byte `k` of `run` and ending at its end or a
+/// separator.
+fn token_at(run: &str, k: usize) -> Option<usize> {
+    let rest = &run[k..];
+    let kind = TOKEN_KINDS
+        .iter()
+        .find(|t| rest.starts_with(**t) && rest[t.len()..].starts_with('-'))?;
+    let digits = rest[kind.len() + 1..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    let len = kind.len() + 1 + digits;
+    // Not `IP-10-0-1-23`: a token is not followed by another number.
+    let ends = match rest.as_bytes().get(len) {
+        None => true,
+        Some(b'-') => !rest.as_bytes().get(len + 1).is_some_and(u8::is_ascii_digit),
+        Some(&c) => is_separator(c),
+    };
+    (digits > 0 && ends).then_some(len)
 }
 
 #[cfg(test)]
@@ -652,6 +770,7 @@ mod tests {
             hosts,
             labels: l,
             label_tokens,
+            groups: HashSet::new(),
             dynamic: Mutex::new(Dynamic {
                 next_host,
                 ..Dynamic::default()
@@ -741,6 +860,27 @@ mod tests {
         let text =
             "the web app serves nodes; name: web; kueue.x-k8s.io/v1beta1; 1.2.3; 0/3 nodes; ::";
         assert_eq!(r.apply(text), text);
+    }
+
+    #[test]
+    fn values_are_masked_before_they_are_serialized() {
+        let r = redactor(&[("node-worker-7", "HOST-1")], &[("app", "web")]);
+        let v = serde_json::json!({
+            "message": "fatal:\n10.1.2.3 refused\nnode-worker-7 unreachable\tfd00:1::7 down",
+            "labels": {"app": "web", "other": "web"},
+            "node-worker-7": ["remote_addr:fd00:abcd::17"],
+        });
+        let masked = r.mask_value(&v);
+        assert_eq!(
+            masked,
+            serde_json::json!({
+                "message": "fatal:\nIP-1 refused\nHOST-1 unreachable\tIP-2 down",
+                "labels": {"app": "LABEL-1", "other": "web"},
+                "HOST-1": ["remote_addr:IP-3"],
+            })
+        );
+        // Masking masked values changes nothing.
+        assert_eq!(r.mask_value(&masked), masked);
     }
 
     #[test]

@@ -89,7 +89,6 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
             "tool": {"driver": {
                 "name": "kdiag",
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "rules": rules_json,
             }},
             "invocations": [{
                 "executionSuccessful": true,
@@ -107,6 +106,10 @@ pub fn render(a: &Analysis, baseline: Option<&Comparison>) -> String {
             },
         }],
     });
+    // Every string of the bundle's is masked with `--redact`; the rules' text is kdiag's.
+    let mut doc = a.mask_value(&doc).into_owned();
+    doc["runs"][0]["tool"]["driver"]["rules"] = json!(rules_json);
+    doc["$schema"] = json!(SCHEMA_URI);
     let mut s = serde_json::to_string_pretty(&doc).expect("sarif serializes");
     s.push('\n');
     s

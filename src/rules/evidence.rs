@@ -76,3 +76,26 @@ pub fn progress_deadline(
         ),
     )
 }
+
+/// Why object `id` has no readable label `key` when the bundle holds one that does not
+/// read as a string (a list, a map, a number): `` unreadable (`["backend"]`) ``.
+/// The typed views leave such a label out (it is a problem of the input); a rule that
+/// would say the object lacks the label says this instead.
+pub fn unreadable_label(snap: &Snapshot, id: ObjectId, key: &str) -> Option<String> {
+    const MAX_CHARS: usize = 40;
+    let v = snap
+        .object(id)
+        .value()
+        .get("metadata")?
+        .get("labels")?
+        .get(key)?;
+    if v.is_string() {
+        return None;
+    }
+    let raw = v.to_string();
+    let shown = match raw.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{}…", &raw[..cut]),
+        None => raw,
+    };
+    Some(format!("unreadable (`{shown}`)"))
+}

@@ -65,7 +65,7 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
                 if stats {
                     // Thread CPU: the rule's own work when it does not fan out (and
                     // whatever work of other rules the thread picked up while it waited).
-                    eprintln!(
+                    crate::err_line!(
                         "kdiag stats: rule {} {:.3}s (thread cpu {:.3}s, RSS then {} MiB)",
                         r.id,
                         t.elapsed().as_secs_f64(),

@@ -11,11 +11,18 @@ use super::state::State;
 pub fn answer(state: &State, req: &Request) -> Answer {
     let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
     let path = format!("/{}", segs.join("/"));
-    let review = matches!(segs.as_slice(), ["apis", "authorization.k8s.io", _, kind] if kind.starts_with("selfsubject"));
+    let review = matches!(segs.as_slice(), ["apis", "authorization.k8s.io", _, kind] if kind.starts_with("selfsubject"))
+        || matches!(
+            segs.as_slice(),
+            ["apis", "authentication.k8s.io", _, "selfsubjectreviews"]
+        );
     match req.method.as_str() {
         "GET" | "HEAD" => {}
         "POST" if review => {}
         other => return Answer::read_only(other),
+    }
+    if req.invalid_utf8 {
+        return Answer::bad_request("the path is not valid UTF-8: no object has such a name");
     }
     if !req.takes_json() {
         return Answer::status(
@@ -30,6 +37,7 @@ pub fn answer(state: &State, req: &Request) -> Answer {
             content_type: "text/html; charset=utf-8",
             body: state.page.clone().into_bytes(),
         },
+        ["ui", rest @ ..] => super::ui::answer(state, req, rest),
         ["healthz" | "livez" | "readyz", ..] => Answer::text("ok".into()),
         ["version"] => Answer::json(&state.version),
         ["openapi", ..] | ["swagger.json"] => discovery::openapi(&path),
@@ -52,6 +60,21 @@ pub fn answer(state: &State, req: &Request) -> Answer {
                 );
             }
             reviews::answer(kind, version, &req.body)
+        }
+        [
+            "apis",
+            "authentication.k8s.io",
+            version,
+            "selfsubjectreviews",
+        ] if review => {
+            if req.method != "POST" {
+                return Answer::status(
+                    405,
+                    "MethodNotAllowed",
+                    "SelfSubjectReview is created (POST), not read",
+                );
+            }
+            reviews::whoami(version, &req.body)
         }
         ["api", version, rest @ ..] => resource(state, req, "", version, rest, &path),
         ["apis", group, version, rest @ ..] => resource(state, req, group, version, rest, &path),
@@ -84,6 +107,11 @@ fn resource(
         }
         _ => (None, rest.to_vec()),
     };
+    if let Some(ns) = namespace
+        && !objects::valid_name(ns)
+    {
+        return Answer::bad_request(format!("{ns:?} is not a valid namespace name"));
+    }
     let (plural, name, subresource) = match rest.as_slice() {
         [plural] => (*plural, None, None),
         [plural, name] => (*plural, Some(*name), None),

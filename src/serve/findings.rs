@@ -192,3 +192,20 @@ fn fnv(s: &str) -> u64 {
         (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_dns_subdomains() {
+        assert_eq!(dns_name("pod.stuck.pod.Web_1"), "pod.stuck.pod.web-1");
+        assert_eq!(dns_name("-x-"), "x");
+        let long = dns_name(&"a".repeat(400));
+        assert!(long.len() <= 253, "{}", long.len());
+        assert_ne!(
+            dns_name(&"a".repeat(400)),
+            dns_name(&format!("{}b", "a".repeat(399)))
+        );
+    }
+}

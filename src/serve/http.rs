@@ -1,13 +1,14 @@
 //! The HTTP/1.1 side: hyper on tokio. Each connection is served on its own task; each
 //! request's answer is computed on the blocking pool (a 65,000-row table is CPU work),
 //! watches are streamed (chunked, or WebSocket frames after an upgrade) and held until
-//! their timeout or until the client leaves.
+//! their timeout or until the client leaves. Off loopback, connections are TLS and every
+//! request must carry the bearer token.
 
 use super::answer::Answer;
 use super::api;
 use super::request::Request;
 use super::state::State;
-use super::websocket;
+use super::{tls, websocket};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::body::{Frame, Incoming};
@@ -22,13 +23,16 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
+use tokio_rustls::TlsAcceptor;
 
 /// The largest request body read (an access review is a few hundred bytes).
 const MAX_BODY: usize = 1 << 20;
 /// A client that has not sent its headers by then is dropped.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most of a plain HTTP request read on the TLS port before it is answered.
+const MAX_PLAIN_HEAD: usize = 64 << 10;
 /// Watch events queued for a client that does not read, before the stream waits on it.
 const WATCH_QUEUE: usize = 64;
 
@@ -65,30 +69,74 @@ impl hyper::body::Body for Body {
     }
 }
 
-/// Accepts connections until the task is dropped.
-pub async fn serve(state: Arc<State>, listener: TcpListener) {
+/// Accepts connections until the task is dropped; with `tls`, each connection is TLS
+/// (plain HTTP on it is answered 400 and closed).
+pub async fn serve(state: Arc<State>, listener: TcpListener, tls: Option<TlsAcceptor>) {
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
             Err(e) => {
                 // Out of file descriptors, most likely: wait for connections to close.
-                eprintln!("kdiag serve: accepting a connection failed: {e}");
+                crate::err_line!("kdiag serve: accepting a connection failed: {e}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
         let _ = stream.set_nodelay(true);
         let state = state.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let service = service_fn(move |req| handle(state.clone(), req));
-            let _ = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), service)
-                .with_upgrades()
-                .await;
+            match tls {
+                None => connection(state, stream).await,
+                Some(tls) => secured(state, stream, tls).await,
+            }
         });
     }
+}
+
+/// A TLS connection: the client's first byte must open a handshake, and the handshake
+/// must end within the time a client has for its headers.
+async fn secured(state: Arc<State>, mut stream: TcpStream, tls: TlsAcceptor) {
+    let mut first = [0u8; 1];
+    match tokio::time::timeout(HEADER_TIMEOUT, stream.peek(&mut first)).await {
+        Ok(Ok(1)) if first[0] == tls::HANDSHAKE => {}
+        Ok(Ok(1)) => {
+            // Read the request's head first: closing on unread bytes would reset the
+            // connection before the client reads the answer.
+            let mut head = Vec::new();
+            let mut buf = [0u8; 4096];
+            let reading = async {
+                while head.len() < MAX_PLAIN_HEAD && !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(Duration::from_secs(5), reading).await;
+            let _ = stream.write_all(&tls::plain_http_answer()).await;
+            let _ = stream.shutdown().await;
+            return;
+        }
+        _ => return,
+    }
+    if let Ok(Ok(stream)) = tokio::time::timeout(HEADER_TIMEOUT, tls.accept(stream)).await {
+        connection(state, stream).await;
+    }
+}
+
+/// One connection's requests, until it closes.
+async fn connection<I>(state: Arc<State>, io: I)
+where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let service = service_fn(move |req| handle(state.clone(), req));
+    let _ = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .serve_connection(TokioIo::new(io), service)
+        .with_upgrades()
+        .await;
 }
 
 async fn handle(
@@ -99,9 +147,8 @@ async fn handle(
         let sent = req
             .headers()
             .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        if sent != Some(token.as_str()) {
+            .and_then(|v| v.to_str().ok());
+        if !tls::authorized(sent, token) {
             let a = Answer::status(
                 401,
                 "Unauthorized",
@@ -274,12 +321,14 @@ fn websocket_watch(
     if let Ok(v) = HeaderValue::from_str(&websocket::accept_key(key)) {
         h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
     }
-    // A client offering sub-protocols (Headlamp offers `base64.binary.k8s.io`) must get
-    // one back; a bearer token passed as a protocol is never echoed.
+    // A client offering sub-protocols (Headlamp's browser side offers
+    // `base64.binary.k8s.io`) must get one back; a credential passed as a protocol
+    // (`base64url.bearer.authorization.k8s.io.…`, Headlamp's
+    // `base64url.headlamp.authorization.k8s.io.…`) is never echoed.
     let chosen = protocol
         .split(',')
         .map(str::trim)
-        .find(|p| !p.is_empty() && !p.starts_with("base64url.bearer"));
+        .find(|p| !p.is_empty() && !p.contains(".authorization.k8s.io."));
     if let Some(v) = chosen.and_then(|p| HeaderValue::from_str(p).ok()) {
         h.insert(header::SEC_WEBSOCKET_PROTOCOL, v);
     }

@@ -13,6 +13,14 @@
 //!   reviews; `findings.rs`: findings as objects and events; `state.rs`: what every
 //!   answer is read from.
 //! - `kubeconfig.rs`: the kubeconfig written for the user.
+//! - `tls.rs`: off loopback (`--addr 0.0.0.0:6443`, or one of this machine's addresses),
+//!   HTTPS only: a self-signed certificate made at start (named for the bound address, or
+//!   every address of this machine when bound to `0.0.0.0`/`::`, and `localhost` and the
+//!   host name) and a random bearer token, both written into the kubeconfig (mode 0600)
+//!   and nowhere else; a request without the token is answered 401, plain HTTP 400.
+//!   On loopback: plain HTTP, no token.
+//! - `ui/`: kdiag's own pages for a browser: the start page on `/`, a page per object
+//!   and per kind under `/ui/`, the Kueue admission views.
 
 mod answer;
 mod api;
@@ -26,6 +34,8 @@ mod request;
 mod resources;
 mod reviews;
 mod state;
+mod tls;
+pub mod ui;
 mod websocket;
 
 use crate::rules::Finding;
@@ -50,12 +60,6 @@ pub struct Options {
 
 /// Serves `snap` until Ctrl-C (or SIGTERM); `Err` says why it could not start.
 pub fn run(snap: Snapshot, findings: Vec<Finding>, options: Options) -> Result<(), String> {
-    if !options.addr.ip().is_loopback() {
-        return Err(format!(
-            "{} is not a loopback address: serving beyond this machine needs TLS and a token, which this build does not have; use 127.0.0.1 (and an SSH tunnel)",
-            options.addr
-        ));
-    }
     let objects = snap.objects.len();
     let problems = snap.problems().len();
     let inputs: Vec<String> = snap.inputs.iter().map(|i| i.path.clone()).collect();
@@ -71,24 +75,52 @@ pub fn run(snap: Snapshot, findings: Vec<Finding>, options: Options) -> Result<(
         let bound = listener
             .local_addr()
             .map_err(|e| format!("cannot read the address listened on: {e}"))?;
-        state.address = bound.to_string();
-        let url = format!("http://{bound}");
-        let written = kubeconfig::write(options.kubeconfig.as_deref(), &url, bound.port(), None)?;
-        eprintln!(
+        // Off loopback: HTTPS only, with a certificate and a token made for this run.
+        let secured = if bound.ip().is_loopback() {
+            None
+        } else {
+            Some(tls::secure(bound)?)
+        };
+        let url = match &secured {
+            None => format!("http://{bound}"),
+            Some(s) => format!("https://{}", s.reach),
+        };
+        state.address = match &secured {
+            None => bound.to_string(),
+            Some(s) => s.reach.clone(),
+        };
+        let credentials = secured.as_ref().map(|s| kubeconfig::Credentials {
+            token: &s.token,
+            ca_data: &s.ca_data,
+        });
+        let written =
+            kubeconfig::write(options.kubeconfig.as_deref(), &url, bound.port(), credentials)?;
+        crate::err_line!(
             "kdiag serve: {url} serves {objects} objects ({problems} problems, {} findings) from {}",
             state.findings,
             inputs.join(", ")
         );
-        eprintln!("  kubeconfig: {}", written.path.display());
-        eprintln!("  try: KUBECONFIG={} kubectl get findings -A", written.path.display());
-        eprintln!("  a browser on {url}/ shows kdiag's page; Ctrl-C stops the server");
+        crate::err_line!("  kubeconfig: {}", written.path.display());
+        if let Some(s) = &secured {
+            crate::err_line!(
+                "  listening on {bound}: HTTPS only, with a self-signed certificate made for this run (for {}); every request needs the bearer token, which is in the kubeconfig with the certificate: keep it private",
+                s.names.join(", ")
+            );
+        }
+        crate::err_line!("  try: KUBECONFIG={} kubectl get findings -A", written.path.display());
+        match &secured {
+            None => crate::err_line!("  a browser on {url}/ shows kdiag's page; Ctrl-C stops the server"),
+            Some(_) => crate::err_line!("  Ctrl-C stops the server"),
+        }
         if options.print_env {
             println!("export KUBECONFIG={}", written.path.display());
         }
-        let server = http::serve(Arc::new(state), listener);
+        state.token = secured.as_ref().map(|s| s.token.clone());
+        let acceptor = secured.map(|s| s.acceptor);
+        let server = http::serve(Arc::new(state), listener, acceptor);
         tokio::select! {
             _ = server => {}
-            _ = stop_signal() => eprintln!("kdiag serve: stopped"),
+            _ = stop_signal() => crate::err_line!("kdiag serve: stopped"),
         }
         written.remove_if_temporary();
         Ok(())

@@ -41,6 +41,9 @@ pub fn answer(state: &State, req: &Request, t: &Target, watch: bool) -> Answer {
             r.plural
         ));
     }
+    if let Err(a) = check_params(req) {
+        return a;
+    }
     if let Some(name) = t.name
         && !valid_name(name)
     {
@@ -130,8 +133,13 @@ fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
     let offset = match req.param("continue").filter(|c| !c.is_empty()) {
         None => 0,
         Some(c) => match read_continue(c, &state.resource_version) {
-            Some(n) if n <= items.len() => n,
-            _ => {
+            Err(()) => {
+                return Answer::bad_request(format!(
+                    "continue key is not valid: {c:?} is not a token this server writes"
+                ));
+            }
+            Ok(Some(n)) if n <= items.len() => n,
+            Ok(_) => {
                 return Answer::status(
                     410,
                     "Expired",
@@ -193,10 +201,35 @@ fn list_meta(state: &State, more: Option<(String, usize)>) -> Value {
     Value::Object(m)
 }
 
-/// The offset a continue token of this snapshot names.
-fn read_continue(token: &str, rv: &str) -> Option<usize> {
-    let (of, n) = token.split_once(':')?;
-    (of == rv).then(|| n.parse().ok()).flatten()
+/// The offset a continue token of this snapshot names: `Err` when the token is not of
+/// the form this server writes (`RV:offset`), `None` when it is for another snapshot or
+/// names no offset there can be.
+fn read_continue(token: &str, rv: &str) -> Result<Option<usize>, ()> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match token.split_once(':') {
+        Some((of, n)) if digits(of) && digits(n) => {
+            Ok((of == rv).then(|| n.parse().ok()).flatten())
+        }
+        _ => Err(()),
+    }
+}
+
+/// The parameters every read shares, checked as the API server checks them: 400 for a
+/// `timeoutSeconds` that is not a count of seconds or an unknown `resourceVersionMatch`.
+fn check_params(req: &Request) -> Result<(), Answer> {
+    if let Some(t) = req.param("timeoutSeconds").filter(|t| !t.is_empty())
+        && t.parse::<u64>().is_err()
+    {
+        return Err(Answer::bad_request(format!(
+            "timeoutSeconds {t:?} is not a non-negative integer"
+        )));
+    }
+    match req.param("resourceVersionMatch").unwrap_or("") {
+        "" | "NotOlderThan" | "Exact" => Ok(()),
+        other => Err(Answer::bad_request(format!(
+            "resourceVersionMatch: Unsupported value: {other:?}: supported values: \"Exact\", \"NotOlderThan\""
+        ))),
+    }
 }
 
 fn group_version(t: &Target) -> String {
@@ -406,7 +439,7 @@ fn line(v: &Value) -> Vec<u8> {
 
 /// A name an object can have: no path separators, not `.` or `..`, not empty, at most
 /// 253 bytes (a DNS subdomain's limit; longer names are no object's).
-fn valid_name(name: &str) -> bool {
+pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 253
         && name != "."

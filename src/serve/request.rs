@@ -7,6 +7,8 @@ pub struct Request {
     pub method: String,
     /// The path's segments, each percent-decoded; empty segments dropped.
     pub segments: Vec<String>,
+    /// Whether a segment decoded to bytes that are not UTF-8 (`%ff`): no name has them.
+    pub invalid_utf8: bool,
     pub query: HashMap<String, String>,
     /// The `Accept` header (`""` when absent).
     pub accept: String,
@@ -21,10 +23,17 @@ impl Request {
         accept: &str,
         body: Vec<u8>,
     ) -> Request {
+        let mut invalid_utf8 = false;
         let segments = path
             .split('/')
             .filter(|s| !s.is_empty())
-            .map(|s| percent_decode(s, false))
+            .map(|s| {
+                let bytes = percent_decode_bytes(s, false);
+                String::from_utf8(bytes).unwrap_or_else(|e| {
+                    invalid_utf8 = true;
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                })
+            })
             .collect();
         let mut params = HashMap::new();
         for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
@@ -34,6 +43,7 @@ impl Request {
         Request {
             method: method.to_string(),
             segments,
+            invalid_utf8,
             query: params,
             accept: accept.to_string(),
             body,
@@ -101,6 +111,11 @@ impl Request {
 
 /// `%XX` decoded (and `+` as a space in a query); an invalid escape is kept as written.
 pub fn percent_decode(s: &str, plus_is_space: bool) -> String {
+    String::from_utf8_lossy(&percent_decode_bytes(s, plus_is_space)).into_owned()
+}
+
+/// The bytes `s` decodes to.
+fn percent_decode_bytes(s: &str, plus_is_space: bool) -> Vec<u8> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -127,7 +142,7 @@ pub fn percent_decode(s: &str, plus_is_space: bool) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 #[cfg(test)]
@@ -141,6 +156,8 @@ mod tests {
         assert_eq!(percent_decode("a%zz", false), "a%zz");
         assert_eq!(percent_decode("app%3Dweb+x", true), "app=web x");
         assert_eq!(percent_decode("%", false), "%");
+        assert!(Request::new("GET", "/api/v1/pods/%ff", None, "", vec![]).invalid_utf8);
+        assert!(!Request::new("GET", "/api/v1/pods/caf%C3%A9", None, "", vec![]).invalid_utf8);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::kube::kinds::KINDS;
 use crate::snapshot::Snapshot;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a resource's objects come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,13 +60,41 @@ pub const FINDINGS_NAMESPACE: &str = "kdiag";
 /// Every resource served, sorted by group then plural.
 pub struct Resources {
     pub list: Vec<Resource>,
+    /// Per group, how many of the bundle's objects are stored at each version: the
+    /// versions held most come first (preferred), so clients ask for the version the
+    /// objects are served at.
+    held: BTreeMap<String, BTreeMap<String, usize>>,
 }
 
 impl Resources {
     pub fn build(snap: &Snapshot) -> Resources {
+        // A kind the table knows from its CRD (Kueue, OpenShift, NodeResourceTopology) is
+        // served only when the bundle shows its API: a CRD or an object of it. Otherwise
+        // `kubectl get co` on a plain cluster would answer "No resources found" instead of
+        // saying the cluster has no such resource type.
+        let shown: Vec<(String, String)> = snap
+            .ids_of_group("apiextensions.k8s.io", "CustomResourceDefinition")
+            .iter()
+            .filter_map(|&id| {
+                let v = snap.object(id).value();
+                let group = v.pointer("/spec/group")?.as_str()?;
+                let kind = v.pointer("/spec/names/kind")?.as_str()?;
+                Some((group.to_string(), kind.to_string()))
+            })
+            .chain(
+                snap.group_kinds()
+                    .map(|(g, k)| (g.to_string(), k.to_string())),
+            )
+            .collect();
         let mut list: Vec<Resource> = KINDS
             .iter()
             .filter(|k| !k.plural.is_empty())
+            .filter(|k| {
+                !crd_backed(k.group())
+                    || shown
+                        .iter()
+                        .any(|(g, kind)| g == k.group() && kind == k.kind)
+            })
             .map(|k| Resource {
                 group: k.group().to_string(),
                 versions: vec![k.version().to_string()],
@@ -84,17 +112,25 @@ impl Resources {
                 merge(&mut list, r);
             }
         }
+        let mut held: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
         for (group, kind) in snap.group_kinds() {
             let ids = snap.ids_of_group(group, kind);
             let mut versions: BTreeSet<&str> = BTreeSet::new();
             let mut namespaced = false;
             for &id in ids {
                 let o = snap.object(id);
-                versions.insert(
-                    o.api_version
-                        .rsplit_once('/')
-                        .map_or(o.api_version.as_str(), |(_, v)| v),
-                );
+                let version = o
+                    .api_version
+                    .rsplit_once('/')
+                    .map_or(o.api_version.as_str(), |(_, v)| v);
+                versions.insert(version);
+                if !version.is_empty() {
+                    *held
+                        .entry(group.to_string())
+                        .or_default()
+                        .entry(version.to_string())
+                        .or_default() += 1;
+                }
                 namespaced |= o.namespace.is_some();
             }
             let versions: Vec<String> = versions
@@ -151,7 +187,21 @@ impl Resources {
         }
         list.sort_by(|a, b| (&a.group, &a.plural).cmp(&(&b.group, &b.plural)));
         list.dedup_by(|a, b| a.group == b.group && a.plural == b.plural);
-        Resources { list }
+        let mut out = Resources { list, held };
+        let mut list = std::mem::take(&mut out.list);
+        for r in &mut list {
+            out.prefer_held(&r.group, &mut r.versions);
+        }
+        out.list = list;
+        out
+    }
+
+    /// `versions` of `group` reordered: the versions the bundle's objects are stored at
+    /// first, the most held first; the others after, in their order.
+    fn prefer_held(&self, group: &str, versions: &mut [String]) {
+        if let Some(counts) = self.held.get(group) {
+            versions.sort_by_key(|v| std::cmp::Reverse(counts.get(v).copied().unwrap_or(0)));
+        }
     }
 
     /// The resource a path names: its group, one of its versions, its plural.
@@ -178,6 +228,9 @@ impl Resources {
                     out[at].1.push(v.clone());
                 }
             }
+        }
+        for (group, versions) in &mut out {
+            self.prefer_held(group, versions);
         }
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out
@@ -269,6 +322,12 @@ fn merge(list: &mut Vec<Resource>, r: Resource) {
     }
 }
 
+/// Whether the table's kinds of `group` come from CRDs rather than from Kubernetes itself
+/// (see `kube::kinds`: Kueue, OpenShift, NodeResourceTopology).
+fn crd_backed(group: &str) -> bool {
+    group == "kueue.x-k8s.io" || group == "topology.node.k8s.io" || group.ends_with(".openshift.io")
+}
+
 /// The plural the API server would most likely give a kind no table or CRD names.
 fn plural_of(kind: &str) -> String {
     let k = kind.to_ascii_lowercase();
@@ -281,5 +340,39 @@ fn plural_of(kind: &str) -> String {
         format!("{stem}ies")
     } else {
         format!("{k}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn plurals_as_the_api_server_would_give_them() {
+        assert_eq!(plural_of("Widget"), "widgets");
+        assert_eq!(plural_of("Policy"), "policies");
+        assert_eq!(plural_of("Gateway"), "gateways");
+        assert_eq!(plural_of("Ingress"), "ingresses");
+        assert_eq!(plural_of("Box"), "boxes");
+    }
+
+    #[test]
+    fn a_crd_serves_its_versions_storage_first() {
+        let crd = json!({"spec": {"group": "example.com", "scope": "Cluster",
+            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "shortNames": ["wd"], "categories": ["all"]},
+            "versions": [
+                {"name": "v1alpha1", "served": true, "storage": false},
+                {"name": "v1", "served": true, "storage": true},
+                {"name": "v0", "served": false, "storage": false}]}});
+        let r = from_crd(&crd).expect("a resource");
+        assert_eq!(r.versions, ["v1", "v1alpha1"]);
+        assert!(!r.namespaced);
+        assert_eq!(r.short_names, ["wd"]);
+        assert_eq!(r.categories, ["all"]);
+        assert!(
+            from_crd(&json!({"spec": {"group": "x", "names": {"kind": "X", "plural": "xs"}}}))
+                .is_none()
+        );
     }
 }

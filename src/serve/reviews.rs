@@ -39,6 +39,31 @@ pub fn answer(kind: &str, version: &str, body: &[u8]) -> Answer {
     Answer::json_as(201, super::answer::JSON, &review)
 }
 
+/// `SelfSubjectReview` (`authentication.k8s.io`): who the client is, asked by Headlamp for
+/// its user menu and by `kubectl auth whoami`. Everyone reading a snapshot is the same
+/// user: the one kdiag's kubeconfig names.
+pub fn whoami(version: &str, body: &[u8]) -> Answer {
+    if !matches!(version, "v1" | "v1beta1" | "v1alpha1") {
+        return Answer::no_route(&format!(
+            "/apis/authentication.k8s.io/{version}/selfsubjectreviews"
+        ));
+    }
+    let mut review = match serde_json::from_slice::<Value>(body) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) | Err(_) if body.iter().all(u8::is_ascii_whitespace) => json!({}),
+        Ok(_) | Err(_) => return Answer::bad_request("the body is not a SelfSubjectReview object"),
+    };
+    review["apiVersion"] = json!(format!("authentication.k8s.io/{version}"));
+    review["kind"] = json!("SelfSubjectReview");
+    if review.get("metadata").is_none_or(|m| !m.is_object()) {
+        review["metadata"] = json!({});
+    }
+    review["status"] = json!({
+        "userInfo": {"username": "kdiag", "groups": ["system:authenticated"]},
+    });
+    Answer::json_as(201, super::answer::JSON, &review)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,6 +94,21 @@ mod tests {
         assert!(matches!(
             answer("SelfSubjectAccessReview", "v1", b"[]"),
             Answer::Body { code: 400, .. }
+        ));
+    }
+
+    #[test]
+    fn whoami_names_the_kubeconfig_user() {
+        let b = body(&whoami(
+            "v1",
+            br#"{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}"#,
+        ));
+        assert_eq!(b["status"]["userInfo"]["username"], "kdiag");
+        assert_eq!(b["kind"], "SelfSubjectReview");
+        assert!(matches!(whoami("v1", b""), Answer::Body { code: 201, .. }));
+        assert!(matches!(
+            whoami("v2", b"{}"),
+            Answer::Body { code: 404, .. }
         ));
     }
 }

@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 pub struct State {
     pub snap: Snapshot,
     pub findings: usize,
+    /// The findings themselves, for kdiag's pages (`ui/`).
+    pub found: Vec<Finding>,
     pub added: Added,
     pub resources: Resources,
     /// Every list's and watch's `resourceVersion`: the snapshot's newest.
@@ -54,6 +56,7 @@ impl State {
         let version = version_of(&snap);
         State {
             findings: found.len(),
+            found,
             snap,
             added,
             resources,
@@ -111,18 +114,11 @@ impl State {
         self.mask_value(v)
     }
 
-    /// Every string of `v` masked with `--redact`; `v` itself without.
+    /// Every string of `v` masked with `--redact` ([`Redactor::mask_value`], as every
+    /// output masks); `v` itself without.
     pub fn mask_value(&self, v: Value) -> Value {
-        fn masked(r: &Redactor, v: Value) -> Value {
-            match v {
-                Value::String(s) => Value::String(r.apply(&s)),
-                Value::Array(items) => items.into_iter().map(|x| masked(r, x)).collect(),
-                Value::Object(m) => m.into_iter().map(|(k, x)| (k, masked(r, x))).collect(),
-                other => other,
-            }
-        }
         match &self.redactor {
-            Some(r) => masked(r, v),
+            Some(r) => r.mask_value(&v),
             None => v,
         }
     }

@@ -75,7 +75,8 @@ fn sha1(data: &[u8]) -> [u8; 20] {
     out
 }
 
-fn base64(data: &[u8]) -> String {
+/// Standard base64 with padding (also the kubeconfig's certificate data).
+pub(super) fn base64(data: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {

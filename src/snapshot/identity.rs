@@ -7,9 +7,11 @@
 //! neither the result nor the order of sources depends on the order of the PATHs. Of the
 //! copies of one object the kept one is the best by, in order:
 //! 1. it reads: its file has no parse problem from its first line to the next object
-//!    read from that file (or the file's end), and it
-//!    has every top-level field the other copy has (a truncated copy lacks `status`);
-//!    fields are compared only between copies of different versions;
+//!    read from that file (or the file's end); it does not break off where the other
+//!    copy goes on (a scalar or null where the other has a map or list that is not empty,
+//!    at a field both have: a copy cut short that still parses, `containerStatuses:\n  -
+//!    image`); and it has every top-level field the other copy has (a truncated copy
+//!    lacks `status`); fields are compared only between copies of different versions;
 //! 2. the higher `resourceVersion`, compared as integers of any length (one that is not
 //!    a number does not order);
 //! 3. the newer timestamp (events: last seen; others: creation);
@@ -189,6 +191,10 @@ fn better(
     }
     let rv = rv_cmp(oa.resource_version(), ob.resource_version());
     if clean[a] && rv != Some(Ordering::Equal) {
+        let (broken_a, broken_b) = (breaks_off(run, a, b), breaks_off(run, b, a));
+        if broken_a != broken_b {
+            return broken_b;
+        }
         let lacks_a = lacks(keys, run, a, b);
         let lacks_b = lacks(keys, run, b, a);
         if lacks_a != lacks_b {
@@ -205,6 +211,36 @@ fn better(
         Ordering::Less => false,
         // Sorted by place: the earlier copy wins the tie.
         Ordering::Equal => a < b,
+    }
+}
+
+/// Whether copy `a` breaks off where copy `b` goes on: at a field both have, `a` holds a
+/// scalar or null where `b` holds a map or list that is not empty (fields are compared by
+/// name, list items by position). Kubernetes never changes a field's type between
+/// versions of an object, and kubectl leaves empty fields out: such a copy was cut short.
+fn breaks_off(run: &[Object], a: usize, b: usize) -> bool {
+    use serde_json::Value;
+    fn broken(a: &Value, b: &Value, depth: usize) -> bool {
+        let filled = match b {
+            Value::Object(m) => !m.is_empty(),
+            Value::Array(l) => !l.is_empty(),
+            _ => false,
+        };
+        match (a, b) {
+            _ if depth > 64 => false,
+            (Value::Object(ma), Value::Object(mb)) => ma
+                .iter()
+                .any(|(k, va)| mb.get(k).is_some_and(|vb| broken(va, vb, depth + 1))),
+            (Value::Array(la), Value::Array(lb)) => {
+                la.iter().zip(lb).any(|(va, vb)| broken(va, vb, depth + 1))
+            }
+            (Value::Object(_) | Value::Array(_), _) => false,
+            _ => filled,
+        }
+    }
+    match (run[a].deserialize::<Value>(), run[b].deserialize::<Value>()) {
+        (Ok(va), Ok(vb)) => broken(&va, &vb, 0),
+        _ => false,
     }
 }
 

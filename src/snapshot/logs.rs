@@ -8,7 +8,10 @@ pub struct LogIndex {
 }
 
 impl LogIndex {
-    pub fn new(logs: Vec<LogSource>) -> Self {
+    /// The logs by pod; `containers(namespace, pod)` names a pod's containers (every
+    /// pod of that name for an empty namespace), to settle [`settle_previous`].
+    pub fn new(mut logs: Vec<LogSource>, containers: impl Fn(&str, &str) -> Vec<String>) -> Self {
+        settle_previous(&mut logs, containers);
         let mut by_pod: BTreeMap<(String, String), Vec<LogSource>> = BTreeMap::new();
         for l in logs {
             by_pod
@@ -41,6 +44,25 @@ impl LogIndex {
 
     pub fn is_empty(&self) -> bool {
         self.by_pod.is_empty()
+    }
+}
+
+/// troubleshoot writes a container's previous log as `C-previous.log`, which is also the
+/// current log of a container named `C-previous` (a sidecar `app-previous` beside
+/// `app`). Ingest reads the name without the pod; here, where the pod's containers are
+/// known, a `C-previous.log` of a pod that has a container `C-previous` is that
+/// container's current log, not `C`'s previous run.
+fn settle_previous(logs: &mut [LogSource], containers: impl Fn(&str, &str) -> Vec<String>) {
+    for l in logs.iter_mut().filter(|l| l.key.previous) {
+        let own = format!("{}-previous", l.key.container);
+        let file = l.path.rsplit(['/', '!']).next().unwrap_or(&l.path);
+        if file != format!("{own}.log") {
+            continue; // must-gather's `…/C/C/logs/previous.log` names no container
+        }
+        if containers(&l.key.namespace, &l.key.pod).contains(&own) {
+            l.key.container = own;
+            l.key.previous = false;
+        }
     }
 }
 

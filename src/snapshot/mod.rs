@@ -357,11 +357,12 @@ impl Snapshot {
             }
         }
         let as_of = inputs.iter().filter_map(|i| i.as_of).max();
+        let logs = logs::LogIndex::new(logs, |ns, pod| pod_containers(&objects, ns, pod));
         let mut snapshot = Snapshot {
             inputs,
             files,
             objects,
-            logs: logs::LogIndex::new(logs),
+            logs,
             problems: Mutex::new(problems),
             odd: odd::OddFields::default(),
             as_of,
@@ -803,6 +804,25 @@ impl Snapshot {
     pub fn log_text(&self, log: &LogSource) -> std::io::Result<(String, usize)> {
         crate::ingest::read_log(log)
     }
+}
+
+/// The container names of the pods named `pod` in `namespace` (in every namespace when
+/// it is empty): init, app and ephemeral containers.
+fn pod_containers(objects: &[Object], namespace: &str, pod: &str) -> Vec<String> {
+    objects
+        .iter()
+        .filter(|o| o.kind == "Pod" && o.name == pod)
+        .filter(|o| namespace.is_empty() || o.namespace.as_deref() == Some(namespace))
+        .flat_map(|o| {
+            let v = o.value();
+            ["containers", "initContainers", "ephemeralContainers"]
+                .iter()
+                .filter_map(|k| v.pointer(&format!("/spec/{k}"))?.as_array())
+                .flatten()
+                .filter_map(|c| c.get("name")?.as_str().map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// Whether two objects are of one kind and group.

@@ -154,7 +154,7 @@ impl Snapshot {
             if std::env::var_os("KDIAG_STATS").is_some() {
                 let took = started.elapsed().as_secs_f64();
                 let rss = crate::process_stats::rss_mib().unwrap_or(0);
-                eprintln!("kdiag stats: view {kind} {took:.3}s (RSS then {rss} MiB)");
+                crate::err_line!("kdiag stats: view {kind} {took:.3}s (RSS then {rss} MiB)");
             }
             view
         })

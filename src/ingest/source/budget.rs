@@ -13,10 +13,15 @@
 //! in memory as bytes until then: at most [`max_held_bytes`] of them per archive. A
 //! member that would pass that is a problem and is not inflated; the others are read.
 //! (An archive of 20 such members of 200 MB each, at 150:1, held 4 GB before.)
+//!
+//! The same bounds hold across one input's whole walk: each archive of a folder (and the
+//! archives inside it) counts into the input's budget too ([`Budget::within`]), so 40
+//! archives each under the bomb floor do not inflate 40 times it between them. Once the
+//! input's budget is spent, each archive after it is a problem at its first member.
 
 use std::io::{self, Read};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Inflated bytes an archive may hold in all: a must-gather of a large cluster is a few
 /// GB; 16 GiB is far above that and still minutes, not hours, of reading.
@@ -60,6 +65,11 @@ pub struct Budget {
     held: AtomicU64,
     /// Why reading stopped, once it has: the problem of the member where it did.
     tripped: OnceLock<String>,
+    /// The budget of the whole input this archive is part of (a folder's), which its
+    /// bytes count into as well.
+    walk: Option<Arc<Budget>>,
+    /// Whether this is an input's budget (its messages say "the input's archives").
+    is_walk: bool,
 }
 
 impl Budget {
@@ -70,8 +80,27 @@ impl Budget {
         budget
     }
 
+    /// The budget of a whole input's walk: its archives' [`Budget::within`] it.
+    pub fn for_walk() -> Arc<Budget> {
+        Arc::new(Budget {
+            is_walk: true,
+            ..Budget::default()
+        })
+    }
+
+    /// An archive's budget that counts into `walk` too, when given.
+    pub fn within(walk: Option<&Arc<Budget>>) -> Budget {
+        Budget {
+            walk: walk.cloned(),
+            ..Budget::default()
+        }
+    }
+
     pub fn add_packed(&self, n: u64) {
         self.packed.fetch_add(n, Ordering::Relaxed);
+        if let Some(walk) = &self.walk {
+            walk.add_packed(n);
+        }
     }
 
     /// Counts `n` more inflated bytes; the problem's message when that passes the budget.
@@ -96,6 +125,20 @@ impl Budget {
         if let Some(why) = self.tripped() {
             return Err(why.to_string());
         }
+        self.count_here(n, log)?;
+        match &self.walk {
+            Some(walk) => walk
+                .count(n, log)
+                .map_err(|why| self.tripped.get_or_init(|| why).clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn count_here(&self, n: u64, log: bool) -> Result<(), String> {
+        let whose = match self.is_walk {
+            true => "the input's archives inflate",
+            false => "the archive inflates",
+        };
         let inflated = self.inflated.fetch_add(n, Ordering::Relaxed) + n;
         let streamed = if log {
             self.streamed.fetch_add(n, Ordering::Relaxed) + n
@@ -106,12 +149,12 @@ impl Budget {
         let packed = self.packed.load(Ordering::Relaxed).max(1);
         let why = if inflated > max_inflated_bytes() {
             format!(
-                "the archive inflates to more than {} in all here (KDIAG_MAX_INFLATED_BYTES)",
+                "{whose} to more than {} in all here (KDIAG_MAX_INFLATED_BYTES)",
                 super::size_text(max_inflated_bytes())
             )
         } else if !log && kept > super::bomb_min_bytes() && kept / packed > max_inflated_ratio() {
             format!(
-                "the archive inflates {kept} bytes besides logs from {packed} ({}:1) by here, past \
+                "{whose} {kept} bytes besides logs from {packed} ({}:1) by here, past \
                  {}:1 (KDIAG_MAX_INFLATED_RATIO; zip bomb?)",
                 kept / packed,
                 max_inflated_ratio()
@@ -127,12 +170,27 @@ impl Budget {
     /// message, and nothing counted, when that would pass [`max_held_bytes`] (the member
     /// is then not read; smaller members after it still may be).
     pub fn hold(&self, n: u64) -> Result<(), String> {
+        self.hold_here(n)?;
+        if let Some(walk) = &self.walk
+            && let Err(why) = walk.hold_here(n)
+        {
+            self.held.fetch_sub(n, Ordering::Relaxed);
+            return Err(why);
+        }
+        Ok(())
+    }
+
+    fn hold_here(&self, n: u64) -> Result<(), String> {
         let limit = max_held_bytes();
+        let whose = match self.is_walk {
+            true => "the input's archives' members",
+            false => "the archive's members",
+        };
         let mut held = self.held.load(Ordering::Relaxed);
         loop {
             if held.saturating_add(n) > limit {
                 return Err(format!(
-                    "the archive's members that are neither objects nor logs would hold \
+                    "{whose} that are neither objects nor logs would hold \
                      more than {} in memory with this one of {n} bytes \
                      (KDIAG_MAX_HELD_BYTES); not read",
                     super::size_text(limit)
@@ -148,6 +206,15 @@ impl Budget {
                 Err(now) => held = now,
             }
         }
+    }
+
+    /// Streams past a refused member's bytes to the next member. They are never kept, so
+    /// they count as a log's do (towards the bytes, not the ratio): a member of zeros
+    /// refused from its header is no reason to stop reading the members after it.
+    pub fn skip<R: Read>(&self, member: &mut R) -> Result<(), String> {
+        self.streaming(|| io::copy(member, &mut io::sink()))
+            .map(drop)
+            .map_err(|e| format!("cannot read archive member: {e}"))
     }
 
     /// The problem of the member where the budget ran out, once it has.

@@ -11,8 +11,8 @@ use super::{
 use rayon::prelude::*;
 use std::io::Seek;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// How many files a folder walk collects by default: a must-gather of a large cluster holds
 /// tens of thousands; `kdiag analyze /` would hold millions.
@@ -60,52 +60,80 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
     for mount in mounts {
         let path = mount.strip_prefix(root).unwrap_or(&mount);
         out.problems.push(SourceProblem {
-            path: path.to_string_lossy().replace('\\', "/"),
+            path: slashed(path),
             message: "is another file system (a mount point); not read".into(),
         });
     }
     // Files named like archives are opened here, in parallel, by what they hold; each is
-    // one archive with its own budget.
+    // one archive with its own budget, counted into the walk's.
     let (archives, plain): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut out.entries)
         .into_iter()
         .partition(|e| formats::has_archive_name(&e.path) && !formats::is_compressed_log(&e.path));
     out.entries = plain;
-    let opened: Vec<Collected> = archives
-        .into_par_iter()
-        .map(|e| {
-            let mut sub = Collected::default();
-            let EntryData::File(file) = &e.data else {
-                return sub;
-            };
-            match Compressed::of_one_file(file, &e.path) {
-                Ok(Some(entry)) => {
-                    sub.entries.push(entry);
-                    return sub;
-                }
-                Ok(None) => {}
-                Err(err) => {
-                    sub.problems.push(SourceProblem {
-                        path: e.path.clone(),
-                        message: format!("cannot read: {err}"),
-                    });
-                    return sub;
-                }
-            }
-            match open_file(file, &e.path, false, parse, None, &mut sub) {
-                Ok(true) => {}
-                Ok(false) => sub.entries.push(e),
-                Err(err) => sub.problems.push(SourceProblem {
-                    path: e.path.clone(),
-                    message: format!("cannot read: {err}"),
-                }),
-            }
-            sub
-        })
+    let walk = Budget::for_walk();
+    let mut opened: Vec<Collected> = archives
+        .par_iter()
+        .map(|e| open_archive(e, parse, &walk))
         .collect();
+    if walk.tripped().is_some() {
+        // Where the walk's budget ran out depends on which archive's thread got there
+        // first: read them again one at a time in name order, so that it runs out at the
+        // same member on every run.
+        drop(opened);
+        let walk = Budget::for_walk();
+        opened = archives
+            .iter()
+            .map(|e| open_archive(e, parse, &walk))
+            .collect();
+    }
     for sub in opened {
         merge(&mut out, sub);
     }
     out
+}
+
+/// A folder's file named like an archive, opened by what it holds (a compression of one
+/// plain file is read later, when wanted), its budget counted into `walk`'s.
+fn open_archive(e: &Entry, parse: Option<&ParseMember>, walk: &Arc<Budget>) -> Collected {
+    let mut sub = Collected::default();
+    let EntryData::File(file) = &e.data else {
+        return sub;
+    };
+    if walk.tripped().is_some() {
+        sub.problems.push(SourceProblem {
+            path: e.path.clone(),
+            message: "the input's archives before this one spent its inflate budget (see the \
+                      problem that says where); not read"
+                .into(),
+        });
+        return sub;
+    }
+    match Compressed::of_one_file(file, &e.path) {
+        Ok(Some(entry)) => {
+            sub.entries.push(entry);
+            return sub;
+        }
+        Ok(None) => {}
+        Err(err) => {
+            sub.problems.push(SourceProblem {
+                path: e.path.clone(),
+                message: format!("cannot read: {err}"),
+            });
+            return sub;
+        }
+    }
+    match open_file(file, &e.path, false, parse, None, Some(walk), &mut sub) {
+        Ok(true) => {}
+        Ok(false) => sub.entries.push(Entry {
+            path: e.path.clone(),
+            data: EntryData::File(file.clone()),
+        }),
+        Err(err) => sub.problems.push(SourceProblem {
+            path: e.path.clone(),
+            message: format!("cannot read: {err}"),
+        }),
+    }
+    sub
 }
 
 /// What the walk found in one folder, in the order a serial walk in name order meets
@@ -232,12 +260,18 @@ fn io_problem(path: &Path, e: &std::io::Error) -> Found {
     )
 }
 
-/// A file's path in the folder, with `/` between its parts.
+/// A file's path in the folder, with `/` between its parts. A `\\` in a name (allowed on
+/// Unix) stays: only the platform's separators are separators.
 fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+    slashed(path.strip_prefix(root).unwrap_or(path))
+}
+
+/// `path`'s parts joined by `/`.
+fn slashed(path: &Path) -> String {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// The path a walk error names, relative to the root (empty when it names none).

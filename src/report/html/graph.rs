@@ -7,7 +7,8 @@
 //! and a graph narrows with the page instead of scrolling out of it. Only the arrows are
 //! SVG, drawn in the same percent coordinates.
 
-use super::esc;
+use super::{Link, esc};
+use crate::kube::meta::ObjectRef;
 use crate::kube::quantity::Quantity;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -33,9 +34,24 @@ struct GNode {
     state: &'static str,
     col: usize,
     row: usize,
+    /// The URL of the object's page, when served.
+    href: Option<String>,
 }
 
-pub(super) fn graphs(d: &Value, n: usize, h: &mut String) {
+/// The URL of a hop's page: `link` of kind, namespace and name (the graph knows no
+/// apiVersion).
+fn href(link: Option<Link>, kind: &str, ns: &str, name: &str) -> Option<String> {
+    link?(&ObjectRef {
+        api_version: String::new(),
+        kind: kind.to_string(),
+        namespace: (!ns.is_empty()).then(|| ns.to_string()),
+        name: name.to_string(),
+    })
+}
+
+/// The graphs of one finding's `details` (a Kueue chain, a traffic chain); `n` keeps
+/// their ids apart on one page; with `link`, each box is a link to its object's page.
+pub fn graphs(d: &Value, n: usize, link: Option<Link>, h: &mut String) {
     let Some(chain) = d.get("chain").and_then(Value::as_array) else {
         return;
     };
@@ -43,7 +59,7 @@ pub(super) fn graphs(d: &Value, n: usize, h: &mut String) {
         .iter()
         .any(|c| c.get("kind").and_then(Value::as_str) == Some("Workload"));
     if is_kueue {
-        kueue_map(d, chain, n, h);
+        kueue_map(d, chain, n, link, h);
         if let Some(rows) = d
             .get("quota")
             .and_then(Value::as_array)
@@ -52,17 +68,13 @@ pub(super) fn graphs(d: &Value, n: usize, h: &mut String) {
             quota_bars(rows, h);
         }
     } else if chain.iter().any(|c| c.get("state").is_some()) {
-        traffic_chain(chain, n, h);
+        traffic_chain(chain, n, link, h);
     }
 }
 
-fn s<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-fn kueue_map(d: &Value, chain: &[Value], n: usize, h: &mut String) {
-    let verdict = d.get("verdict").and_then(Value::as_str).unwrap_or("");
-    let broken_kind = match verdict {
+/// The hop of the admission chain a verdict word says is broken.
+pub fn broken_kind(verdict: &str) -> Option<&'static str> {
+    match verdict {
         "no-queue-name" | "localqueue-missing" | "localqueue-stopped" | "localqueue-inactive" => {
             Some("LocalQueue")
         }
@@ -76,7 +88,16 @@ fn kueue_map(d: &Value, chain: &[Value], n: usize, h: &mut String) {
         | "strict-fifo-blocked" => Some("ClusterQueue"),
         "no-matching-flavor" => Some("ResourceFlavor"),
         _ => None,
-    };
+    }
+}
+
+fn s<'a>(v: &'a Value, k: &str) -> &'a str {
+    v.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+fn kueue_map(d: &Value, chain: &[Value], n: usize, link: Option<Link>, h: &mut String) {
+    let verdict = d.get("verdict").and_then(Value::as_str).unwrap_or("");
+    let broken_kind = broken_kind(verdict);
     let waiting = verdict == "fits-later";
     // Flavors the Workload could not use.
     let bad_flavors: Vec<&str> = d
@@ -185,6 +206,7 @@ fn kueue_map(d: &Value, chain: &[Value], n: usize, h: &mut String) {
             }
         );
         nodes.push(GNode {
+            href: href(link, kind, ns, &name),
             kind: kind.to_string(),
             name,
             line,
@@ -227,7 +249,7 @@ fn kueue_map(d: &Value, chain: &[Value], n: usize, h: &mut String) {
     html_graph("kueue-map", "Kueue admission chain", &nodes, &edges, n, h);
 }
 
-fn traffic_chain(chain: &[Value], n: usize, h: &mut String) {
+fn traffic_chain(chain: &[Value], n: usize, link: Option<Link>, h: &mut String) {
     let col_of = |kind: &str| match kind {
         "Ingress" => Some(0),
         "Service" => Some(1),
@@ -262,6 +284,7 @@ fn traffic_chain(chain: &[Value], n: usize, h: &mut String) {
         }
         let line = short_note(kind, note);
         nodes.push(GNode {
+            href: href(link, kind, s(c, "namespace"), name),
             kind: kind.to_string(),
             name: name.to_string(),
             line,
@@ -371,10 +394,15 @@ fn html_graph(
             "warn" => "<b class=\"state\">waiting</b>",
             _ => "",
         };
+        // A box with a page is a link (an `a`), the same box otherwise.
+        let (tag, href) = match &g.href {
+            Some(url) => ("a", format!(" href=\"{}\"", esc(url))),
+            None => ("div", String::new()),
+        };
         let _ = writeln!(
             h,
-            "<div class=\"node {}\" data-kind=\"{kind}\" data-name=\"{name}\" title=\"{}\" style=\"left:{:.2}%;top:{:.0}px;width:{box_w:.2}%;height:{BOX_H:.0}px\">\
-             {state}<span class=\"kind\">{kind}</span><span class=\"name\">{name}</span><span class=\"line\">{}</span></div>",
+            "<{tag} class=\"node {}\"{href} data-kind=\"{kind}\" data-name=\"{name}\" title=\"{}\" style=\"left:{:.2}%;top:{:.0}px;width:{box_w:.2}%;height:{BOX_H:.0}px\">\
+             {state}<span class=\"kind\">{kind}</span><span class=\"name\">{name}</span><span class=\"line\">{}</span></{tag}>",
             g.state,
             esc(&g.title),
             left(g),

@@ -12,7 +12,7 @@ use crate::rules::evidence;
 use crate::rules::pod_findings::{self, note};
 use crate::rules::reach::Reach;
 use crate::rules::{Context, Finding, Severity, Stage};
-use crate::snapshot::ObjectId;
+use crate::snapshot::{ObjectId, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
 
 declare_rule! {
@@ -60,9 +60,17 @@ fn daemon_tolerations(spec: &PodSpec) -> Vec<Toleration> {
 }
 
 /// Why a node is not eligible for the template, or `None` when it is.
-fn ineligible(spec: &PodSpec, tolerations: &[Toleration], node: &Node) -> Option<String> {
+fn ineligible(
+    snap: &Snapshot,
+    spec: &PodSpec,
+    tolerations: &[Toleration],
+    (id, node): (ObjectId, &Node),
+) -> Option<String> {
     if let Some((k, v)) = unmatched_selector(&spec.node_selector, &node.metadata.labels) {
-        return Some(format!("lacks label {k}={v}"));
+        return Some(match evidence::unreadable_label(snap, id, k) {
+            Some(why) => format!("has label {k} {why}, the DaemonSet selects {k}={v}"),
+            None => format!("lacks label {k}={v}"),
+        });
     }
     if let Some(terms) = required_node_terms(spec.affinity.get().as_ref())
         && !node_matches_terms(&node.metadata, &terms)
@@ -119,9 +127,9 @@ fn run(ctx: &Context) -> Vec<Finding> {
         let covered: BTreeSet<String> = pods.iter().filter_map(|(_, p)| target_node(p)).collect();
         let mut missing = Vec::new();
         let mut misplaced: BTreeMap<String, String> = BTreeMap::new();
-        for (_, node) in snap.nodes() {
+        for (node_id, node) in snap.nodes() {
             let name = &node.metadata.name;
-            match ineligible(spec, &tol, node) {
+            match ineligible(snap, spec, &tol, (*node_id, node)) {
                 None if !covered.contains(name.as_str()) => missing.push(name.to_string()),
                 Some(why) if covered.contains(name.as_str()) => {
                     misplaced.insert(name.to_string(), why);

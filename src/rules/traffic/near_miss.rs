@@ -38,6 +38,13 @@ pub fn near_misses(model: &Model, ns: &str, sel: &BTreeMap<String, String>) -> V
         let [(k, v)] = failing.as_slice() else {
             continue;
         };
+        if let Some(why) = crate::rules::evidence::unreadable_label(model.snap, *id, k) {
+            out.push(NearMiss {
+                pod: *id,
+                diff: format!("has label {k} {why}, the selector wants {k}={v}"),
+            });
+            continue;
+        }
         let diff = match labels.get(k) {
             Some(have) if similar(have, v) => {
                 Some(format!("has {k}={have}, the selector wants {k}={v}"))

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Bundles whose one dimension grows, to show a rule's time grows at most linearly with it
+(docs/performance.md, "Hostile input, round 2"). Each is a folder of kubectl-style JSON
+Lists written into OUTDIR/<shape>-<scale>:
+
+  service SCALE   one Service selecting 10,000 × SCALE pods, none Ready (endpoints
+                  recomputed from the pods' labels), over 50 nodes
+  pending SCALE   5,000 × SCALE pending pods, each asking a different cpu, over
+                  2,000 × SCALE nodes of 4 classes (labels, taints, allocatable)
+
+usage: benches/shapes.py OUTDIR service|pending SCALE [SCALE ...]
+
+Time each with both binaries, e.g.
+    for s in 1 2 4; do /usr/bin/time -f "%e s %M KB" kdiag analyze OUTDIR/service-$s \\
+        --format json --fail-on never >/dev/null; done
+"""
+import json
+import os
+import sys
+
+T0 = "2026-11-20T08:00:00Z"
+NOW = "2026-11-20T09:00:00Z"
+
+
+def write_list(path, items):
+    with open(path, "w") as f:
+        f.write('{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n')
+        for i, item in enumerate(items):
+            if i:
+                f.write(",\n")
+            f.write(json.dumps(item, separators=(",", ":")))
+        f.write("\n]}\n")
+
+
+def node(i, cls=0):
+    labels = {"kubernetes.io/hostname": f"node-{i}", "kubernetes.io/os": "linux",
+              "node.kubernetes.io/instance-type": ["m6i.2xlarge", "m6i.4xlarge", "c6i.2xlarge",
+                                                   "r6i.2xlarge"][cls],
+              "topology.kubernetes.io/zone": f"dc1-{'abc'[cls % 3]}"}
+    taints = [{"key": "dedicated", "value": "batch", "effect": "NoSchedule"}] if cls == 3 else []
+    cpu = ["8", "16", "8", "8"][cls]
+    spec = {"podCIDR": f"10.{i // 250}.{i % 250}.0/24"}
+    if taints:
+        spec["taints"] = taints
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": f"node-{i}", "uid": f"0000aaaa-0000-4000-8000-{i:012}",
+                         "resourceVersion": str(1000 + i), "creationTimestamp": T0,
+                         "labels": labels},
+            "spec": spec,
+            "status": {"capacity": {"cpu": cpu, "memory": "32Gi", "pods": "110"},
+                       "allocatable": {"cpu": cpu, "memory": "30Gi", "pods": "110"},
+                       "conditions": [{"type": "Ready", "status": "True",
+                                       "lastHeartbeatTime": NOW, "lastTransitionTime": T0,
+                                       "reason": "KubeletReady",
+                                       "message": "kubelet is posting ready status"}]}}
+
+
+def pod(i, ns, labels, cpu, node_name=None, ready=False):
+    meta = {"name": f"web-{i}", "namespace": ns, "uid": f"0000bbbb-0000-4000-8000-{i:012}",
+            "resourceVersion": str(5000 + i), "creationTimestamp": T0, "labels": labels}
+    spec = {"containers": [{"name": "web", "image": "registry.example.com/shop/web:1.4.2",
+                            "ports": [{"containerPort": 8080, "name": "http", "protocol": "TCP"}],
+                            "resources": {"requests": {"cpu": cpu, "memory": "256Mi"}}}],
+            "restartPolicy": "Always", "schedulerName": "default-scheduler"}
+    if node_name:
+        spec["nodeName"] = node_name
+        status = {"phase": "Running", "startTime": T0, "podIP": f"10.1.{i // 250}.{i % 250}",
+                  "conditions": [{"type": "Ready", "status": "True" if ready else "False",
+                                  "lastTransitionTime": T0,
+                                  **({} if ready else {"reason": "ContainersNotReady",
+                                      "message": "containers with unready status: [web]"})}],
+                  "containerStatuses": [{"name": "web", "ready": ready, "restartCount": 0,
+                                         "image": "registry.example.com/shop/web:1.4.2",
+                                         "started": True,
+                                         "state": {"running": {"startedAt": T0}}}]}
+    else:
+        status = {"phase": "Pending",
+                  "conditions": [{"type": "PodScheduled", "status": "False",
+                                  "lastTransitionTime": T0, "reason": "Unschedulable",
+                                  "message": "0/4 nodes are available: 4 Insufficient cpu. "
+                                             "preemption: 0/4 nodes are available: 4 No "
+                                             "preemption victims found for incoming pod."}]}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}
+
+
+def service_shape(out, scale):
+    n = 10_000 * scale
+    write_list(f"{out}/nodes.json", [node(i) for i in range(50)])
+    write_list(f"{out}/pods.json",
+               [pod(i, "shop", {"app": "web", "pod-template-hash": "5d9f8c7b6", "shard": str(i % 7)},
+                    "100m", node_name=f"node-{i % 50}") for i in range(n)])
+    svc = {"apiVersion": "v1", "kind": "Service",
+           "metadata": {"name": "web", "namespace": "shop", "uid": "0000cccc-0000-4000-8000-000000000001",
+                        "resourceVersion": "900", "creationTimestamp": T0},
+           "spec": {"selector": {"app": "web"}, "type": "ClusterIP", "clusterIP": "10.96.0.10",
+                    "ports": [{"name": "http", "port": 80, "protocol": "TCP", "targetPort": "http"}]},
+           "status": {"loadBalancer": {}}}
+    write_list(f"{out}/services.json", [svc])
+    # The EndpointSlice controller's slices: at most 100 endpoints each, none ready.
+    slices = []
+    for k in range(0, n, 100):
+        slices.append({
+            "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "addressType": "IPv4",
+            "metadata": {"name": f"web-{k // 100:05x}", "namespace": "shop",
+                         "uid": f"0000dddd-0000-4000-8000-{k:012}", "resourceVersion": str(950 + k),
+                         "creationTimestamp": T0,
+                         "labels": {"kubernetes.io/service-name": "web",
+                                    "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io"},
+                         "ownerReferences": [{"apiVersion": "v1", "kind": "Service", "name": "web",
+                                              "uid": svc["metadata"]["uid"], "controller": True,
+                                              "blockOwnerDeletion": True}]},
+            "ports": [{"name": "http", "port": 8080, "protocol": "TCP"}],
+            "endpoints": [{"addresses": [f"10.1.{i // 250}.{i % 250}"],
+                           "conditions": {"ready": False, "serving": False, "terminating": False},
+                           "nodeName": f"node-{i % 50}",
+                           "targetRef": {"kind": "Pod", "name": f"web-{i}", "namespace": "shop",
+                                         "uid": f"0000bbbb-0000-4000-8000-{i:012}"}}
+                          for i in range(k, min(n, k + 100))]})
+    write_list(f"{out}/endpointslices.json", slices)
+
+
+def pending_shape(out, scale):
+    pods, nodes = 5_000 * scale, 2_000 * scale
+    write_list(f"{out}/nodes.json", [node(i, i % 4) for i in range(nodes)])
+    # Each pod asks a different cpu, all more than any node has.
+    write_list(f"{out}/pods.json",
+               [pod(i, f"team-{i % 20}", {"app": f"job-{i}"}, f"{17000 + i}m") for i in range(pods)])
+
+
+def main():
+    out, shape, scales = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
+    for scale in scales:
+        path = f"{out}/{shape}-{scale}"
+        os.makedirs(path, exist_ok=True)
+        {"service": service_shape, "pending": pending_shape}[shape](path, scale)
+        size = sum(os.path.getsize(f"{path}/{f}") for f in os.listdir(path))
+        print(f"{path}: {size / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
