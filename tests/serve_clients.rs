@@ -162,8 +162,24 @@ fn exists(case: &Case) -> bool {
 
 /// Every `get` of the brief: the same rows and columns, byte for byte.
 fn compare_gets(case: &Case, k: &Kubectl, matched: &mut Vec<String>) {
+    let label = first_label(case);
+    let on_node = format!("spec.nodeName={}", case.node);
+    let not_label = format!("!{}", label_key(&label));
     let mut commands: Vec<Vec<&str>> = vec![
+        vec!["get", "pods", "-A"],
         vec!["get", "pods", "-A", "-o", "wide"],
+        vec!["get", "pods", "-A", "-l", &label],
+        vec!["get", "pods", "-A", "-l", label_key(&label)],
+        vec!["get", "pods", "-A", "-l", &not_label],
+        vec!["get", "pods", "-A", "--field-selector", &on_node],
+        vec![
+            "get",
+            "pods",
+            "-A",
+            "--field-selector",
+            "status.phase!=Running",
+        ],
+        vec!["get", "pods", "-n", case.namespace, "-l", &label],
         vec!["get", "nodes"],
         vec!["get", "nodes", "-o", "wide"],
         vec!["get", "all", "-n", case.namespace],
@@ -447,12 +463,174 @@ fn compare_watch(case: &Case, k: &Kubectl, matched: &mut Vec<String>) {
     matched.push("get pods -w --request-timeout=2s".into());
 }
 
+/// The first label of the case's pod, as `KEY=VALUE` (the selectors' subject).
+fn first_label(case: &Case) -> String {
+    let pod = pod_json(case);
+    let labels = pod["metadata"]["labels"].as_object();
+    let (k, v) = labels
+        .and_then(|m| m.iter().next())
+        .unwrap_or_else(|| panic!("{}: {} has no labels", case.bundle, case.pod));
+    format!("{k}={}", v.as_str().unwrap_or(""))
+}
+
+fn label_key(label: &str) -> &str {
+    label.split_once('=').map_or(label, |(k, _)| k)
+}
+
+fn pod_json(case: &Case) -> Value {
+    let args = ["get", "pod", "-n", case.namespace, case.pod, "-o", "json"];
+    serde_json::from_str(&explorer(&args, case.bundle)).expect("kdiag get -o json is JSON")
+}
+
+/// The one YAML document of `text`, as JSON.
+fn yaml(text: &str) -> Value {
+    let (mut docs, error) = kdiag::parse::yaml::parse(text);
+    assert!(error.is_none(), "{error:?}: {text}");
+    assert_eq!(docs.len(), 1, "{text}");
+    docs.remove(0).value
+}
+
+/// The first place `a` and `b` differ, as a JSON pointer and the two values there.
+fn first_difference(a: &Value, b: &Value, at: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| {
+                let (l, r) = (x.get(k).unwrap_or(&Value::Null), y.get(k));
+                first_difference(l, r.unwrap_or(&Value::Null), &format!("{at}/{k}")).or_else(|| {
+                    (x.contains_key(k) != y.contains_key(k)).then(|| {
+                        format!(
+                            "{at}/{k}: only on the {} side",
+                            if r.is_some() { "right" } else { "left" }
+                        )
+                    })
+                })
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (l, r))| first_difference(l, r, &format!("{at}/{i}"))),
+        _ => (a != b).then(|| format!("{at}: {a} against {b}")),
+    }
+}
+
+/// `-o json` and `-o yaml`, of a list and of one object: the same objects as kdiag's
+/// (kubectl indents JSON by 4 and sorts YAML keys; the objects, parsed, are equal).
+fn compare_objects(case: &Case, k: &Kubectl, matched: &mut Vec<String>) {
+    let list = ["get", "pods", "-n", case.namespace];
+    let one = ["get", "pod", "-n", case.namespace, case.pod];
+    for args in [&list[..], &one[..]] {
+        for format in ["json", "yaml"] {
+            let all: Vec<&str> = args.iter().copied().chain(["-o", format]).collect();
+            let text = k.ok(&all);
+            let theirs = if format == "json" {
+                serde_json::from_str(&text).expect("kubectl -o json is JSON")
+            } else {
+                yaml(&text)
+            };
+            let ours_text = explorer(&all, case.bundle);
+            let ours = if format == "json" {
+                serde_json::from_str(&ours_text).expect("kdiag -o json is JSON")
+            } else {
+                yaml(&ours_text)
+            };
+            if let Some(d) = first_difference(&theirs, &ours, "") {
+                panic!(
+                    "{}: kubectl {all:?} (left) against kdiag (right): {d}",
+                    case.bundle
+                );
+            }
+            matched.push(all.join(" "));
+        }
+    }
+}
+
+/// `auth can-i`: reading allowed, writing denied (kubectl posts the review as protobuf);
+/// `explain`: a clean not-found (no schemas in a bundle); `delete`: refused, read-only.
+fn compare_refusals(case: &Case, k: &Kubectl, matched: &mut Vec<String>) {
+    for (args, yes) in [
+        (vec!["auth", "can-i", "list", "pods", "-A"], true),
+        (
+            vec![
+                "auth",
+                "can-i",
+                "get",
+                "findings.kdiag.io",
+                "-n",
+                case.namespace,
+            ],
+            true,
+        ),
+        (vec!["auth", "can-i", "watch", "nodes"], true),
+        (
+            vec!["auth", "can-i", "delete", "pods", "-n", case.namespace],
+            false,
+        ),
+        (
+            vec![
+                "auth",
+                "can-i",
+                "create",
+                "deployments",
+                "-n",
+                case.namespace,
+            ],
+            false,
+        ),
+    ] {
+        let out = k.run(&args);
+        // kubectl prints `yes`, or `no - REASON` with the server's reason for a denial.
+        let said = out.stdout.trim();
+        let right = if yes {
+            said == "yes"
+        } else {
+            said.starts_with("no - read-only snapshot")
+        };
+        assert!(
+            right,
+            "{}: kubectl {args:?}: {said:?} {}",
+            case.bundle, out.stderr
+        );
+        assert_eq!(out.code, if yes { 0 } else { 1 }, "{args:?}");
+        matched.push(args.join(" "));
+    }
+    let explain = k.run(&["explain", "pods"]);
+    assert_ne!(explain.code, 0);
+    assert!(
+        explain.stderr.contains("NotFound") || explain.stderr.contains("not found"),
+        "{}: explain: {}",
+        case.bundle,
+        explain.stderr
+    );
+    assert!(
+        !explain.stderr.contains("NotAcceptable"),
+        "{}",
+        explain.stderr
+    );
+    matched.push("explain pods".into());
+    let delete = k.run(&["delete", "pod", "-n", case.namespace, case.pod]);
+    assert_ne!(delete.code, 0);
+    assert!(
+        delete.stderr.contains("MethodNotAllowed") && delete.stderr.contains("read-only"),
+        "{}: delete: {}",
+        case.bundle,
+        delete.stderr
+    );
+    // Still there.
+    k.ok(&["get", "pod", "-n", case.namespace, case.pod]);
+    matched.push("delete pod".into());
+}
+
 /// Every command of the brief against one bundle; returns the commands that matched.
 fn compare_all(case: &Case) -> Vec<String> {
     let server = Server::start(&[case.bundle], &[]);
     let k = Kubectl::new(&server);
     let mut matched = Vec::new();
     compare_gets(case, &k, &mut matched);
+    compare_objects(case, &k, &mut matched);
+    compare_refusals(case, &k, &mut matched);
     compare_describe(
         case,
         &k,
@@ -501,24 +679,48 @@ fn kubectl_prints_what_kdiag_prints_on_real_bundles() {
 
 /// `api-resources` is discovery alone: every resource it lists that kdiag reads lists the
 /// same objects through kubectl as through `kdiag get` (events: plus kdiag's findings as
-/// events; `findings`: kdiag's findings, as `analyze` counts them).
+/// events; `findings`: kdiag's findings, as `analyze` counts them). Kueue's resources are
+/// listed only for a bundle that shows Kueue's API (a CRD or an object of it).
 #[test]
 #[cfg_attr(
     not(kdiag_kubectl),
     ignore = "needs kubectl of the pinned version (tools/test-tools.txt): run tools/test-tools.sh, then touch build.rs"
 )]
 fn kubectl_api_resources_lists_what_kdiag_reads() {
-    let bundle = "sample-bundles/control-plane-seed.must-gather.zip";
+    let seed = api_resources("sample-bundles/control-plane-seed.must-gather.zip", false);
+    assert!(seed > 20, "only {seed} resources compared");
+    let kueue = api_resources("sample-bundles/kueue/backlog.yaml", true);
+    assert!(kueue > 5, "only {kueue} resources compared");
+}
+
+/// `api-resources` on one bundle; how many resources' lists were compared.
+fn api_resources(bundle: &str, kueue: bool) -> usize {
     let server = Server::start(&[bundle], &[]);
     let k = Kubectl::new(&server);
     let table = k.run(&["api-resources"]);
     assert_eq!(table.code, 0, "{}", table.stderr);
     assert!(table.stderr.is_empty(), "{}", table.stderr);
-    for kind in ["pods", "deployments", "findings", "workloads"] {
+    for kind in ["pods", "deployments", "findings"] {
         assert!(
             table.stdout.lines().any(|l| l.starts_with(kind)),
             "{kind}: {}",
             table.stdout
+        );
+    }
+    let workloads = table.stdout.lines().any(|l| l.starts_with("workloads "));
+    assert_eq!(
+        workloads, kueue,
+        "{bundle}: workloads listed: {}",
+        table.stdout
+    );
+    if !kueue {
+        let out = k.run(&["get", "workloads.kueue.x-k8s.io", "-A"]);
+        assert_ne!(out.code, 0);
+        assert!(
+            out.stderr
+                .contains("the server doesn't have a resource type"),
+            "{}",
+            out.stderr
         );
     }
     let listable = k.ok(&["api-resources", "--verbs=list", "-o", "name"]);
@@ -551,11 +753,11 @@ fn kubectl_api_resources_lists_what_kdiag_reads() {
         }
         assert_eq!(
             theirs, ours,
-            "{resource}: kubectl (left) against kdiag get (right)"
+            "{bundle}: {resource}: kubectl (left) against kdiag get (right)"
         );
         compared += 1;
     }
-    assert!(compared > 20, "only {compared} resources compared");
+    compared
 }
 
 /// The pinned Python `kubernetes` client: typed lists and reads, logs, field selectors
