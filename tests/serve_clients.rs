@@ -18,6 +18,7 @@
 
 use crate::serve::{Server, TempDir};
 use crate::{analyze_json, kdiag, root};
+use kdiag::kube::time::parse_timestamp;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -512,8 +513,18 @@ fn first_difference(a: &Value, b: &Value, at: &str) -> Option<String> {
             .zip(y)
             .enumerate()
             .find_map(|(i, (l, r))| first_difference(l, r, &format!("{at}/{i}"))),
+        // A time kdiag prints as the bundle wrote it (support-bundle-kit writes
+        // `lastProbeTime: "null"`, a string) is served as the API serves a `metav1.Time`
+        // that is none: `null`, which typed clients can read (`src/serve/convert.rs`).
+        (Value::Null, Value::String(t)) if time_field(at) && parse_timestamp(t).is_none() => None,
         _ => (a != b).then(|| format!("{at}: {a} against {b}")),
     }
+}
+
+/// Whether the last key of the JSON pointer `at` names a `metav1.Time` field.
+fn time_field(at: &str) -> bool {
+    let key = at.rsplit('/').next().unwrap_or("");
+    key.ends_with("Time") || key.ends_with("Timestamp") || key.ends_with("edAt")
 }
 
 /// `-o json` and `-o yaml`, of a list and of one object: the same objects as kdiag's
