@@ -123,7 +123,9 @@ impl<'a> Kubectl<'a> {
     }
 
     fn run(&self, args: &[&str]) -> Out {
-        let bin = option_env!("KDIAG_TEST_KUBECTL").expect(NO_KUBECTL);
+        let Some(bin) = option_env!("KDIAG_TEST_KUBECTL") else {
+            panic!("{NO_KUBECTL}")
+        };
         let out = Command::new(bin)
             .args(args)
             .arg("--cache-dir")
@@ -774,7 +776,9 @@ fn api_resources(bundle: &str, kueue: bool) -> usize {
 /// The pinned Python `kubernetes` client: typed lists and reads, logs, field selectors
 /// and a watch, each against kdiag's explorer on the same bundle.
 fn python_client(case: &Case) {
-    let pythonpath = option_env!("KDIAG_TEST_PYCLIENT").expect(NO_PYCLIENT);
+    let Some(pythonpath) = option_env!("KDIAG_TEST_PYCLIENT") else {
+        panic!("{NO_PYCLIENT}")
+    };
     let server = Server::start(&[case.bundle], &[]);
     let out = Command::new("python3")
         .arg(root().join("tests/data/serve_pyclient.py"))

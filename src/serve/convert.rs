@@ -127,10 +127,10 @@ fn times(v: &mut Value) {
         Value::Object(m) => {
             for (k, x) in m.iter_mut() {
                 match x {
-                    Value::String(s) if TIME_FIELDS.contains(&k.as_str()) => {
-                        if parse_timestamp(s).is_none() {
-                            *x = Value::Null;
-                        }
+                    Value::String(s)
+                        if TIME_FIELDS.contains(&k.as_str()) && parse_timestamp(s).is_none() =>
+                    {
+                        *x = Value::Null;
                     }
                     Value::Object(_) | Value::Array(_) => times(x),
                     _ => {}
