@@ -174,17 +174,19 @@ fn plain_scalars_where_strings_go_are_their_text() {
         .unwrap_or_default();
     assert!(probe.contains("httpGet /ready on port 8080"), "{probe}");
     assert!(probe.contains("dial tcp 10.244.1.17:8080"), "{probe}");
-    // Labels as `get -l` matches them on the object as written.
+    // Labels as `get -l` matches them on the object as written: `on` is the text `on`.
+    // (`window=12:30` is no selector a user can give: Kubernetes label values hold only
+    // `[A-Za-z0-9._-]`.)
     let run = kdiag(&[
         "get",
         "po",
         "-n",
         "shop",
         "-l",
-        "canary=on,window=12:30",
+        "canary=on,app=web",
         b.path(),
     ]);
-    assert!(run.stdout.contains("web-0"), "{}", run.stdout);
+    assert!(run.stdout.contains("web-0"), "{}{}", run.stdout, run.stderr);
 }
 
 /// The same pod as JSON with numbers and bools where strings go (`"pod-template-hash":

@@ -67,7 +67,7 @@ fn bundle(tag: &str, pod: &str, node: &str, message: &str, log: &str) -> Scratch
 }
 
 /// Every output `--redact` applies to, as (what, stdout): analyze in its four formats,
-/// `get -o json|yaml|wide`, events, `describe`, `scan`.
+/// `get -o json|yaml|wide`, events, `describe`, `logs`, `scan`.
 fn outputs(b: &Scratch, pod: &str) -> Vec<(String, String)> {
     let path = b.path();
     let mut runs: Vec<(String, Vec<&str>)> = ["human", "json", "sarif", "html"]
@@ -100,6 +100,7 @@ fn outputs(b: &Scratch, pod: &str) -> Vec<(String, String)> {
         ("get events table", vec!["get", "events", "-A"]),
         ("get nodes -o yaml", vec!["get", "nodes", "-o", "yaml"]),
         ("describe", vec!["describe", &describe, "-n", "demo"]),
+        ("logs -p", vec!["logs", pod, "-n", "demo", "-p"]),
         ("scan", vec!["scan", "--fail-on", "never"]),
     ] {
         let mut args = args;
@@ -490,13 +491,12 @@ fn get_json_and_yaml_parse_whatever_a_value_holds() {
                 docs[0].value["metadata"]["annotations"]["odd"], odd,
                 "{input}"
             );
-            for out in [&run.stdout] {
-                assert!(
-                    !out.chars()
-                        .any(|c| matches!(c, '\u{7f}'..='\u{9f}' | '\u{202e}' | '\u{1}')),
-                    "{input}: a raw control reaches the output:\n{out}"
-                );
-            }
+            let out = &run.stdout;
+            assert!(
+                !out.chars()
+                    .any(|c| matches!(c, '\u{7f}'..='\u{9f}' | '\u{202e}' | '\u{1}')),
+                "{input}: a raw control reaches the output:\n{out}"
+            );
         }
     }
 }
@@ -538,4 +538,36 @@ fn sarif_uris_are_percent_encoded() {
         uris.contains(&"cluster-resources/pods/back%5Cslash.json"),
         "{uris:?}"
     );
+}
+
+/// `get -o wide --redact`: each cell is masked before the columns are measured, so the
+/// shorter tokens (`IP-1`, `HOST-2`) leave every column where its header is.
+#[test]
+fn masked_tables_stay_aligned() {
+    let run = kdiag(&[
+        "get",
+        "pods",
+        "-A",
+        "-o",
+        "wide",
+        "--redact",
+        "sample-bundles/control-plane-seed.must-gather.zip",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut lines = run.stdout.lines();
+    let header = lines.next().expect("header");
+    // A column starts after the gap of at least two spaces ("NOMINATED NODE" is one).
+    let starts: Vec<usize> = (2..header.len())
+        .filter(|&i| &header[i - 2..i] == "  " && &header[i..=i] != " ")
+        .collect();
+    assert!(run.stdout.contains("HOST-"), "{}", run.stdout);
+    for line in lines {
+        for &at in &starts {
+            let cell = line.get(at - 1..=at).unwrap_or("");
+            assert!(
+                cell.starts_with(' ') && !cell.ends_with(' '),
+                "column at {at} out of line:\n{header}\n{line}"
+            );
+        }
+    }
 }

@@ -5,6 +5,7 @@ use super::inputs::{load_snapshot, warn_of_problems};
 use super::output::write_stdout;
 use crate::explorer::logs::{Held, LogRequest, container_log, holds_pod, pod_name};
 use crate::explorer::needs;
+use crate::report::redact::Redactor;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -31,6 +32,10 @@ pub struct LogsArgs {
     /// Only the last N lines.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub tail: Option<i64>,
+    /// Mask IP addresses, hostnames, registry hosts, MACs, e-mail local parts and label
+    /// values (the whole bundle is read to learn its names).
+    #[arg(long)]
+    pub redact: bool,
     /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
@@ -76,9 +81,23 @@ pub fn run(args: LogsArgs) -> ExitCode {
     }
     match result.expect("one read at least") {
         Ok(Held { text, notes, .. }) => {
+            // The notes and the log masked alike, with names learnt from the whole bundle.
+            let redactor = match args.redact {
+                true => match load_snapshot(&args.paths, &crate::ingest::Want::all()) {
+                    Some(all) => Some(Redactor::from_snapshot(&all)),
+                    None => return ExitCode::from(2),
+                },
+                false => None,
+            };
+            let mask = |t: &str| {
+                redactor
+                    .as_ref()
+                    .map_or_else(|| t.to_string(), |r| r.apply(t))
+            };
             for n in notes {
-                crate::err_line!("{n}");
+                crate::err_line!("{}", mask(&n));
             }
+            let text = mask(&text);
             write_stdout(&for_terminal(&text))
         }
         Err(e) => {

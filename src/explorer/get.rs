@@ -101,7 +101,7 @@ pub fn render(
             let printed: Vec<String> = tables
                 .iter()
                 .filter(|t| !t.ids.is_empty())
-                .map(|t| kind_text(snap, t, query, show_kind))
+                .map(|t| kind_text(snap, t, query, show_kind, redactor))
                 .collect();
             printed.join("\n")
         }
@@ -200,8 +200,15 @@ pub fn pick(
 }
 
 /// One kind's table, with NAMESPACE first under `-A`, and `kind/` before each name
-/// when several kinds are printed.
-fn kind_text(snap: &Snapshot, t: &Table, query: &GetQuery, show_kind: bool) -> String {
+/// when several kinds are printed; with `redactor`, each cell is masked before the
+/// columns are measured, so a masked value keeps its column aligned.
+fn kind_text(
+    snap: &Snapshot,
+    t: &Table,
+    query: &GetQuery,
+    show_kind: bool,
+    redactor: Option<&Redactor>,
+) -> String {
     let wide = query.output == Some(GetFormat::Wide);
     let (mut header, mut rows) = kind_table(snap, &t.kind, &t.ids, wide);
     if show_kind {
@@ -216,6 +223,11 @@ fn kind_text(snap: &Snapshot, t: &Table, query: &GetQuery, show_kind: bool) -> S
         header.insert(0, "NAMESPACE".into());
         for (row, &id) in rows.iter_mut().zip(&t.ids) {
             row.insert(0, snap.object(id).namespace.clone().unwrap_or_default());
+        }
+    }
+    if let Some(r) = redactor {
+        for cell in rows.iter_mut().flatten() {
+            *cell = r.apply(cell);
         }
     }
     table(&header, &rows)

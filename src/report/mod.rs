@@ -135,8 +135,16 @@ impl<'a> Analysis<'a> {
     /// `doc` serialized as pretty JSON with a final newline, every string masked first
     /// with `--redact`: how the JSON, baseline and SARIF outputs write their document.
     pub fn to_json<T: Serialize>(&self, doc: &T) -> String {
-        let v = serde_json::to_value(doc).expect("report serializes");
-        let mut s = serde_json::to_string_pretty(&self.mask_value(&v)).expect("report serializes");
+        // Unmasked, the document keeps its fields' order; masked, it goes through a `Value`
+        // (whose maps sort their keys) so each string is masked before it is written.
+        let mut s = match self.redactor {
+            None => serde_json::to_string_pretty(doc),
+            Some(_) => {
+                let v = serde_json::to_value(doc).expect("report serializes");
+                serde_json::to_string_pretty(&self.mask_value(&v))
+            }
+        }
+        .expect("report serializes");
         s.push('\n');
         s
     }
