@@ -32,6 +32,7 @@ mod scheduling;
 mod selective;
 mod selective_describe;
 mod serve;
+mod serve_clients;
 mod serve_hostile;
 mod serve_replay;
 mod serve_tls;

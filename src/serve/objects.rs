@@ -3,6 +3,7 @@
 //! the explorer's columns, as the client's `Accept` asks.
 
 use super::answer::Answer;
+use super::convert;
 use super::findings;
 use super::request::Request;
 use super::resources::{Origin, Resource};
@@ -64,7 +65,7 @@ pub fn answer(state: &State, req: &Request, t: &Target, watch: bool) -> Answer {
             let items: Vec<Item> = state
                 .items(r, t.namespace)
                 .into_iter()
-                .filter(|&i| filter.matches(state.value(i)))
+                .filter(|&i| selected(&filter, state.value(i), t))
                 .collect();
             if watch {
                 watch_plan(state, req, t, &items)
@@ -72,6 +73,21 @@ pub fn answer(state: &State, req: &Request, t: &Target, watch: bool) -> Answer {
                 list(state, req, t, &items)
             }
         }
+    }
+}
+
+/// The object as served at the path's version (`convert.rs`).
+fn served(state: &State, t: &Target, item: Item) -> Value {
+    convert::served(state.object_json(item), &t.resource.group, t.version)
+}
+
+/// Whether the selectors select `v`, read as served (an `events.k8s.io` Event by its core
+/// fields, so `involvedObject.name=` finds it).
+fn selected(filter: &Filter, v: &Value, t: &Target) -> bool {
+    if convert::differs(v, &t.resource.group, t.version) {
+        filter.matches(&convert::served(v.clone(), &t.resource.group, t.version))
+    } else {
+        filter.matches(v)
     }
 }
 
@@ -110,7 +126,7 @@ fn get(state: &State, req: &Request, t: &Target, name: &str) -> Answer {
     if req.wants_metadata() {
         return Answer::json(&partial(state, item));
     }
-    Answer::json(&state.object_json(item))
+    Answer::json(&served(state, t, item))
 }
 
 fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
@@ -157,7 +173,7 @@ fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
     let objects: Vec<Value> = if req.wants_metadata() {
         page.iter().map(|&i| partial(state, i)).collect()
     } else {
-        page.iter().map(|&i| state.object_json(i)).collect()
+        page.iter().map(|&i| served(state, t, i)).collect()
     };
     let (api_version, kind) = if req.wants_metadata() {
         (
@@ -250,8 +266,8 @@ fn table_json(
     items: &[Item],
     more: Option<(String, usize)>,
 ) -> Value {
-    let served = cells(state, t.resource, items);
-    let columns: Vec<Value> = served
+    let shown = cells(state, t.resource, items);
+    let columns: Vec<Value> = shown
         .columns
         .iter()
         .enumerate()
@@ -266,7 +282,7 @@ fn table_json(
         })
         .collect();
     let include = req.param("includeObject").unwrap_or("Metadata");
-    let rows: Vec<Value> = served
+    let rows: Vec<Value> = shown
         .rows
         .into_iter()
         .zip(items)
@@ -275,7 +291,7 @@ fn table_json(
             let mut r = json!({"cells": cells});
             match include {
                 "None" => {}
-                "Object" => r["object"] = state.object_json(item),
+                "Object" => r["object"] = served(state, t, item),
                 _ => r["object"] = partial(state, item),
             }
             r
@@ -389,7 +405,7 @@ fn watch_plan(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answe
             let object = if req.wants_table() {
                 table_json(state, req, t, &[item], None)
             } else {
-                state.object_json(item)
+                served(state, t, item)
             };
             events.push(line(&json!({"type": "ADDED", "object": object})));
         }

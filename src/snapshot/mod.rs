@@ -639,8 +639,9 @@ impl Snapshot {
                 let by_uid = uid.and_then(|u| self.by_uid(u));
                 let target = by_uid.filter(|&t| is_named_by(self.object(t), r));
                 let target = target.or_else(|| {
-                    if uid.is_some() && by_uid.is_none() {
-                        // A uid that is not in the bundle: a previous object of that name.
+                    // A uid that is not in the bundle: a previous object of that name;
+                    // but the kubelet's events about a Node carry the node's name as uid.
+                    if uid.is_some() && by_uid.is_none() && uid != Some(r.name.as_str()) {
                         return None;
                     }
                     self.find(&r.kind, r.namespace.as_deref(), &r.name)
