@@ -7,6 +7,7 @@ mod cli;
 mod conditions;
 mod corpus;
 mod describe;
+mod first_hour;
 mod get_forms;
 mod guard;
 mod history;
