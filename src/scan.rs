@@ -373,6 +373,24 @@ fn nested_bundles(dir: &Path, depth: usize) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// An archive by its name (what the ingest opens in a folder) and by its bytes (what it
+/// can read): `case.zip` that is an HTML error page is a file, not a bundle.
+fn is_archive(p: &Path) -> bool {
+    p.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(has_archive_name)
+        && crate::ingest::source::holds_readable_archive(p)
+}
+
+fn has_dump_extension(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    DUMP_EXTENSIONS.iter().any(|e| name.ends_with(e))
+}
+
 fn has_bundle_extension(p: &Path) -> bool {
     let name = p
         .file_name()
@@ -416,7 +434,7 @@ pub fn bundles_inside(dir: &Path) -> Vec<String> {
             if d.layout != Layout::KubectlDump && d.root.starts_with(&prefix) {
                 found.push(prefix);
             }
-        } else if has_archive_name(top) {
+        } else if is_archive(&dir.join(top)) {
             found.push(top.clone());
         }
     }
@@ -468,7 +486,13 @@ pub fn several_in(path: &Path) -> Vec<PathBuf> {
     if !path.is_dir() || looks_like_bundle(path) {
         return Vec::new();
     }
-    bundles_in(path).unwrap_or_default()
+    // An archive named so that cannot be read (a 7z, an error page saved as `.zip`) is
+    // scan's to report, not a bundle to refuse the folder for.
+    bundles_in(path)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|b| b.is_dir() || is_archive(b) || has_dump_extension(b))
+        .collect()
 }
 
 /// Whether a folder is one bundle rather than a folder of bundles: the folders and files
@@ -505,7 +529,7 @@ fn looks_like_bundle(dir: &Path) -> bool {
         }
         let p = e.path();
         if p.is_file() {
-            if has_archive_name(&name) {
+            if is_archive(&p) {
                 return false;
             }
             dumps |= DUMP_EXTENSIONS.iter().any(|x| name.ends_with(x));

@@ -345,7 +345,7 @@ fn kind_name_matches_names_by_prefix_as_kubectl() {
     let none = kdiag(&["describe", "pod", "zzz", SEED]);
     assert_eq!(none.code, 2);
     assert!(
-        none.stderr.contains("Pod zzz is not in the bundle"),
+        none.stderr.contains("Pod default/zzz is not in the bundle"),
         "{}",
         none.stderr
     );
