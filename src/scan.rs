@@ -486,12 +486,19 @@ pub fn several_in(path: &Path) -> Vec<PathBuf> {
     if !path.is_dir() || looks_like_bundle(path) {
         return Vec::new();
     }
-    // An archive named so that cannot be read (a 7z, an error page saved as `.zip`) is
-    // scan's to report, not a bundle to refuse the folder for.
+    // An archive named so that cannot be read (a 7z, an error page saved as `.zip`), or
+    // a sub-folder in which no bundle was found, is scan's to report, not a bundle to
+    // refuse the folder for.
     bundles_in(path)
         .unwrap_or_default()
         .into_iter()
-        .filter(|b| b.is_dir() || is_archive(b) || has_dump_extension(b))
+        .filter(|b| {
+            if b.is_dir() {
+                looks_like_bundle(b)
+            } else {
+                is_archive(b) || has_dump_extension(b)
+            }
+        })
         .collect()
 }
 

@@ -171,12 +171,11 @@ pub fn one_bundle_each(paths: &[String], merge: bool) -> Result<Vec<(usize, Stri
 }
 
 /// When `ns` is no namespace of the bundle: says so, with the likeliest namespace meant
-/// (`-n openshift-etcdd`), else the namespaces it has. Reads the bundle's Namespace
-/// objects (and the namespaces of whatever else that read holds); `None` when `ns` is
-/// one of them, or when the bundle names no namespace at all.
+/// (`-n openshift-etcdd`), else the namespaces it has. Reads the whole bundle (only on
+/// this failing path), since objects name namespaces no Namespace object may be kept
+/// for; `None` when `ns` is one of them, or when the bundle names no namespace at all.
 pub fn namespace_hint(paths: &[String], ns: &str) -> Option<String> {
-    let want = Want::nothing().objects("Namespace", None, None);
-    let loaded = crate::ingest::load_wanted(&input_args(paths), &want).ok()?;
+    let loaded = crate::ingest::load(&input_args(paths)).ok()?;
     let snap = Snapshot::build(loaded);
     let mut names: std::collections::BTreeSet<&str> = snap
         .objects
