@@ -2,7 +2,7 @@
 //! JSON, SARIF or HTML, filtered by namespace and stage, compared with a baseline; the
 //! exit status says whether findings at or above `--fail-on` were found.
 
-use super::inputs::{load, several_bundles};
+use super::inputs::{load, one_bundle_each};
 use super::output::try_write_stdout;
 use super::pager;
 use crate::report::baseline::Comparison;
@@ -29,6 +29,10 @@ pub struct AnalyzeArgs {
     /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
+    /// Read a folder of several bundles as one cluster (it is refused otherwise: analyze
+    /// one bundle at a time, or each with `kdiag scan`).
+    #[arg(long)]
+    merge: bool,
     /// Output format [default: from the -o file's extension (.json, .sarif, .html), else human].
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -231,7 +235,10 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let several = several_bundles(&args.paths);
+    let several = match one_bundle_each(&args.paths, args.merge) {
+        Ok(notes) => notes,
+        Err(code) => return code,
+    };
     let Some((snapshot, mut findings)) = load(&args.paths) else {
         return ExitCode::from(2);
     };

@@ -9,6 +9,7 @@
 //! drive.
 
 pub mod analyze;
+pub mod bundle;
 pub mod completions;
 pub mod describe;
 pub mod get;
