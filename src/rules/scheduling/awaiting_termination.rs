@@ -2,8 +2,8 @@
 //! node — a rollout or a preemption in progress, not a failure.
 
 use super::fit::NodeFit;
-use super::placer::{Fits, Placer};
 use super::fit_text::{node_room_evidence, phrase};
+use super::placer::{Fits, Placer};
 use super::unschedulable::Said;
 use super::waiting::{Wait, Waiting};
 use crate::declare_rule;

@@ -22,11 +22,11 @@ use crate::kube::placement::{
 use crate::kube::pod::{Pod, PodSpec};
 use crate::kube::requests::{Units, pod_units, scheduler_units};
 use crate::rules::node_usage::{NodeUsage, Usage};
-use std::rc::Rc;
 use crate::snapshot::{ObjectId, Snapshot};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// A resource the node has too little of for the pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -257,7 +257,12 @@ impl<'p> PodFilter<'p> {
     /// node's name (a `matchFields` term): nodes that agree on these and on their
     /// [`super::placer`] base class get the same verdict.
     pub fn consulted(&self) -> (Vec<String>, bool) {
-        let mut keys: Vec<String> = self.spec.node_selector.keys().map(|k| k.to_string()).collect();
+        let mut keys: Vec<String> = self
+            .spec
+            .node_selector
+            .keys()
+            .map(|k| k.to_string())
+            .collect();
         let mut by_name = false;
         let terms = self
             .node_terms

@@ -177,7 +177,10 @@ fn short_counts(nodes: &[&NodeFit]) -> Vec<(String, usize)> {
             }
         }
     }
-    let mut v: Vec<(String, usize)> = counts.into_iter().map(|(r, c)| (r.to_string(), c)).collect();
+    let mut v: Vec<(String, usize)> = counts
+        .into_iter()
+        .map(|(r, c)| (r.to_string(), c))
+        .collect();
     v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     v
 }
@@ -295,7 +298,11 @@ pub(super) fn closest<'a>(
         .into_iter()
         .map(|(_, f)| f)
         .collect();
-    let slots = classes.iter().map(|f| f.class as usize + 1).max().unwrap_or(0);
+    let slots = classes
+        .iter()
+        .map(|f| f.class as usize + 1)
+        .max()
+        .unwrap_or(0);
     let mut short: Vec<&str> = classes
         .iter()
         .flat_map(|f| f.verdict.exclusions.iter())

@@ -1,8 +1,8 @@
 //! `scheduling/no-room`: many controllers wait on the same nodes refusing them the same way.
 
 use super::fit::{Exclusion, NodeFit, per_class};
-use super::placer::Fits;
 use super::fit_text::{list_names, node_room_evidence, short_resources};
+use super::placer::Fits;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::placement::is_not_ready_taint;

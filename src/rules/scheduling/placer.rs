@@ -191,8 +191,10 @@ impl<'a> Placer<'a> {
         let mut first = Vec::new();
         for (i, (_, node)) in self.snap.nodes().iter().enumerate() {
             let labels = &node.metadata.labels;
-            let mut values: Vec<Option<&str>> =
-                keys.iter().map(|k| labels.get(k).map(|v| v.as_str())).collect();
+            let mut values: Vec<Option<&str>> = keys
+                .iter()
+                .map(|k| labels.get(k).map(|v| v.as_str()))
+                .collect();
             if *by_name {
                 values.push(Some(node.metadata.name.as_str()));
             }
