@@ -52,8 +52,11 @@ pub(super) struct SharedCauses {
     by_key: HashMap<String, Arc<SharedCause>>,
     /// By the nodes' partition and each class's verdict words: pods that get the same
     /// verdicts get the same answer without a pass over every node.
-    by_classes: HashMap<(usize, Vec<(u32, String)>), Option<Arc<SharedCause>>>,
+    by_classes: HashMap<ClassVerdicts, Option<Arc<SharedCause>>>,
 }
+
+/// A partition of the nodes (its id) and each class's verdict words, sorted by class.
+type ClassVerdicts = (usize, Vec<(u32, String)>);
 
 impl SharedCauses {
     /// The cause every node's verdict for a pod names, when each node refuses it for what
