@@ -75,8 +75,8 @@ impl Object {
     /// report shows the part of a long line (one-line JSON holds a whole List) where
     /// the object starts.
     pub fn offset_in(&self, file: &SourceFile) -> Option<usize> {
-        let rest = self.body.text_from_start(&file.text)?;
-        Some(file.text.len() - rest.len())
+        let own = self.body.text_from_start(&file.text)?;
+        Some(own.as_ptr() as usize - file.text.as_ptr() as usize)
     }
 
     /// Its API group as stored ("" for core; see [`kinds::canonical_group`]).
