@@ -382,15 +382,6 @@ fn is_archive(p: &Path) -> bool {
         && crate::ingest::source::holds_readable_archive(p)
 }
 
-fn has_dump_extension(p: &Path) -> bool {
-    let name = p
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    DUMP_EXTENSIONS.iter().any(|e| name.ends_with(e))
-}
-
 fn has_bundle_extension(p: &Path) -> bool {
     let name = p
         .file_name()
@@ -493,13 +484,41 @@ pub fn several_in(path: &Path) -> Vec<PathBuf> {
         .unwrap_or_default()
         .into_iter()
         .filter(|b| {
+            // Only archives and folders a layout is rooted at count: loose YAML/JSON
+            // files beside archives, and sub-folders of YAML (a dump kept a folder per
+            // namespace), are one dump's files, read together as before.
             if b.is_dir() {
-                looks_like_bundle(b)
+                marked_bundle(b)
             } else {
-                is_archive(b) || has_dump_extension(b)
+                is_archive(b)
             }
         })
         .collect()
+}
+
+/// Files and folders only bundles hold at their top.
+const MARKERS: &[&str] = &[
+    "namespaces",
+    "cluster-scoped-resources",
+    "cluster-resources",
+    "cluster-info",
+    "version.yaml",
+    "timestamp",
+    "analysis.json",
+];
+
+/// Whether a folder is a bundle by its layout or by a file or folder only bundles hold
+/// (`timestamp`, `cluster-resources`, `must-gather.local.*`…), not merely by YAML in it.
+fn marked_bundle(dir: &Path) -> bool {
+    own_layout(dir)
+        || std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries.filter_map(|e| e.ok()).any(|e| {
+                let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+                MARKERS.contains(&name.as_str())
+                    || name.starts_with("must-gather.local")
+                    || name.starts_with("quay-io-")
+            })
+        })
 }
 
 /// Whether a folder is one bundle rather than a folder of bundles: the folders and files
@@ -507,15 +526,6 @@ pub fn several_in(path: &Path) -> Vec<PathBuf> {
 /// else YAML/JSON files at its top make it one dump (a folder holding only folders is
 /// a folder of bundles).
 fn looks_like_bundle(dir: &Path) -> bool {
-    const MARKERS: &[&str] = &[
-        "namespaces",
-        "cluster-scoped-resources",
-        "cluster-resources",
-        "cluster-info",
-        "version.yaml",
-        "timestamp",
-        "analysis.json",
-    ];
     if own_layout(dir) {
         return true;
     }

@@ -279,8 +279,8 @@ fn pod_fields_as_kubectl_prints_them() {
         // A multi-line annotation under its key, the last-applied configuration left out.
         "\n                      note:\n                        first line\n                        second line\n",
         // x3 over the age of the first time; From from events.k8s.io/v1's deprecatedSource;
-        // the message alone, as kubectl prints it (no `spec.containers{…}:` field path).
-        "\n  Warning  Unhealthy  3m (x3 over 22m)  kubelet  Liveness probe failed: HTTP probe failed with statuscode: 500\n",
+        // the container's field path before the message, as kubectl 1.37 prints it.
+        "\n  Warning  Unhealthy  3m (x3 over 22m)  kubelet  spec.containers{kube-apiserver}: Liveness probe failed: HTTP probe failed with statuscode: 500\n",
         "\n  Normal   Killing    0s                kubelet  Container kube-apiserver definition changed, will be restarted\n",
     ] {
         assert!(out.contains(line), "{line}\n----\n{out}");

@@ -248,8 +248,13 @@ fn events_section(snap: &Snapshot, id: ObjectId, w: &mut Tabbed) {
         } else {
             first
         };
-        // The message alone, as kubectl prints it (not the container's field path).
+        // kubectl (1.37, the pinned client the serve tests run) puts the container's field
+        // path before the message: `spec.containers{api}: Pulling image …`.
         let message = e.message.trim().replace('\n', " ");
+        let message = match e.regarding.field_path.as_deref().filter(|p| !p.is_empty()) {
+            Some(path) => format!("{path}: {message}"),
+            None => message,
+        };
         w.line(
             1,
             &format!(

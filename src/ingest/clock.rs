@@ -13,9 +13,8 @@ const SLACK: i64 = 3 * 86_400;
 /// The same for a metadata time when only object creation times speak against it (a
 /// quiet cluster creates nothing for weeks).
 const METADATA_SLACK_OBJECTS: i64 = 30 * 86_400;
-/// Outliers are told apart only among at least this many times; fewer events are
-/// checked against the objects' times instead.
-pub const MIN_BULK: usize = 10;
+/// Outliers are told apart only among at least this many times.
+const MIN_BULK: usize = 10;
 
 /// The times one input offers, each with where it comes from.
 #[derive(Default)]
@@ -27,9 +26,6 @@ pub struct Candidates {
     /// Other objects' creation times, and without events their newest status time, with
     /// their file.
     pub objects: Vec<(i64, String)>,
-    /// Other objects' newest status times when there are events but few (at most
-    /// [`MIN_BULK`]): what those few are checked against.
-    pub status: Vec<(i64, String)>,
 }
 
 /// The keys under `status` whose values are times the cluster wrote while the object
@@ -143,15 +139,9 @@ impl<'de> Visitor<'de> for Newest {
 /// saying what was used and what was set aside.
 pub fn decide(mut c: Candidates) -> (Option<i64>, bool, Vec<String>) {
     let mut notes = Vec::new();
-    for times in [
-        &mut c.metadata,
-        &mut c.events,
-        &mut c.objects,
-        &mut c.status,
-    ] {
+    for times in [&mut c.metadata, &mut c.events, &mut c.objects] {
         times.sort();
     }
-    notes.extend(few_events_checked(&mut c));
     let (events, events_aside) = bulk(&c.events);
     let (objects, objects_aside) = bulk(&c.objects);
     // What the bundle's metadata is checked against: events are dense near the capture.
@@ -200,30 +190,6 @@ pub fn decide(mut c: Candidates) -> (Option<i64>, bool, Vec<String>) {
         notes.extend(aside(&c.objects, c.objects.len() - later, "object"));
     }
     (Some(as_of), from_objects, notes)
-}
-
-/// Too few events to tell an outlier among them (at most [`MIN_BULK`]): those more than
-/// [`METADATA_SLACK_OBJECTS`] after every object's time (creation or status) are set
-/// aside, with a note; one event dated years ahead must not make every age years long.
-fn few_events_checked(c: &mut Candidates) -> Option<String> {
-    if c.events.is_empty() || c.events.len() > MIN_BULK {
-        return None;
-    }
-    let mut others: Vec<(i64, String)> = c.objects.iter().chain(&c.status).cloned().collect();
-    others.sort();
-    let newest = bulk(&others).0?;
-    let limit = newest + METADATA_SLACK_OBJECTS;
-    let keep = c.events.partition_point(|(t, _)| *t <= limit);
-    let k = c.events.len() - keep;
-    let note = aside(&c.events, k, "event").map(|n| {
-        format!(
-            "{n}, more than {} after every object's time (newest {})",
-            format_duration(METADATA_SLACK_OBJECTS),
-            format_rfc3339(newest)
-        )
-    });
-    c.events.truncate(keep);
-    note
 }
 
 /// The newest time of `times` (sorted) that is not an outlier, and how many of the newest
@@ -305,30 +271,6 @@ mod tests {
         });
         assert_eq!(t, Some(newest));
         assert_eq!(notes.len(), 1, "{notes:?}");
-    }
-
-    #[test]
-    fn one_of_few_events_years_ahead_is_set_aside() {
-        let mut events = many("2026-11-20T09:00:00Z", 4);
-        events.push((at("2028-12-21T00:00:00Z"), "events.yaml".into()));
-        let (t, _, notes) = decide(Candidates {
-            events: events.clone(),
-            objects: many("2026-11-01T00:00:00Z", 3),
-            status: many("2026-11-20T08:00:00Z", 3),
-            ..Default::default()
-        });
-        assert_eq!(t, Some(at("2026-11-20T09:03:00Z")), "{notes:?}");
-        assert!(
-            notes[1].starts_with("set aside as outliers: 1 event timestamp(s) far after the other 4 (newest 2028-12-21T00:00:00Z in events.yaml), more than 30d after every object's time"),
-            "{notes:?}"
-        );
-        // A quiet month before a few events is no outlier.
-        let (t, _, _) = decide(Candidates {
-            events: many("2026-11-20T09:00:00Z", 3),
-            objects: many("2026-10-25T00:00:00Z", 3),
-            ..Default::default()
-        });
-        assert_eq!(t, Some(at("2026-11-20T09:02:00Z")));
     }
 
     #[test]

@@ -717,21 +717,14 @@ fn object_times(
     }
     // Without events, the newest object is the clock: a status time is nearer the capture
     // than any creation time (one `kubectl get pod -o yaml` is dated by its conditions).
-    // With a few events, status times are what those few are checked against.
-    if times.events.len() <= clock::MIN_BULK {
-        let no_events = times.events.is_empty();
+    if times.events.is_empty() {
         for (file, objects) in loaded.files[first_file..]
             .iter()
             .zip(&loaded.objects[first_file..])
         {
             for o in objects.iter().filter(|o| o.kind != "Event") {
                 if let Some(t) = clock::status_time(&o.body) {
-                    let to = if no_events {
-                        &mut times.objects
-                    } else {
-                        &mut times.status
-                    };
-                    to.push((t, file.path.clone()));
+                    times.objects.push((t, file.path.clone()));
                 }
             }
         }
