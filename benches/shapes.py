@@ -7,8 +7,15 @@ Lists written into OUTDIR/<shape>-<scale>:
                   recomputed from the pods' labels), over 50 nodes
   pending SCALE   5,000 × SCALE pending pods, each asking a different cpu, over
                   2,000 × SCALE nodes of 4 classes (labels, taints, allocatable)
+  pernode SCALE   2,000 × SCALE Running pods, not Ready, on 10 nodes (pods per node)
+  events SCALE    100 crash-looping pods with 50 × SCALE Warning events each
+  kueue SCALE     one ClusterQueue whose 1,000 × SCALE Workloads wait for quota
+  pool SCALE      1,000 × SCALE nodes of one pool, a tenth of them NotReady
+  oneline SCALE   7,500 × SCALE not-Ready pods in a minified one-line PodList (what
+                  `curl $APISERVER/api/v1/pods` returns)
+  indented SCALE  the same pods, indented (one field a line)
 
-usage: benches/shapes.py OUTDIR service|pending SCALE [SCALE ...]
+usage: benches/shapes.py OUTDIR SHAPE SCALE [SCALE ...]
 
 Time each with both binaries, e.g.
     for s in 1 2 4; do /usr/bin/time -f "%e s %M KB" kdiag analyze OUTDIR/service-$s \\
@@ -127,12 +134,141 @@ def pending_shape(out, scale):
                [pod(i, f"team-{i % 20}", {"app": f"job-{i}"}, f"{17000 + i}m") for i in range(pods)])
 
 
+def crashing(i, ns, node_name, restarts=40):
+    """A Running pod whose container crash-loops (never Ready)."""
+    p = pod(i, ns, {"app": f"app-{i % 10}"}, "100m", node_name=node_name)
+    p["status"]["containerStatuses"][0].update({
+        "restartCount": restarts, "started": False,
+        "state": {"waiting": {"reason": "CrashLoopBackOff",
+                              "message": f"back-off 5m0s restarting failed container=web pod=web-{i}_{ns}"}},
+        "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "startedAt": T0,
+                                     "finishedAt": T0}}})
+    return p
+
+
+def pernode_shape(out, scale):
+    write_list(f"{out}/nodes.json", [node(i) for i in range(10)])
+    write_list(f"{out}/pods.json",
+               [pod(i, "shop", {"app": f"web-{i % 20}"}, "10m", node_name=f"node-{i % 10}")
+                for i in range(2_000 * scale)])
+
+
+def events_shape(out, scale):
+    write_list(f"{out}/nodes.json", [node(i) for i in range(10)])
+    pods = [crashing(i, "shop", f"node-{i % 10}") for i in range(100)]
+    write_list(f"{out}/pods.json", pods)
+    events = []
+    for p in pods:
+        meta = p["metadata"]
+        for k in range(50 * scale):
+            reason, msg = (("BackOff", "Back-off restarting failed container web in pod "
+                            f"{meta['name']}_shop({meta['uid']})") if k % 2 else
+                           ("Unhealthy", f"Readiness probe failed: HTTP probe failed with statuscode: 50{k % 4}"))
+            events.append({
+                "apiVersion": "v1", "kind": "Event", "type": "Warning", "reason": reason,
+                "message": msg, "count": 1 + k, "firstTimestamp": T0,
+                "lastTimestamp": f"2026-11-20T08:{k % 60:02}:{(k // 60) % 60:02}Z",
+                "metadata": {"name": f"{meta['name']}.{k:016x}", "namespace": "shop",
+                             "uid": f"0000eeee-{k:04x}-4000-8000-{int(meta['name'][4:]):012}",
+                             "resourceVersion": str(90000 + k), "creationTimestamp": T0},
+                "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": meta["name"],
+                                   "namespace": "shop", "uid": meta["uid"],
+                                   "fieldPath": "spec.containers{web}"},
+                "source": {"component": "kubelet", "host": p["spec"]["nodeName"]}})
+    write_list(f"{out}/events.json", events)
+
+
+def kueue_shape(out, scale):
+    meta = lambda name, ns=None, n=0: {  # noqa: E731
+        "name": name, **({"namespace": ns} if ns else {}), "creationTimestamp": T0,
+        "uid": f"0000ffff-0000-4000-8000-{n:012}", "resourceVersion": str(3000 + n)}
+    flavor = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor",
+              "metadata": meta("default-flavor"), "spec": {}}
+    cq = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue",
+          "metadata": meta("cq-research", n=1),
+          "spec": {"namespaceSelector": {}, "queueingStrategy": "BestEffortFIFO",
+                   "resourceGroups": [{"coveredResources": ["cpu", "memory"], "flavors": [
+                       {"name": "default-flavor", "resources": [
+                           {"name": "cpu", "nominalQuota": "16"},
+                           {"name": "memory", "nominalQuota": "64Gi"}]}]}]},
+          "status": {"conditions": [{"type": "Active", "status": "True", "reason": "Ready",
+                                     "message": "Can admit new workloads",
+                                     "lastTransitionTime": T0}],
+                     "pendingWorkloads": 1_000 * scale, "admittedWorkloads": 0}}
+    lq = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",
+          "metadata": meta("research-queue", "research", 2),
+          "spec": {"clusterQueue": "cq-research"},
+          "status": {"conditions": [{"type": "Active", "status": "True", "reason": "Ready",
+                                     "message": "Can submit new workloads to localQueue",
+                                     "lastTransitionTime": T0}],
+                     "pendingWorkloads": 1_000 * scale}}
+    workloads = []
+    for i in range(1_000 * scale):
+        workloads.append({
+            "apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+            "metadata": meta(f"job-tune-{i:05}", "research", 10 + i),
+            "spec": {"active": True, "queueName": "research-queue", "priority": 0, "podSets": [{
+                "count": 1 + i % 8, "name": "main", "template": {"spec": {
+                    "restartPolicy": "Never", "containers": [{
+                        "name": "run", "image": "registry.example.com/ml/trainer:2.4",
+                        "resources": {"requests": {"cpu": "20", "memory": "2Gi"}}}]}}}]},
+            "status": {"conditions": [
+                {"type": "QuotaReserved", "status": "False", "reason": "Pending",
+                 "lastTransitionTime": T0,
+                 "message": "couldn't assign flavors to pod set main: insufficient quota for "
+                            "cpu in flavor default-flavor, request > maximum capacity (20 > 16)"},
+                {"type": "Admitted", "status": "False", "reason": "NoReservation",
+                 "lastTransitionTime": T0, "message": "The workload has no reservation"}]}})
+    write_list(f"{out}/kueue.json", [flavor, cq, lq] + workloads)
+
+
+def pool_shape(out, scale):
+    nodes = []
+    for i in range(1_000 * scale):
+        n = node(i)
+        n["metadata"]["labels"]["cloud.google.com/gke-nodepool"] = "pool-a"
+        if i % 10 == 0:
+            n["status"]["conditions"][0].update({
+                "status": "Unknown", "reason": "NodeStatusUnknown",
+                "message": "Kubelet stopped posting node status."})
+            n["spec"]["taints"] = [{"key": "node.kubernetes.io/unreachable", "effect": "NoSchedule",
+                                    "timeAdded": T0},
+                                   {"key": "node.kubernetes.io/unreachable", "effect": "NoExecute",
+                                    "timeAdded": T0}]
+        nodes.append(n)
+    write_list(f"{out}/nodes.json", nodes)
+
+
+def podlist(out, scale, indent):
+    items = [pod(i, f"ns-{i % 50}", {"app": f"web-{i % 100}"}, "100m",
+                 node_name=f"node-{i % 50}") for i in range(7_500 * scale)]
+    doc = {"apiVersion": "v1", "kind": "PodList", "metadata": {"resourceVersion": "123"},
+           "items": items}
+    with open(f"{out}/pods.json", "w") as f:
+        if indent:
+            json.dump(doc, f, indent=2)
+        else:
+            json.dump(doc, f, separators=(",", ":"))
+
+
+SHAPES = {
+    "service": service_shape,
+    "pending": pending_shape,
+    "pernode": pernode_shape,
+    "events": events_shape,
+    "kueue": kueue_shape,
+    "pool": pool_shape,
+    "oneline": lambda out, scale: podlist(out, scale, False),
+    "indented": lambda out, scale: podlist(out, scale, True),
+}
+
+
 def main():
     out, shape, scales = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
     for scale in scales:
         path = f"{out}/{shape}-{scale}"
         os.makedirs(path, exist_ok=True)
-        {"service": service_shape, "pending": pending_shape}[shape](path, scale)
+        SHAPES[shape](path, scale)
         size = sum(os.path.getsize(f"{path}/{f}") for f in os.listdir(path))
         print(f"{path}: {size / 1e6:.1f} MB")
 

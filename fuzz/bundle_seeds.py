@@ -51,7 +51,51 @@ def bundles():
                     yield os.path.join(p, m)
 
 
+def pod(name, ns="d", uid="11111111-2222-3333-4444-555555555555", cpu="1", pad=""):
+    lines = ["apiVersion: v1", "kind: Pod", "metadata:", f"  name: {name}", f"  namespace: {ns}",
+             f"  uid: {uid}", '  creationTimestamp: "2026-11-20T08:00:00Z"', "spec:", "  containers:",
+             "  - image: app:1", "    name: app", "    resources:", "      requests:", f"        cpu: {cpu}",
+             "status:", "  phase: Pending"]
+    if not pad:
+        return "".join(l + "\n" for l in lines)
+    return "".join(("- " if i == 0 else pad) + l + "\n" for i, l in enumerate(lines))
+
+
+def event(name, ns, at, uid="11111111-2222-3333-4444-555555555555"):
+    return (f"apiVersion: v1\nkind: Event\nmetadata:\n  name: {name}.1\n  namespace: {ns}\n"
+            f"involvedObject:\n  kind: Pod\n  name: {name}\n  namespace: {ns}\n  uid: {uid}\n"
+            f"reason: FailedScheduling\nmessage: '0/1 nodes are available: 1 Insufficient cpu.'\n"
+            f"type: Warning\nlastTimestamp: \"{at}\"\n")
+
+
+def hostile():
+    """Odd shapes of the second hostile round: two pods of one uid, unreadable requests,
+    appended Lists, a bad document among good ones, UTF-16 text, a skewed clock."""
+    lst = lambda names: ("apiVersion: v1\nitems:\n" + "".join(pod(n, pad="  ") for n in names)
+                         + 'kind: List\nmetadata:\n  resourceVersion: ""\n')
+    yield "shared-uid", [("pods.yaml", pod("web", "a") + "---\n" + pod("web", "b")),
+                         ("events.yaml", event("web", "a", "2026-11-20T08:05:00Z") + "---\n"
+                          + event("web", "b", "2026-11-20T08:06:00Z"))]
+    yield "unreadable-cpu", [("pods.yaml", "---\n".join(
+        pod(f"p{i}", uid=f"00000000-0000-0000-0000-0000000000{i:02}", cpu=v)
+        for i, v in enumerate(["''", "abc", "1.2.3", "null", "'-1'", "1e400", "'[]'", "true"])))]
+    yield "appended-lists", [("pods.yaml", lst(["a1", "a2"]) + lst(["b1"]))]
+    yield "bad-document", [("pods.yaml", pod("q1") + "---\n" + pod("q2").replace("spec:", "  x: \"open\nspec:")
+                            + "---\n" + pod("q3")),
+                           ("stream.json", '{"apiVersion": "v1", "kind": "Pod",\n'
+                            + 'Error from server (NotFound): pods "x" not found\n'
+                            + '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j", "namespace": "d"}}\n')]
+    yield "utf16", [("pods.yaml", b"\xff\xfe" + pod("w").replace("\n", "\r\n").encode("utf-16-le"))]
+    yield "skewed-clock", [("pods.yaml", pod("web")),
+                           ("events.yaml", "---\n".join(event("web", "d", t) for t in [
+                               "2026-11-20T08:05:00Z", "2028-12-21T00:00:00Z", "2027-02-31T00:00:00+99:99"]))]
+
+
 os.makedirs(OUT, exist_ok=True)
+for i, (name, files) in enumerate(hostile()):
+    files = [(n, d if isinstance(d, bytes) else d.encode()) for n, d in files]
+    with open(os.path.join(OUT, "hostile2_" + name), "wb") as f:
+        f.write(encode(files, i % 4))
 count = 0
 for i, b in enumerate(bundles()):
     files = [(n, d) for n, d in members(b) if not n.endswith(".log")]

@@ -20,6 +20,8 @@ use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 use std::fmt::Write as _;
 
+mod fit;
+
 /// The canonical kind for what users type (`job`, `jobs`, `wl`, `cq`, `Workload.kueue.x-k8s.io`).
 fn canonical_kind(k: &str) -> Option<&'static str> {
     let k = k.split('.').next().unwrap_or(k).to_ascii_lowercase();
@@ -35,12 +37,13 @@ fn canonical_kind(k: &str) -> Option<&'static str> {
     })
 }
 
-/// Explains one object; `Err` names what was not found.
+/// Explains one object, fitted to `width` columns; `Err` names what was not found.
 pub fn why(
     snap: &Snapshot,
     findings: &[Finding],
     target: &str,
     ns: Option<&str>,
+    width: usize,
 ) -> Result<String, String> {
     let (kind, name) = target
         .split_once('/')
@@ -58,7 +61,7 @@ pub fn why(
         }
         let mut out = format!("why Cohort {name}\n");
         cohort_tree(&ctx, name, &mut out);
-        return Ok(out);
+        return Ok(fit::fit(&out, width));
     }
     let id = resolve(snap, kind, name, ns)?;
     let mut out = String::new();
@@ -132,7 +135,7 @@ pub fn why(
         }
         _ => {}
     }
-    Ok(out)
+    Ok(fit::fit(&out, width))
 }
 
 fn resolve(snap: &Snapshot, kind: &str, name: &str, ns: Option<&str>) -> Result<ObjectId, String> {
@@ -715,7 +718,7 @@ fn cq_tree_with(
     }
 }
 
-/// Renders quota rows as an aligned table.
+/// Quota rows as a table: aligned, or a line per row when too wide (see [`fit`]).
 fn table(rows: &[Value], indent: &str, with_needed: bool, out: &mut String) {
     let mut head = vec![
         "flavor",
@@ -755,53 +758,45 @@ fn table(rows: &[Value], indent: &str, with_needed: bool, out: &mut String) {
                 .collect()
         })
         .collect();
-    let widths: Vec<usize> = (0..head.len())
-        .map(|i| {
-            cells
-                .iter()
-                .map(|c| c[i].chars().count())
-                .chain([head[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let fmt_row = |cols: Vec<&str>| -> String {
-        let mut s = String::from(indent);
-        for (i, c) in cols.iter().enumerate() {
-            s.push_str(c);
-            if i + 1 < cols.len() {
-                s.push_str(&" ".repeat(widths[i] - c.chars().count() + 2));
-            }
-        }
-        s.trim_end().to_string()
+    // Laid out by `fit`, which knows the width: a header, then a row per cell list, the
+    // last column being whether the Workload fits (no header).
+    let row = |cols: Vec<&str>| -> String {
+        format!("{indent}{}{}", fit::ROW, cols.join(&fit::CELL.to_string()))
     };
-    let _ = writeln!(out, "{}", fmt_row(head.clone()));
-    for (row, c) in rows.iter().zip(&cells) {
-        let mut line = fmt_row(c.iter().map(String::as_str).collect());
-        if with_needed
-            && let (Some(n), Some(max), Some(free), Some(r)) = (
-                row["needed"].as_str(),
-                row["max_capacity"].as_str(),
-                row["free"].as_str(),
-                row["resource"].as_str(),
-            )
-        {
-            let u = |s: &str| {
-                crate::kube::quantity::Quantity::parse(s)
-                    .ok()
-                    .map(|q| scheduler_units(r, q))
-            };
-            if let (Some(n), Some(max), Some(free)) = (u(n), u(max), u(free)) {
-                line.push_str(if n > max {
-                    "   ✗ never fits"
-                } else if n > free {
-                    "   ✗ not now"
-                } else {
-                    "   ✓"
-                });
-            }
+    let mut header = head.clone();
+    if with_needed {
+        header.push("");
+    }
+    let _ = writeln!(out, "{}", row(header));
+    for (row_value, c) in rows.iter().zip(&cells) {
+        let mut cols: Vec<&str> = c.iter().map(String::as_str).collect();
+        if with_needed {
+            cols.push(fits(row_value));
         }
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", row(cols));
+    }
+}
+
+/// `✗ never fits`, `✗ not now` or `✓`: what a quota row's `needed` leaves.
+fn fits(row: &Value) -> &'static str {
+    let (Some(n), Some(max), Some(free), Some(r)) = (
+        row["needed"].as_str(),
+        row["max_capacity"].as_str(),
+        row["free"].as_str(),
+        row["resource"].as_str(),
+    ) else {
+        return "";
+    };
+    let u = |s: &str| {
+        crate::kube::quantity::Quantity::parse(s)
+            .ok()
+            .map(|q| scheduler_units(r, q))
+    };
+    match (u(n), u(max), u(free)) {
+        (Some(n), Some(max), _) if n > max => "✗ never fits",
+        (Some(n), _, Some(free)) if n > free => "✗ not now",
+        (Some(_), Some(_), Some(_)) => "✓",
+        _ => "",
     }
 }
 

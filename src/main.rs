@@ -18,6 +18,7 @@ Examples:
   kdiag get po -A -o wide bundle/                   like kubectl, offline
   kdiag describe deploy/web -n shop bundle/         with the object's events and findings
   kdiag logs web-7d4b9-x2kqp -p -n shop bundle/     the previous container's log
+  kdiag use bundle/ && kdiag get po -n shop         get, describe, logs read it from now on
   kdiag scan 'cases/*/' > fleet.jsonl               many bundles, one JSON line each
   kdiag merge shard-*.jsonl                         the fleet table of sharded scans
 
@@ -34,8 +35,8 @@ Exit status: 0 nothing at or above --fail-on; 1 an error finding at or above it;
     long_about = "Explains, offline, why things are stuck in a saved Kubernetes snapshot (support bundle).\n\n\
         kdiag reads kubectl dumps, must-gather trees, troubleshoot bundles, support-bundle-kit \
         bundles, cluster-info dumps and Insights archives (folders, .zip, .tar, .tar.gz, YAML/JSON files, stdin) and names, for every \
-        stuck pod or job, the stage where it stopped (queue, creation, scheduling, node, runtime, \
-        readiness, traffic), citing the bundle's own files and lines.",
+        stuck pod or job, the stage where it stopped (platform, queue, creation, scheduling, node, \
+        runtime, readiness, traffic), citing the bundle's own files and lines.",
     after_help = EXAMPLES
 )]
 struct Cli {
@@ -62,6 +63,9 @@ enum Command {
     /// Print a container's log as the bundle holds it, like `kubectl logs` (-p: the previous container's).
     #[command(after_help = cli::logs::EXAMPLES)]
     Logs(cli::logs::LogsArgs),
+    /// Set the bundle get, describe and logs read when no PATH is given (as `omc use`).
+    #[command(after_help = cli::bundle::EXAMPLES)]
+    Use(cli::bundle::UseArgs),
     /// Analyze many bundles (folders of bundles, globs) a few at a time: one JSON line per bundle, then a fleet table on stderr.
     #[command(after_help = cli::scan::EXAMPLES)]
     Scan(cli::scan::ScanArgs),
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
         Command::Get(args) => cli::get::run(args),
         Command::Describe(args) => cli::describe::run(args),
         Command::Logs(args) => cli::logs::run(args),
+        Command::Use(args) => cli::bundle::run(args),
         Command::Scan(args) => cli::scan::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Serve(args) => cli::serve::run(args),

@@ -127,6 +127,7 @@ pub fn fleet_table(lines: &[Value]) -> String {
         .count();
     let mut out =
         format!("fleet: {total} bundle(s), {with} with findings, {unreadable} unreadable\n");
+    out.push_str(&bundle_rows(lines));
     let counts = |key: &str| {
         let mut m: HashMap<String, (usize, u64)> = HashMap::new();
         for l in lines {
@@ -174,6 +175,48 @@ pub fn fleet_table(lines: &[Value]) -> String {
         out.push_str(&format!(
             "{rule:<w$}  {stage:<11} {:>9} {f:>9}\n",
             format!("{b}/{total}")
+        ));
+    }
+    out
+}
+
+/// One row per bundle, in the lines' order: its path, layout, objects, findings by
+/// severity and problems, or why it could not be read.
+fn bundle_rows(lines: &[Value]) -> String {
+    let text = |l: &Value, k: &str| l.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let num = |l: &Value, p: &str| l.pointer(p).and_then(Value::as_u64).unwrap_or(0);
+    let paths: Vec<String> = lines
+        .iter()
+        .map(|l| crate::parse::terminal::one_line(&text(l, "path")).into_owned())
+        .collect();
+    let w = paths
+        .iter()
+        .map(|p| p.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let mut out = format!(
+        "\n{:<w$}  {:<22} {:>8} {:>7} {:>8} {:>5} {:>8}\n",
+        "BUNDLE", "LAYOUT", "OBJECTS", "ERRORS", "WARNINGS", "INFO", "PROBLEMS"
+    );
+    for (l, path) in lines.iter().zip(&paths) {
+        let pad = w.saturating_sub(path.chars().count());
+        if let Some(e) = l.get("error").and_then(Value::as_str)
+            && num(l, "/objects") == 0
+        {
+            let e = crate::parse::terminal::one_line(e);
+            out.push_str(&format!("{path}{:pad$}  unreadable: {e}\n", ""));
+            continue;
+        }
+        out.push_str(&format!(
+            "{path}{:pad$}  {:<22} {:>8} {:>7} {:>8} {:>5} {:>8}\n",
+            "",
+            text(l, "layout"),
+            num(l, "/objects"),
+            num(l, "/severity/error"),
+            num(l, "/severity/warning"),
+            num(l, "/severity/info"),
+            num(l, "/problems"),
         ));
     }
     out
@@ -273,8 +316,7 @@ fn has_archive_name(name: &str) -> bool {
 
 /// A PATH (possibly a glob) → bundles. A folder that looks like a bundle itself
 /// (object files at its top, or a must-gather / troubleshoot / cluster-info layout) is
-/// one bundle; any other folder is a folder of bundles: each archive, dump file and
-/// sub-folder in it is one.
+/// one bundle; any other folder is a folder of bundles, read as [`bundles_in`] finds them.
 pub fn expand(pattern: &str) -> Result<Vec<PathBuf>, String> {
     let matched = glob(pattern);
     if matched.is_empty() {
@@ -283,23 +325,61 @@ pub fn expand(pattern: &str) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in matched {
         if p.is_dir() && !looks_like_bundle(&p) {
-            let mut children: Vec<PathBuf> = std::fs::read_dir(&p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|c| {
-                    !c.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with('.'))
-                })
-                .filter(|c| c.is_dir() || has_bundle_extension(c))
-                .collect();
-            children.sort();
-            out.extend(children);
+            out.extend(bundles_in(&p).map_err(|e| format!("{}: {e}", p.display()))?);
         } else {
             out.push(p);
         }
     }
     Ok(out)
+}
+
+/// How deep [`bundles_in`] looks into folders of folders of bundles.
+const NESTING: usize = 4;
+
+/// The bundles in a folder that is not one bundle itself, sorted: each archive and dump
+/// file at its top, each sub-folder that is a bundle, and the bundles of each sub-folder
+/// that is a folder of bundles in turn (a case folder holding a customer's folders); a
+/// sub-folder in which none is found is kept as one (scan then says what it holds).
+/// Hidden entries (`.git/`, `.vscode/`) and editor files are left out.
+pub fn bundles_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    nested_bundles(dir, NESTING)
+}
+
+fn nested_bundles(dir: &Path, depth: usize) -> std::io::Result<Vec<PathBuf>> {
+    let mut children: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|c| {
+            !c.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(crate::ingest::layout::is_editor_or_hidden)
+        })
+        .collect();
+    children.sort();
+    let mut out = Vec::new();
+    for c in children {
+        if c.is_dir() {
+            if depth == 0 || looks_like_bundle(&c) {
+                out.push(c);
+                continue;
+            }
+            match nested_bundles(&c, depth - 1) {
+                Ok(inner) if !inner.is_empty() => out.extend(inner),
+                _ => out.push(c),
+            }
+        } else if has_bundle_extension(&c) {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+/// An archive by its name (what the ingest opens in a folder) and by its bytes (what it
+/// can read): `case.zip` that is an HTML error page is a file, not a bundle.
+fn is_archive(p: &Path) -> bool {
+    p.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(has_archive_name)
+        && crate::ingest::source::holds_readable_archive(p)
 }
 
 fn has_bundle_extension(p: &Path) -> bool {
@@ -345,7 +425,7 @@ pub fn bundles_inside(dir: &Path) -> Vec<String> {
             if d.layout != Layout::KubectlDump && d.root.starts_with(&prefix) {
                 found.push(prefix);
             }
-        } else if has_archive_name(top) {
+        } else if is_archive(&dir.join(top)) {
             found.push(top.clone());
         }
     }
@@ -370,20 +450,85 @@ fn relative_paths(dir: &Path, depth: usize, limit: usize) -> Vec<String> {
         .collect()
 }
 
+/// Whether layout detection over the folder's top four levels finds a layout (other than
+/// a plain kubectl dump) rooted at the folder itself: a logs collector's `rke2/kubectl/`,
+/// a troubleshoot tree, a must-gather whose image folders share its `timestamp`.
+/// The folder's own name leads each path, so that a layout's inner folder given alone
+/// (a must-gather's `namespaces/`) is still recognised as part of one bundle.
+fn own_layout(dir: &Path) -> bool {
+    use crate::ingest::layout::{Layout, detect};
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let named = format!("{name}/");
+    let paths: Vec<String> = relative_paths(dir, 4, 20_000)
+        .into_iter()
+        .map(|p| format!("{named}{p}"))
+        .collect();
+    let d = detect(paths.iter().map(String::as_str));
+    d.layout != Layout::KubectlDump && (d.root.is_empty() || d.root == named)
+}
+
+/// The bundles a folder PATH holds when it is a folder of bundles (what `kdiag scan`
+/// reads one at a time), else nothing: a PATH that is a bundle, or a file.
+pub fn several_in(path: &Path) -> Vec<PathBuf> {
+    if !path.is_dir() || looks_like_bundle(path) {
+        return Vec::new();
+    }
+    // An archive named so that cannot be read (a 7z, an error page saved as `.zip`), or
+    // a sub-folder in which no bundle was found, is scan's to report, not a bundle to
+    // refuse the folder for.
+    bundles_in(path)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|b| {
+            // Only archives and folders a layout is rooted at count: loose YAML/JSON
+            // files beside archives, and sub-folders of YAML (a dump kept a folder per
+            // namespace), are one dump's files, read together as before.
+            if b.is_dir() {
+                marked_bundle(b)
+            } else {
+                is_archive(b)
+            }
+        })
+        .collect()
+}
+
+/// Files and folders only bundles hold at their top.
+const MARKERS: &[&str] = &[
+    "namespaces",
+    "cluster-scoped-resources",
+    "cluster-resources",
+    "cluster-info",
+    "version.yaml",
+    "timestamp",
+    "analysis.json",
+];
+
+/// Whether a folder is a bundle by its layout or by a file or folder only bundles hold
+/// (`timestamp`, `cluster-resources`, `must-gather.local.*`…), not merely by YAML in it.
+fn marked_bundle(dir: &Path) -> bool {
+    own_layout(dir)
+        || std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries.filter_map(|e| e.ok()).any(|e| {
+                let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+                MARKERS.contains(&name.as_str())
+                    || name.starts_with("must-gather.local")
+                    || name.starts_with("quay-io-")
+            })
+        })
+}
+
 /// Whether a folder is one bundle rather than a folder of bundles: the folders and files
 /// bundle layouts have make it a bundle; archives in it make it a folder of bundles;
 /// else YAML/JSON files at its top make it one dump (a folder holding only folders is
 /// a folder of bundles).
 fn looks_like_bundle(dir: &Path) -> bool {
-    const MARKERS: &[&str] = &[
-        "namespaces",
-        "cluster-scoped-resources",
-        "cluster-resources",
-        "cluster-info",
-        "version.yaml",
-        "timestamp",
-        "analysis.json",
-    ];
+    if own_layout(dir) {
+        return true;
+    }
     if bundles_inside(dir).len() >= 2 {
         return false;
     }
@@ -401,7 +546,7 @@ fn looks_like_bundle(dir: &Path) -> bool {
         }
         let p = e.path();
         if p.is_file() {
-            if has_archive_name(&name) {
+            if is_archive(&p) {
                 return false;
             }
             dumps |= DUMP_EXTENSIONS.iter().any(|x| name.ends_with(x));

@@ -156,6 +156,45 @@ fn rules_lists_every_rule() {
     });
 }
 
+/// `kdiag --help` names every stage `--stage` takes: a new stage is not left out of the
+/// overview.
+#[test]
+fn help_names_every_stage() {
+    let help = kdiag(&["analyze", "--help"]).stdout;
+    let stages = help
+        .lines()
+        .find(|l| l.contains("--stage"))
+        .and_then(|l| l.split("[possible values: ").nth(1))
+        .expect("--stage lists its values")
+        .trim_end_matches(']');
+    let stages: Vec<&str> = stages.split(", ").collect();
+    assert_eq!(stages.len(), 8, "{stages:?}");
+    let top = kdiag(&["--help"]).stdout;
+    let listed = top
+        .split("the stage where it stopped (")
+        .nth(1)
+        .and_then(|t| t.split(')').next())
+        .expect("--help lists the stages");
+    let listed: Vec<String> = listed.split(',').map(|s| s.trim().to_string()).collect();
+    assert_eq!(listed, stages, "{top}");
+}
+
+/// The rules' docs are for users: no Rust paths or constant names from the source.
+#[test]
+fn rule_docs_name_no_internals() {
+    let all = json(&kdiag(&["rules", "--format", "json"]));
+    for r in all["rules"].as_array().unwrap() {
+        let text = r.to_string();
+        let internal = text.contains("::")
+            || text.split('`').skip(1).step_by(2).any(|code| {
+                code.len() > 3
+                    && code.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                    && code.contains('_')
+            });
+        assert!(!internal, "{}: {text}", r["id"]);
+    }
+}
+
 #[test]
 fn fingerprints_are_stable_and_unique() {
     let out = json(&kdiag(&["analyze", SEED, "--format", "json"]));

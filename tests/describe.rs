@@ -278,7 +278,8 @@ fn pod_fields_as_kubectl_prints_them() {
         "\nQoS Class:         Burstable\n",
         // A multi-line annotation under its key, the last-applied configuration left out.
         "\n                      note:\n                        first line\n                        second line\n",
-        // x3 over the age of the first time; From from events.k8s.io/v1's deprecatedSource.
+        // x3 over the age of the first time; From from events.k8s.io/v1's deprecatedSource;
+        // the container's field path before the message, as kubectl 1.37 prints it.
         "\n  Warning  Unhealthy  3m (x3 over 22m)  kubelet  spec.containers{kube-apiserver}: Liveness probe failed: HTTP probe failed with statuscode: 500\n",
         "\n  Normal   Killing    0s                kubelet  Container kube-apiserver definition changed, will be restarted\n",
     ] {
@@ -344,7 +345,7 @@ fn kind_name_matches_names_by_prefix_as_kubectl() {
     let none = kdiag(&["describe", "pod", "zzz", SEED]);
     assert_eq!(none.code, 2);
     assert!(
-        none.stderr.contains("Pod zzz is not in the bundle"),
+        none.stderr.contains("Pod default/zzz is not in the bundle"),
         "{}",
         none.stderr
     );

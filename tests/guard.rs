@@ -64,7 +64,7 @@ fn must_gather_image(dir: &Scratch, at: &str) {
 }
 
 #[test]
-fn a_folder_of_several_bundles_is_named_not_silently_merged() {
+fn a_folder_of_several_bundles_is_refused_unless_merged_on_purpose() {
     let dir = Scratch::new("guard-several");
     for (name, from) in [
         ("a.zip", "control-plane-seed.must-gather.zip"),
@@ -76,19 +76,35 @@ fn a_folder_of_several_bundles_is_named_not_silently_merged() {
             std::fs::read(root().join("sample-bundles").join(from)).unwrap(),
         );
     }
-    let run = analyze(dir.path());
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("holds 3 bundles (a.zip, b.tar.gz, c.zip)")
-            && run.stderr.contains("kdiag scan"),
-        "{}",
-        run.stderr
-    );
+    // Every command that reads one bundle refuses, naming them and the ways on.
+    let named = "holds 3 bundles (a.zip, b.tar.gz, c.zip)";
+    for args in [
+        vec!["analyze", dir.path()],
+        vec!["get", "nodes", dir.path()],
+        vec!["describe", "node/node-a", dir.path()],
+        vec!["logs", "web", dir.path()],
+    ] {
+        let run = kdiag(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(named)
+                && run.stderr.contains("kdiag scan")
+                && run.stderr.contains("--merge"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+    }
+    // --merge reads them as one cluster, and says so in the input's notes.
+    let run = kdiag(&["analyze", dir.path(), "--merge", "--format", "json"]);
+    assert!(run.code < 2, "{}", run.stderr);
     let notes = json(&run)["inputs"][0]["notes"].to_string();
-    assert!(notes.contains("holds 3 bundles"), "{notes}");
-    let get = kdiag(&["get", "nodes", dir.path()]);
-    assert!(get.stderr.contains("holds 3 bundles"), "{}", get.stderr);
+    assert!(
+        notes.contains("holds 3 bundles") && notes.contains("read as one cluster (--merge)"),
+        "{notes}"
+    );
+    let get = kdiag(&["get", "nodes", "--merge", dir.path()]);
+    assert_eq!(get.code, 0, "{}", get.stderr);
 
     // Two must-gather trees side by side.
     let two = Scratch::new("guard-two-mg");
@@ -100,19 +116,48 @@ fn a_folder_of_several_bundles_is_named_not_silently_merged() {
         must_gather_image(&two, &format!("{mg}/quay-io-image"));
     }
     let run = analyze(two.path());
+    assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr
             .contains("holds 2 bundles (must-gather.local.1/, must-gather.local.2/)"),
         "{}",
         run.stderr
     );
+    // A folder of case folders, each holding one must-gather: each case is one bundle.
+    let cases = Scratch::new("guard-cases");
+    for case in ["case-1/must-gather.local.1", "case-2/must-gather.local.2"] {
+        cases.write(
+            &format!("{case}/timestamp"),
+            "2026-11-20 09:00:00 +0000 UTC\n",
+        );
+        must_gather_image(&cases, &format!("{case}/quay-io-image"));
+    }
+    let run = analyze(cases.path());
+    assert!(
+        run.stderr.contains("holds 2 bundles (case-1/, case-2/)"),
+        "{}",
+        run.stderr
+    );
 
-    // One must-gather of two images, its timestamp at the top: one bundle.
+    // One must-gather of two images, its timestamp at the top, and archived logs beside
+    // them: one bundle. Its `namespaces/` folder given alone is still one.
     let one = Scratch::new("guard-one-mg");
     one.write("timestamp", "2026-11-20 09:00:00 +0000 UTC\n");
     must_gather_image(&one, "quay-io-one");
     must_gather_image(&one, "quay-io-two");
+    one.write(
+        "quay-io-one/host_service_logs/kubelet.tar.gz",
+        std::fs::read(root().join("sample-bundles/control-plane-seed.troubleshoot.tar.gz"))
+            .unwrap(),
+    );
+    one.write(
+        "quay-io-one/logs.zip",
+        crate::zip_of(&[("kubelet.log", b"I1120 started\n")]),
+    );
     let run = analyze(one.path());
+    assert!(!run.stderr.contains("bundles"), "{}", run.stderr);
+    assert_ne!(run.code, 2, "{}", run.stderr);
+    let run = analyze(&one.file("quay-io-one/namespaces"));
     assert!(!run.stderr.contains("bundles"), "{}", run.stderr);
     // A troubleshoot bundle's folder and an archive with several members: one bundle.
     for path in ["sample-bundles/scheduling/runtime-crash-loop", SEED] {

@@ -436,7 +436,7 @@ fn fifos_and_devices_are_refused_unread() {
     );
 }
 
-/// Runs `kdiag analyze PATH --format json --fail-on never` with `env` set, feeding `stdin`
+/// Runs `kdiag analyze PATH --format json --fail-on never --merge` with `env` set, feeding `stdin`
 /// when given (PATH is then `-`); its output and its peak RSS in MiB (`KDIAG_STATS`).
 pub fn analyze_with(
     path: &str,
@@ -448,7 +448,16 @@ pub fn analyze_with(
         .map(|(var, value)| (*var, value.to_string()))
         .chain([("KDIAG_STATS", "1".to_string())])
         .collect();
-    let args = ["analyze", path, "--format", "json", "--fail-on", "never"];
+    // Budgets hold over whatever PATH holds, read as one (a folder of archives too).
+    let args = [
+        "analyze",
+        path,
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--merge",
+    ];
     let run = crate::kdiag_env(&args, stdin, &env);
     assert_eq!(run.code, 0, "{path}: {}", run.stderr);
     let rss = run

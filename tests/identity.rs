@@ -292,6 +292,38 @@ fn events_of_both_groups_are_events() {
     );
 }
 
+/// The kubelet writes its events about a Node with the node's name as
+/// `involvedObject.uid`: they are the node's events. An event whose uid is another object's
+/// that is not in the bundle (an earlier node of the same name) is not.
+#[test]
+fn kubelet_events_name_their_node_by_its_name_as_uid() {
+    let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node2\n  uid: 5f0c1d3e-0000-4000-8000-000000000002\n  creationTimestamp: \"2026-01-01T00:00:00Z\"\nstatus:\n  conditions:\n  - type: Ready\n    status: \"True\"\n";
+    let event = |name: &str, uid: &str, message: &str| {
+        format!(
+            "apiVersion: v1\nkind: Event\nmetadata:\n  name: {name}\n  namespace: default\ninvolvedObject:\n  kind: Node\n  name: node2\n  uid: {uid}\nreason: NodeHasSufficientMemory\nmessage: {message}\ntype: Normal\nlastTimestamp: \"2026-01-01T00:01:00Z\"\n"
+        )
+    };
+    let b = Scratch::with_files(
+        "node-events",
+        &[
+            ("node.yaml", node),
+            ("ev1.yaml", &event("node2.1", "node2", "by the kubelet")),
+            (
+                "ev2.yaml",
+                &event(
+                    "node2.2",
+                    "5f0c1d3e-0000-4000-8000-0000000000ff",
+                    "an earlier node2",
+                ),
+            ),
+        ],
+    );
+    let d = kdiag(&["describe", "node", "node2", b.path()]);
+    assert_eq!(d.code, 0, "{}", d.stderr);
+    assert!(d.stdout.contains("by the kubelet"), "{}", d.stdout);
+    assert!(!d.stdout.contains("an earlier node2"), "{}", d.stdout);
+}
+
 /// A copy cut short where it still parses as YAML (here at the first key of a container
 /// status, which then reads as the text `image`) never replaces a complete copy, whatever
 /// its resourceVersion (900 against 800) or the order of files and PATHs: where both copies

@@ -678,7 +678,8 @@ fn why_snapshots() {
 
 #[test]
 fn why_shows_the_quota_table_and_verdict() {
-    let run = kdiag(&["why", "job/train", &bundle("seed-quota")]);
+    // Wide enough for the quota table to be a table.
+    let run = kdiag(&["why", "job/train", &bundle("seed-quota"), "--width", "200"]);
     assert_eq!(run.code, 0);
     let out = &run.stdout;
     assert!(
@@ -831,7 +832,8 @@ fn github_issue_captures_load() {
             out["problems"]
         );
         assert!(findings(&out).is_empty(), "{file}");
-        let why = kdiag(&["why", "cq/gpu-cluster-queue", p.to_str().unwrap()]);
+        let path = p.to_str().unwrap();
+        let why = kdiag(&["why", "cq/gpu-cluster-queue", path, "--width", "200"]);
         assert_eq!(why.code, 0, "{file}: {}", why.stderr);
         let row = why
             .stdout
@@ -882,7 +884,8 @@ fn github_issue_captures_load() {
     ]));
     assert_eq!(out["inputs"][0]["objects"], 1);
     assert!(findings(&out).is_empty(), "{:#?}", out["findings"]);
-    let why = kdiag(&["why", "workload/job-action", p.to_str().unwrap()]);
+    let path = p.to_str().unwrap();
+    let why = kdiag(&["why", "workload/job-action", path, "--width", "200"]);
     assert_eq!(why.code, 0);
     assert!(why.stdout.contains("admission in queue: podSet main count 1 · cpu→on-demand, memory→on-demand · usage 150m cpu, 205785634 memory"), "{}", why.stdout);
     let _ = std::fs::remove_dir_all(&tmp);

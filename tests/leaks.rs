@@ -228,10 +228,13 @@ fn why_prints_condition_messages_escaped() {
         "{}",
         run.stdout
     );
+    // Wide enough to keep the message on one line: escaped as a whole.
+    let wide = kdiag(&["why", "job/train", "-n", "ml", b.path(), "--width", "200"]);
     prints(
-        &run,
+        &wide,
         "couldnt assign\\n\\rWorkload ml/other FORGED \\u{202e}line\\x1b]0;PWN\\x07",
     );
+    prints(&run, "\\u{202e}line\\x1b]0;PWN\\x07");
 }
 
 // ── --redact ────────────────────────────────────────────────────────────────────────

@@ -21,10 +21,12 @@ fn current_and_previous_from_must_gather_and_troubleshoot() {
         let current = kdiag(&["logs", WORKER, "-n", "demo", bundle]);
         assert_eq!(current.code, 0, "{bundle}: {}", current.stderr);
         assert_eq!(current.stdout, seed_log("worker.log"), "{bundle}");
-        let previous = kdiag(&["logs", &format!("pod/{WORKER}"), "-p", bundle]);
+        let previous = kdiag(&["logs", &format!("pod/{WORKER}"), "-p", "-n", "demo", bundle]);
         assert_eq!(previous.code, 0, "{bundle}: {}", previous.stderr);
         assert_eq!(previous.stdout, seed_log("worker-previous.log"), "{bundle}");
-        let tail = kdiag(&["logs", WORKER, "--tail", "1", "-c", "worker", bundle]);
+        let tail = kdiag(&[
+            "logs", WORKER, "--tail", "1", "-c", "worker", "-n", "demo", bundle,
+        ]);
         assert_eq!(
             tail.stdout,
             "time=\"2026-11-20T09:11:42Z\" level=fatal msg=\"cannot start without a queue connection\"\n",
@@ -85,14 +87,14 @@ fn cluster_info_dump_picks_the_containers_part() {
         run.stderr
     );
     assert_eq!(
-        kdiag(&["logs", "p", "-c", "setup", b.path()]).stdout,
+        kdiag(&["logs", "p", "-c", "setup", "-n", "demo", b.path()]).stdout,
         "setup done\n"
     );
     assert_eq!(
-        kdiag(&["logs", "p", "-c", "proxy", b.path()]).stdout,
+        kdiag(&["logs", "p", "-c", "proxy", "-n", "demo", b.path()]).stdout,
         "proxy ready\n"
     );
-    let bad = kdiag(&["logs", "p", "-c", "sidecar", b.path()]);
+    let bad = kdiag(&["logs", "p", "-c", "sidecar", "-n", "demo", b.path()]);
     assert_eq!(bad.code, 2);
     assert!(
         bad.stderr
@@ -118,7 +120,7 @@ fn support_bundle_kit_logs() {
             ("logs/demo/web-1/web.log", line),
         ],
     );
-    let run = kdiag(&["logs", "web-1", b.path()]);
+    let run = kdiag(&["logs", "web-1", "-n", "demo", b.path()]);
     assert_eq!((run.code, run.stdout.as_str()), (0, line), "{}", run.stderr);
 }
 
@@ -141,7 +143,7 @@ fn troubleshoot_logs_collector_paths() {
     let run = kdiag(&["logs", "p", "-c", "proxy", "-n", "demo", b.path()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "proxy from the collector\n");
-    let prev = kdiag(&["logs", "p", "-c", "proxy", "-p", b.path()]);
+    let prev = kdiag(&["logs", "p", "-c", "proxy", "-p", "-n", "demo", b.path()]);
     assert_eq!(prev.stdout, "proxy before\n", "{}", prev.stderr);
     let missing = kdiag(&["logs", "p", "-n", "demo", b.path()]);
     assert!(
@@ -183,6 +185,23 @@ fn a_kept_tail_is_announced() {
         "{}",
         run.stderr
     );
+    // `--tail` within the kept lines misses nothing and says nothing; past them it does.
+    let kept = run.stdout.lines().count();
+    for (tail, said) in [(1, false), (kept, false), (kept + 1, true)] {
+        let tail = tail.to_string();
+        let run = kdiag_env(
+            &["logs", WORKER, "-n", "demo", "--tail", &tail, b.path()],
+            None,
+            &[("KDIAG_LOG_TAIL_BYTES", "200".to_string())],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.contains("are not shown"),
+            said,
+            "--tail {tail}: {}",
+            run.stderr
+        );
+    }
 }
 
 /// must-gather writes `previous.log` and `previous.insecure.log` (one of them often
@@ -202,10 +221,10 @@ fn must_gather_empty_and_insecure_copies() {
         &format!("{logs}/previous.log"),
         seed_log("worker-previous.log"),
     );
-    let previous = kdiag(&["logs", WORKER, "-p", b.path()]);
+    let previous = kdiag(&["logs", WORKER, "-p", "-n", "demo", b.path()]);
     assert_eq!(previous.code, 0, "{}", previous.stderr);
     assert_eq!(previous.stdout, seed_log("worker-previous.log"));
-    let current = kdiag(&["logs", WORKER, b.path()]);
+    let current = kdiag(&["logs", WORKER, "-n", "demo", b.path()]);
     assert_eq!((current.code, current.stdout.as_str()), (0, ""));
     assert!(
         current
@@ -294,13 +313,13 @@ fn a_container_named_like_a_previous_log() {
             ),
         ],
     );
-    let sidecar = kdiag(&["logs", "p", "-c", "app-previous", b.path()]);
+    let sidecar = kdiag(&["logs", "p", "-c", "app-previous", "-n", "demo", b.path()]);
     assert_eq!(
         sidecar.stdout, "error: sidecar line, not app's\n",
         "{}",
         sidecar.stderr
     );
-    let previous = kdiag(&["logs", "p", "-c", "app", "-p", b.path()]);
+    let previous = kdiag(&["logs", "p", "-c", "app", "-p", "-n", "demo", b.path()]);
     assert_eq!(previous.code, 2, "{}", previous.stdout);
     let out = crate::analyze_json(b.path());
     let text = out.to_string();

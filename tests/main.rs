@@ -7,6 +7,7 @@ mod cli;
 mod conditions;
 mod corpus;
 mod describe;
+mod first_hour;
 mod get_forms;
 mod guard;
 mod history;
@@ -32,6 +33,7 @@ mod scheduling;
 mod selective;
 mod selective_describe;
 mod serve;
+mod serve_clients;
 mod serve_hostile;
 mod serve_replay;
 mod serve_tls;
@@ -71,6 +73,13 @@ pub fn kdiag_env(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, String)]) ->
         // The human report's width is COLUMNS when set: tests fix it with --width.
         .env_remove("COLUMNS")
         .env_remove("KDIAG_STATS")
+        // The bundle a user set with `kdiag use` is not the tests' (tests of `use` set
+        // their own config folder).
+        .env_remove("KDIAG_BUNDLE")
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("kdiag-tests-no-config"),
+        )
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(if stdin.is_some() {
             Stdio::piped()

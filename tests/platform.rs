@@ -319,3 +319,55 @@ fn a_pool_rolling_out_a_configuration_is_said() {
         "{line}"
     );
 }
+
+/// An operator's version is cited only when it is not the release being installed: the
+/// operator of a stalled update at the target version has no "operator version" line, the
+/// one not yet updated has; and its condition's label does not repeat the message.
+#[test]
+#[cfg_attr(
+    not(kdiag_corpus),
+    ignore = "needs ../shared/corpus (absent when built; touch build.rs after adding it)"
+)]
+fn an_operators_version_is_cited_when_it_lags() {
+    let dir = crate::corpus::corpus().join("oc-upgrade-status");
+    let notes = |case: &str| -> Vec<String> {
+        let p = dir.join(case);
+        let out = crate::json(&crate::kdiag(&[
+            "analyze",
+            p.to_str().unwrap(),
+            "--format",
+            "json",
+        ]));
+        out["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| {
+                f["rule"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("platform/operator-")
+            })
+            .flat_map(|f| f["evidence"].as_array().unwrap().clone())
+            .filter_map(|e| e["note"].as_str().map(str::to_string))
+            .filter(|n| n.starts_with("operator version"))
+            .collect()
+    };
+    assert_eq!(notes("4.14.1-degraded"), Vec::<String>::new());
+    assert_eq!(
+        notes("4.16.0-single-node"),
+        [
+            "operator version 4.16.0-0.nightly-2024-08-01-082745, not yet 4.17.0-ec.0, the release being installed"
+        ]
+    );
+    let p = dir.join("4.14.1-degraded");
+    let human = crate::kdiag(&["analyze", p.to_str().unwrap(), "--width", "100"]).stdout;
+    assert!(!human.contains("operator version"), "{human}");
+    // The condition's message is the title's; the label keeps its reason and time.
+    assert!(
+        human.contains("╰─┤ Degraded=True reason NodeController_MasterNodesReady since\n"),
+        "{human}"
+    );
+    // Three titles and the rest of the fourth, cut, once each.
+    assert_eq!(human.matches("KubeletNotReady").count(), 4, "{human}");
+}

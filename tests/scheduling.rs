@@ -91,7 +91,15 @@ fn scheduling_sample_snapshots() {
             insta::assert_snapshot!(format!("{name}.json"), j.stdout);
         });
         if *human {
-            let h = kdiag(&["analyze", &path(bundle), "--fail-on", "never"]);
+            // Every finding in full: these snapshots show each rule's rendering.
+            let h = kdiag(&[
+                "analyze",
+                &path(bundle),
+                "--fail-on",
+                "never",
+                "--details",
+                "all",
+            ]);
             assert_eq!(h.code, 0, "{bundle}: {}", h.stderr);
             area_settings("scheduling")
                 .bind(|| insta::assert_snapshot!(format!("{name}.human"), h.stdout));

@@ -207,6 +207,26 @@ pub const TABLE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io,applicatio
 fn serves_discovery_tables_objects_and_status_errors() {
     let s = Server::start(&["sample-bundles/control-plane-seed.must-gather.zip"], &[]);
     assert_eq!(get(&s.addr, "/healthz", "").text(), "ok");
+    // OpenAPI is served in no type: 404 even to a protobuf-only Accept (`kubectl explain`
+    // asks v2 as protobuf after v3's 404), where other paths answer such a client 406.
+    let proto = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+    let openapi = get(&s.addr, "/openapi/v2?timeout=32s", proto);
+    assert_eq!(openapi.status, 404, "{}", openapi.text());
+    assert_eq!(openapi.json()["reason"], "NotFound");
+    let pb = "application/vnd.kubernetes.protobuf";
+    assert_eq!(get(&s.addr, "/api/v1/pods", pb).status, 406);
+    // kubectl's `auth can-i delete pods -n demo`, posted as protobuf, answered as JSON.
+    let review = b"k8s\x00\x0a\x32\x0a\x17authorization.k8s.io/v1\x12\x17SelfSubjectAccessReview\x12\x1a\x12\x18\x0a\x16\x0a\x04demo\x12\x06delete\x2a\x04pods\x3a\x00\x1a\x00\x22\x00";
+    let path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+    let accept = [(
+        "Accept",
+        "application/vnd.kubernetes.protobuf,application/json",
+    )];
+    let answered = request(&s.addr, "POST", path, &accept, review);
+    assert_eq!(answered.status, 201, "{}", answered.text());
+    let answered = answered.json();
+    assert_eq!(answered["spec"]["resourceAttributes"]["namespace"], "demo");
+    assert_eq!(answered["status"]["allowed"], false);
     let kubeconfig = std::fs::read_to_string(&s.kubeconfig).expect("the kubeconfig is written");
     assert!(
         kubeconfig.contains(&format!("server: {}", s.url())),

@@ -180,7 +180,15 @@ fn traffic_sample_snapshots() {
         let out = own_json(&analyze(bundle), ours);
         area_settings("traffic").bind(|| insta::assert_snapshot!(format!("{name}.json"), out));
         if HUMAN.contains(bundle) {
-            let h = kdiag(&["analyze", &path(bundle), "--fail-on", "never"]);
+            // Every finding in full: these snapshots show each rule's rendering.
+            let h = kdiag(&[
+                "analyze",
+                &path(bundle),
+                "--fail-on",
+                "never",
+                "--details",
+                "all",
+            ]);
             assert_eq!(h.code, 0, "{bundle}: {}", h.stderr);
             area_settings("traffic")
                 .bind(|| insta::assert_snapshot!(format!("{name}.human"), h.stdout));

@@ -2,8 +2,9 @@
 //! JSON, SARIF or HTML, filtered by namespace and stage, compared with a baseline; the
 //! exit status says whether findings at or above `--fail-on` were found.
 
-use super::inputs::{load, several_bundles};
+use super::inputs::{load, one_bundle_each};
 use super::output::try_write_stdout;
+use super::pager;
 use crate::report::baseline::Comparison;
 use crate::report::redact::Redactor;
 use crate::report::{self, Analysis};
@@ -28,6 +29,10 @@ pub struct AnalyzeArgs {
     /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
+    /// Read a folder of several bundles as one cluster (it is refused otherwise: analyze
+    /// one bundle at a time, or each with `kdiag scan`).
+    #[arg(long)]
+    merge: bool,
     /// Output format [default: from the -o file's extension (.json, .sarif, .html), else human].
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -65,6 +70,37 @@ pub struct AnalyzeArgs {
     /// Human report: only the one-line list of findings, without the details.
     #[arg(long)]
     summary: bool,
+    /// Human report: the findings shown in full, down to this severity; the others are
+    /// their entry of the list only (`all` is `info`).
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = Details::Warning)]
+    details: Details,
+    /// Human report: the notes on each input (layout, snapshot time, skipped files), not
+    /// only their count.
+    #[arg(long)]
+    notes: bool,
+    /// Human report: write to the terminal directly, not through $KDIAG_PAGER, $PAGER or
+    /// `less -FRX` (never used when stdout is not a terminal).
+    #[arg(long)]
+    no_pager: bool,
+}
+
+/// `--details`: the least severe findings the human report shows in full.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Details {
+    Error,
+    Warning,
+    Info,
+    All,
+}
+
+impl Details {
+    fn severity(self) -> Severity {
+        match self {
+            Details::Error => Severity::Error,
+            Details::Warning => Severity::Warning,
+            Details::Info | Details::All => Severity::Info,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -75,8 +111,9 @@ enum ColorWhen {
 }
 
 impl AnalyzeArgs {
-    /// The human report's layout; `to_terminal` when stdout is a terminal.
-    fn human_style(&self, to_terminal: bool) -> report::human::Style {
+    /// The human report's layout; `to_terminal` when stdout is a terminal; `verdict`, its
+    /// last line.
+    fn human_style(&self, to_terminal: bool, verdict: String) -> report::human::Style {
         let color = match self.color {
             ColorWhen::Always => true,
             ColorWhen::Never => false,
@@ -89,13 +126,16 @@ impl AnalyzeArgs {
             width: report_width(self.width, to_terminal),
             top: self.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             summary_only: self.summary,
+            details: self.details.severity(),
+            notes: self.notes,
+            verdict: Some(verdict),
         }
     }
 }
 
 /// `--width`, else `COLUMNS` (as `ls` reads it: set on purpose, since shells do not
 /// export it), else the terminal's width, else 80; never below the narrowest layout.
-fn report_width(flag: Option<u16>, to_terminal: bool) -> usize {
+pub fn report_width(flag: Option<u16>, to_terminal: bool) -> usize {
     let columns = || {
         std::env::var("COLUMNS")
             .ok()
@@ -123,7 +163,7 @@ enum Format {
     Html,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
     Error,
     Warning,
@@ -138,6 +178,15 @@ impl FailOn {
             FailOn::Warning => Some(Severity::Warning),
             FailOn::Info => Some(Severity::Info),
             FailOn::Never => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailOn::Error => "error",
+            FailOn::Warning => "warning",
+            FailOn::Info => "info",
+            FailOn::Never => "never",
         }
     }
 }
@@ -178,13 +227,18 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if format != Format::Human && (args.top.is_some() || args.summary) {
+    if format != Format::Human
+        && (args.top.is_some() || args.summary || args.details != Details::Warning)
+    {
         crate::err_line!(
-            "kdiag: --top and --summary shape the human report; the other formats list every finding"
+            "kdiag: --top, --summary and --details shape the human report; the other formats list every finding in full"
         );
         return ExitCode::from(2);
     }
-    let several = several_bundles(&args.paths);
+    let several = match one_bundle_each(&args.paths, args.merge) {
+        Ok(notes) => notes,
+        Err(code) => return code,
+    };
     let Some((snapshot, mut findings)) = load(&args.paths) else {
         return ExitCode::from(2);
     };
@@ -228,7 +282,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     for (i, note) in &several {
         // A human report on this terminal shows the note already.
-        if !(to_terminal && format == Format::Human) {
+        if !(to_terminal && format == Format::Human && args.notes) {
             crate::err_line!("kdiag: warning: {note}");
         }
         if let Some(input) = analysis.inputs.get_mut(*i) {
@@ -238,6 +292,17 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if let Some(r) = &redactor {
         analysis.redact(r);
     }
+    let threshold = args.fail_on.threshold();
+    let failing = analysis.findings.iter().filter(|f| {
+        threshold.is_some_and(|t| f.severity <= t)
+            && comparison.as_ref().is_none_or(|c| c.is_new(f))
+    });
+    let read_nothing = analysis.inputs.iter().all(|i| i.objects == 0);
+    let code = if read_nothing {
+        2
+    } else {
+        fail_code(failing.map(|f| f.severity))
+    };
     let text = match format {
         Format::Json => match &comparison {
             Some(c) => c.render_json(&analysis),
@@ -246,7 +311,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         Format::Sarif => report::sarif::render(&analysis, comparison.as_ref()),
         Format::Html => report::html::render(&analysis, comparison.as_ref()),
         Format::Human => {
-            let style = args.human_style(to_terminal);
+            let outcome = report::verdict::Outcome {
+                exit: code,
+                fail_on: args.fail_on.as_str(),
+            };
+            let verdict = report::verdict::line(&analysis, comparison.as_ref(), &outcome);
+            let style = args.human_style(to_terminal, verdict);
             match &comparison {
                 Some(c) => report::human::render_against(&analysis, &style, c),
                 None => report::human::render(&analysis, &style),
@@ -254,10 +324,8 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
     };
     let written = match &args.output {
-        Some(path) => std::fs::write(path, text.as_bytes()).map_err(|e| {
-            crate::err_line!("kdiag: cannot write {}: {e}", path.display());
-            ExitCode::from(2)
-        }),
+        Some(path) => write_file(path, &text, analysis.findings.len()),
+        None if format == Format::Human => write_human(&text, to_terminal, args.no_pager),
         None => try_write_stdout(&text),
     };
     if let Err(code) = written {
@@ -273,20 +341,40 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 .unwrap_or_else(|| "?".into())
         );
     }
-    if analysis.inputs.iter().all(|i| i.objects == 0) {
+    if read_nothing {
         crate::err_line!("kdiag: no Kubernetes objects could be read from the input(s)");
         return ExitCode::from(2);
     }
-    let threshold = args.fail_on.threshold();
-    let failing = analysis.findings.iter().filter(|f| {
-        threshold.is_some_and(|t| f.severity <= t)
-            && comparison.as_ref().is_none_or(|c| c.is_new(f))
-    });
-    let code = fail_code(failing.map(|f| f.severity));
     // Freeing a large snapshot object by object takes longer than the process exit does.
     std::mem::forget(analysis);
     std::mem::forget(snapshot);
     ExitCode::from(code)
+}
+
+/// Writes the report to `path` and says so on stderr ("wrote report.html: 6 findings"):
+/// a file written quietly is easy to look for in the wrong place.
+fn write_file(path: &std::path::Path, text: &str, findings: usize) -> Result<(), ExitCode> {
+    if let Err(e) = std::fs::write(path, text.as_bytes()) {
+        crate::err_line!("kdiag: cannot write {}: {e}", path.display());
+        return Err(ExitCode::from(2));
+    }
+    let s = if findings == 1 { "" } else { "s" };
+    crate::err_line!("wrote {}: {findings} finding{s}", path.display());
+    Ok(())
+}
+
+/// Writes the human report to stdout: through the pager (see [`super::pager`]) when it
+/// is longer than the terminal.
+fn write_human(text: &str, to_terminal: bool, no_pager: bool) -> Result<(), ExitCode> {
+    let rows = to_terminal
+        .then(|| terminal_size::terminal_size_of(std::io::stdout()))
+        .flatten()
+        .map(|(_, h)| usize::from(h.0));
+    let lines = text.lines().count();
+    match pager::command(to_terminal, no_pager, lines, rows, pager::from_env()) {
+        Some(cmd) => pager::write_paged(text, &cmd),
+        None => try_write_stdout(text),
+    }
 }
 
 /// The exit status of findings at or above `--fail-on`: 0 none, 1 when one is an error,
@@ -338,18 +426,26 @@ fn output_format(
         return Ok(f);
     }
     let name = shown.to_ascii_lowercase();
-    Ok(
-        if name.ends_with(".json") && !name.ends_with(".sarif.json") {
-            Format::Json
-        } else if name.ends_with(".sarif") || name.ends_with(".sarif.json") {
-            Format::Sarif
-        } else if name.ends_with(".html") || name.ends_with(".htm") {
-            Format::Html
-        } else {
-            Format::Human
-        },
-    )
+    if name.ends_with(".sarif") || name.ends_with(".sarif.json") {
+        return Ok(Format::Sarif);
+    }
+    let extension = path
+        .file_name()
+        .and_then(|n| std::path::Path::new(n).extension())
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("json") => Ok(Format::Json),
+        Some("html" | "htm") => Ok(Format::Html),
+        None | Some("txt" | "text") => Ok(Format::Human),
+        // A report in a format it does not name (`.yaml`) would mislead its reader.
+        Some(other) => Err(format!(
+            "-o {shown}: .{other} is not a report format; the formats are {FORMATS} (or --format FORMAT for any file name)"
+        )),
+    }
 }
+
+/// The formats and the extensions that choose them, for the message refusing another.
+const FORMATS: &str = "human (.txt, or no extension), json (.json), sarif (.sarif), html (.html)";
 
 /// `-n ml -n web --stage queue`, for the line that says how many findings a filter hid.
 fn filters_text(args: &AnalyzeArgs) -> String {

@@ -2,7 +2,10 @@
 //! that gives the full read's answer), tells the problems of the files that can hold the
 //! object, and prints what [`crate::explorer::describe`] makes of it.
 
-use super::inputs::{analyze_quietly, input_args, load, warn_of_problems};
+use super::bundle::paths_or_in_use;
+use super::inputs::{
+    analyze_quietly, input_args, load, namespace_hint, one_bundle_each, warn_of_problems,
+};
 use super::output::write_bundle_text;
 use crate::explorer::describe::{Answer, Asked, NoAnswer, answer};
 use crate::explorer::needs;
@@ -15,7 +18,8 @@ pub const EXAMPLES: &str = "\
 Examples:
   kdiag describe pod/web-7d4b9-x2kqp -n shop bundle/
   kdiag describe pod web -n shop bundle/      every pod whose name starts with web
-  kdiag describe deploy/web bundle/           -n may be left out when the name is unique
+  kdiag describe deploy/web bundle/           in namespace default, as kubectl
+  kdiag describe deploy/web -A bundle/        in whichever namespace holds it
   kdiag describe no/node-b bundle/
   kdiag describe kwl/job-train-1a2b3 -n ml bundle/";
 
@@ -26,30 +30,58 @@ pub struct DescribeArgs {
     /// begins (when no object has that exact name).
     #[arg(value_name = "KIND/NAME")]
     pub target: String,
-    /// Namespace of a namespaced object (optional when the name is unique).
+    /// Namespace of a namespaced object (default: `default`, as kubectl).
     #[arg(long = "namespace", short = 'n', value_name = "NS")]
     pub namespace: Option<String>,
+    /// Look in every namespace (the object's name then has to be unique).
+    #[arg(long = "all-namespaces", short = 'A', conflicts_with = "namespace")]
+    pub all_namespaces: bool,
     /// Mask IP addresses, hostnames, registry hosts and label values.
     #[arg(long)]
     pub redact: bool,
-    /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
-    #[arg(required = true, value_name = "PATH")]
+    /// Read a folder of several bundles as one cluster (refused otherwise).
+    #[arg(long)]
+    pub merge: bool,
+    /// The bundle: folder, archive, YAML/JSON file, `-` for stdin (several are merged);
+    /// the bundle set by `kdiag use` when none is given.
+    #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
 }
 
 /// Runs `kdiag describe`: 0 when the object was described, 2 otherwise.
-pub fn run(args: DescribeArgs) -> ExitCode {
+pub fn run(mut args: DescribeArgs) -> ExitCode {
+    path_first(&mut args);
     let Some((typed, name, paths)) = split_target(&args.target, &args.paths) else {
         crate::err_line!(
-            "kdiag: expected KIND/NAME or KIND NAME before the bundle's PATH, got {:?}",
+            "kdiag: expected KIND/NAME or KIND NAME before the bundle's PATH, got {:?} (the form is `kdiag describe KIND/NAME [PATH...]`)",
             args.target
         );
         return ExitCode::from(2);
     };
+    let paths = match paths_or_in_use(paths.to_vec(), "no PATH given: add the bundle to read") {
+        Ok(p) => p,
+        Err(e) => {
+            crate::err_line!("kdiag: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let paths = &paths[..];
+    match one_bundle_each(paths, args.merge) {
+        Ok(notes) => notes
+            .iter()
+            .for_each(|(_, n)| crate::err_line!("kdiag: {n}")),
+        Err(code) => return code,
+    }
+    // kubectl's rule: `default` unless -n or -A.
+    let namespace = match (&args.namespace, args.all_namespaces) {
+        (Some(ns), _) => Some(ns.as_str()),
+        (None, true) => None,
+        (None, false) => Some("default"),
+    };
     let asked = Asked {
         typed,
         name,
-        namespace: args.namespace.as_deref(),
+        namespace,
         exact: args.target.contains('/'),
     };
     if let Some(code) = narrow(&args, &asked, paths) {
@@ -60,7 +92,33 @@ pub fn run(args: DescribeArgs) -> ExitCode {
     };
     match answer(&snap, &findings, &asked) {
         Ok(answer) => print(&snap, &args, &answer),
-        Err(e) => fail(&snap, &e),
+        Err(e) => {
+            let code = fail(&snap, &e);
+            hint_namespace(&args, paths);
+            code
+        }
+    }
+}
+
+/// `-n` with a typo: the namespace the user likely meant (after the error).
+fn hint_namespace(args: &DescribeArgs, paths: &[String]) {
+    if let Some(hint) = args
+        .namespace
+        .as_deref()
+        .and_then(|ns| namespace_hint(paths, ns))
+    {
+        crate::err_line!("kdiag: {hint}");
+    }
+}
+
+/// `kdiag describe BUNDLE pod/web`: a first argument that exists on disk, followed by
+/// one that does not, is the PATH given first; read as if given last.
+fn path_first(args: &mut DescribeArgs) {
+    let exists = |p: &str| p == "-" || std::path::Path::new(p).exists();
+    if exists(&args.target) && args.paths.first().is_some_and(|p| !exists(p)) {
+        // `BUNDLE pod/web` and `BUNDLE pod web` (the name stays after the kind).
+        let path = std::mem::replace(&mut args.target, args.paths.remove(0));
+        args.paths.push(path);
     }
 }
 
@@ -91,7 +149,13 @@ fn narrow(args: &DescribeArgs, asked: &Asked, paths: &[String]) -> Option<ExitCo
             Ok(answer) => answer,
             // Not in the namespace: its kind in every namespace says where it is, as a
             // full read would (see `lookup::resolve_object`).
-            Err(e) => return not_found(asked, paths, &snap, e),
+            Err(e) => {
+                let code = not_found(asked, paths, &snap, e);
+                if code.is_some() {
+                    hint_namespace(args, paths);
+                }
+                return code;
+            }
         };
         let doubts: Vec<String> = snap
             .doubts()
@@ -165,7 +229,8 @@ fn print(snap: &Snapshot, args: &DescribeArgs, answer: &Answer) -> ExitCode {
 }
 
 /// The kind, the name and the bundle's paths from `KIND/NAME PATH...` or from kubectl's
-/// `KIND NAME PATH...` (the name then is the first argument that is no path on disk).
+/// `KIND NAME PATH...` (the name then is the first argument that is no path on disk);
+/// the paths may be none (the bundle in use is read).
 fn split_target<'a>(
     target: &'a str,
     paths: &'a [String],
@@ -174,9 +239,7 @@ fn split_target<'a>(
         return Some((kind, name, paths));
     }
     match paths {
-        [name, rest @ ..]
-            if !rest.is_empty() && name != "-" && !std::path::Path::new(name).exists() =>
-        {
+        [name, rest @ ..] if name != "-" && !std::path::Path::new(name).exists() => {
             Some((target, name, rest))
         }
         _ => None,

@@ -2,10 +2,11 @@
 //! namespace and kinds when it can), tells the problems of the files they come from and
 //! what was not found, and prints what [`crate::explorer::get`] makes of them.
 
-use super::inputs::{load_snapshot, warn_of_problems};
+use super::bundle::paths_or_in_use;
+use super::inputs::{load_snapshot, namespace_hint, one_bundle_each, warn_of_problems};
 use super::output::{write_bundle_text, write_stdout};
 use crate::explorer::get::{Selectors, Table, none_found, pick, render};
-use crate::explorer::get_request::{Request, split_args};
+use crate::explorer::get_request::{Request, no_path, split_args};
 use crate::explorer::{GetFormat, GetQuery, needs};
 use crate::report::redact::Redactor;
 use crate::snapshot::Snapshot;
@@ -27,13 +28,14 @@ Examples:
 
 Arguments: the first is the KIND (or KIND/NAME); after it, an argument that exists on
 disk (or is `-`) is a PATH and any other is a NAME. An object whose name is also a
-file or folder here is asked for as KIND/NAME.";
+file or folder here is asked for as KIND/NAME. PATHs given first are read as if last;
+without PATH, the bundle set by `kdiag use` (or KDIAG_BUNDLE) is read.";
 
 #[derive(clap::Args)]
 pub struct GetArgs {
     /// What to list, then where: KIND (pods, po, deploy, svc, cq, …; `pods,svc`; `all`)
     /// and NAMEs, or KIND/NAME…; then the PATHs (bundles and dumps to merge: folders,
-    /// archives, YAML/JSON files, `-` for stdin).
+    /// archives, YAML/JSON files, `-` for stdin; the bundle set by `kdiag use` when none).
     #[arg(required = true, value_name = "KIND [NAME]... PATH")]
     pub args: Vec<String>,
     /// Namespace (default: `default`, as kubectl).
@@ -61,6 +63,9 @@ pub struct GetArgs {
     /// Mask IP addresses, hostnames, registry hosts and label values.
     #[arg(long)]
     pub redact: bool,
+    /// Read a folder of several bundles as one cluster (refused otherwise).
+    #[arg(long)]
+    pub merge: bool,
 }
 
 /// `-o`'s words, one per [`GetFormat`].
@@ -105,7 +110,15 @@ pub fn run(args: GetArgs) -> ExitCode {
 
 fn get(args: &GetArgs) -> Result<ExitCode, String> {
     let query = args.query();
-    let request = split_args(&args.args, |p| std::path::Path::new(p).exists())?;
+    let mut request = split_args(&args.args, |p| std::path::Path::new(p).exists())?;
+    request.paths = paths_or_in_use(std::mem::take(&mut request.paths), &no_path(&request))?;
+    let merged = match one_bundle_each(&request.paths, args.merge) {
+        Ok(notes) => notes,
+        Err(code) => return Ok(code),
+    };
+    for (_, note) in merged {
+        crate::err_line!("kdiag: {note}");
+    }
     // Selectors and the sort key are read before the bundle, so a typo costs no load.
     let selectors = Selectors::parse(&query)?;
     // Names given with `-n` are read in that namespace first, and in every namespace only
@@ -126,11 +139,22 @@ fn get(args: &GetArgs) -> Result<ExitCode, String> {
         crate::err_line!("kdiag: {e}");
     }
     let failed = || ExitCode::from(if not_found.is_empty() { 0 } else { 2 });
+    // `-n` with a typo: the namespace the user likely meant.
+    let namespace_hint = || {
+        let ns = query.namespace.as_deref()?;
+        let hint = namespace_hint(&request.paths, ns)?;
+        crate::err_line!("kdiag: {hint}");
+        Some(())
+    };
     if tables.iter().all(Table::is_empty) {
         if not_found.is_empty() {
             say_none_found(&snap, &tables, &query, &request);
         }
+        namespace_hint();
         return Ok(failed());
+    }
+    if !not_found.is_empty() {
+        namespace_hint();
     }
     let redactor = query.redact.then(|| Redactor::from_snapshot(&snap));
     let text = render(&snap, &tables, &request, &query, redactor.as_ref());

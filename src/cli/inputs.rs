@@ -8,6 +8,7 @@ use crate::ingest::{InputArg, InputError, Want};
 use crate::rules::Finding;
 use crate::snapshot::Snapshot;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// PATH arguments as ingest takes them.
 pub fn input_args(paths: &[String]) -> Vec<InputArg> {
@@ -25,9 +26,6 @@ pub fn input_args(paths: &[String]) -> Vec<InputArg> {
 
 /// Loads the inputs into a snapshot without running the rules (for `get`).
 pub fn load_snapshot(paths: &[String], want: &Want) -> Option<Snapshot> {
-    for (_, note) in several_bundles(paths) {
-        crate::err_line!("kdiag: warning: {note}");
-    }
     let progress = Progress::new(&format!("reading {} input(s)…", paths.len()), 0);
     let result = crate::ingest::load_wanted(&input_args(paths), want);
     progress.finish();
@@ -116,36 +114,98 @@ pub fn warn_of_problems(snap: &Snapshot, want: &Want) {
     crate::err_line!("  (`kdiag analyze` lists every problem of the bundle)");
 }
 
-/// For each PATH that is a folder holding several bundles (which would be merged into
-/// one cluster): its index and the note that names them and points to `kdiag scan`.
-pub fn several_bundles(paths: &[String]) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
+/// One bundle at a time: a PATH that is a folder of several bundles (what `kdiag scan`
+/// reads one by one: archives, bundle folders, folders of them) is refused, naming them,
+/// unless `merge` asks to read them as one cluster on purpose. `Ok` holds, for each PATH
+/// so merged, its index and the note that says so (for `inputs[].notes`).
+pub fn one_bundle_each(paths: &[String], merge: bool) -> Result<Vec<(usize, String)>, ExitCode> {
+    let mut notes = Vec::new();
+    let mut refused = false;
     for (i, p) in paths.iter().enumerate() {
-        let path = std::path::Path::new(p);
-        if p == "-" || !path.is_dir() {
+        if p == "-" {
             continue;
         }
-        let found = crate::scan::bundles_inside(path);
+        let found = crate::scan::several_in(std::path::Path::new(p));
         if found.len() < 2 {
             continue;
         }
         const SHOWN: usize = 5;
+        let base = std::path::Path::new(p);
         let mut names = found
             .iter()
             .take(SHOWN)
-            .cloned()
+            .map(|b| {
+                let rel = b
+                    .strip_prefix(base)
+                    .unwrap_or(b)
+                    .to_string_lossy()
+                    .into_owned();
+                if b.is_dir() { format!("{rel}/") } else { rel }
+            })
             .collect::<Vec<_>>()
             .join(", ");
         if found.len() > SHOWN {
             names.push_str(&format!(", … ({} in all)", found.len()));
         }
-        out.push((
-            i,
-            format!(
-                "{p} holds {} bundles ({names}), read here as one cluster; analyze each alone, or all with `kdiag scan {p}`",
+        if merge {
+            notes.push((
+                i,
+                format!(
+                    "{p} holds {} bundles ({names}), read as one cluster (--merge)",
+                    found.len()
+                ),
+            ));
+        } else {
+            refused = true;
+            crate::err_line!(
+                "kdiag: {p} holds {} bundles ({names}); kdiag reads one bundle at a time: give one of them, `kdiag scan {p}` to analyze each, or --merge to read them as one cluster",
                 found.len()
-            ),
-        ));
+            );
+        }
     }
-    out
+    if refused {
+        Err(ExitCode::from(2))
+    } else {
+        Ok(notes)
+    }
+}
+
+/// When `ns` is no namespace of the bundle: says so, with the likeliest namespace meant
+/// (`-n openshift-etcdd`), else the namespaces it has. Reads the whole bundle (only on
+/// this failing path), since objects name namespaces no Namespace object may be kept
+/// for; `None` when `ns` is one of them, or when the bundle names no namespace at all.
+pub fn namespace_hint(paths: &[String], ns: &str) -> Option<String> {
+    let loaded = crate::ingest::load(&input_args(paths)).ok()?;
+    let snap = Snapshot::build(loaded);
+    let mut names: std::collections::BTreeSet<&str> = snap
+        .objects
+        .iter()
+        .filter_map(|o| o.namespace.as_deref())
+        .collect();
+    names.extend(
+        snap.objects
+            .iter()
+            .filter(|o| o.kind == "Namespace" && o.group().is_empty())
+            .map(|o| o.name.as_str()),
+    );
+    if names.is_empty() || names.contains(ns) {
+        return None;
+    }
+    let hint = match crate::parse::typo::did_you_mean(ns, names.iter().copied()) {
+        Some(m) => format!("did you mean -n {m}?"),
+        None => {
+            const SHOWN: usize = 8;
+            let shown: Vec<&str> = names.iter().copied().take(SHOWN).collect();
+            let more = if names.len() > SHOWN {
+                format!(", … ({} in all)", names.len())
+            } else {
+                String::new()
+            };
+            format!("its namespaces: {}{more}", shown.join(", "))
+        }
+    };
+    Some(format!(
+        "the bundle has no namespace {:?}; {hint}",
+        crate::parse::terminal::one_line(ns)
+    ))
 }

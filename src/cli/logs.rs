@@ -1,7 +1,8 @@
 //! `kdiag logs POD PATH...`: reads the pod and its logs (its namespace first, when `-n`
 //! names one), and prints the container's log [`crate::explorer::logs`] finds.
 
-use super::inputs::{load_snapshot, warn_of_problems};
+use super::bundle::paths_or_in_use;
+use super::inputs::{load_snapshot, namespace_hint, one_bundle_each, warn_of_problems};
 use super::output::write_stdout;
 use crate::explorer::logs::{Held, LogRequest, container_log, holds_pod, pod_name};
 use crate::explorer::needs;
@@ -12,7 +13,7 @@ use std::process::ExitCode;
 pub const EXAMPLES: &str = "\
 Examples:
   kdiag logs web-7d4b9-x2kqp -n shop bundle/
-  kdiag logs web-7d4b9-x2kqp -c proxy --previous must-gather.tar.gz
+  kdiag logs web-7d4b9-x2kqp -c proxy --previous -n shop must-gather.tar.gz
   kdiag logs pod/web-7d4b9-x2kqp --tail 50 bundle/";
 
 #[derive(clap::Args)]
@@ -26,9 +27,12 @@ pub struct LogsArgs {
     /// The log of the previous (terminated) container.
     #[arg(long, short = 'p')]
     pub previous: bool,
-    /// Namespace (optional when the pod's name is unique).
+    /// Namespace (default: `default`, as kubectl).
     #[arg(long = "namespace", short = 'n', value_name = "NS")]
     pub namespace: Option<String>,
+    /// Read a folder of several bundles as one cluster (refused otherwise).
+    #[arg(long)]
+    pub merge: bool,
     /// Only the last N lines.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub tail: Option<i64>,
@@ -36,18 +40,47 @@ pub struct LogsArgs {
     /// values (the whole bundle is read to learn its names).
     #[arg(long)]
     pub redact: bool,
-    /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
-    #[arg(required = true, value_name = "PATH")]
+    /// The bundle: folder, archive, YAML/JSON file, `-` for stdin (several are merged);
+    /// the bundle set by `kdiag use` when none is given.
+    #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
 }
 
 /// Runs `kdiag logs`: 0 when the log was printed, 2 otherwise.
-pub fn run(args: LogsArgs) -> ExitCode {
+pub fn run(mut args: LogsArgs) -> ExitCode {
+    // `kdiag logs BUNDLE POD`: the PATH given first is read as if given last.
+    let exists = |p: &str| p == "-" || std::path::Path::new(p).exists();
+    if exists(&args.pod) && args.paths.first().is_some_and(|p| !exists(p)) {
+        let path = std::mem::replace(&mut args.pod, args.paths.remove(0));
+        args.paths.push(path);
+    }
+    args.paths = match paths_or_in_use(
+        std::mem::take(&mut args.paths),
+        "no PATH given: add the bundle to read",
+    ) {
+        Ok(p) => p,
+        Err(e) => {
+            crate::err_line!("kdiag: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match one_bundle_each(&args.paths, args.merge) {
+        Ok(notes) => notes
+            .iter()
+            .for_each(|(_, n)| crate::err_line!("kdiag: {n}")),
+        Err(code) => return code,
+    }
+    let asked_ns = args.namespace.clone();
     let request = LogRequest {
-        pod: args.pod,
-        container: args.container,
+        pod: args.pod.clone(),
+        container: args.container.clone(),
         previous: args.previous,
-        namespace: args.namespace,
+        // kubectl's rule: `default` unless -n.
+        namespace: Some(
+            args.namespace
+                .clone()
+                .unwrap_or_else(|| "default".to_string()),
+        ),
         tail: args.tail,
     };
     // With `-n`, that namespace is read first; every namespace only when the pod is not
@@ -102,6 +135,12 @@ pub fn run(args: LogsArgs) -> ExitCode {
         }
         Err(e) => {
             crate::err_line!("kdiag: {e}");
+            if let Some(hint) = asked_ns
+                .as_deref()
+                .and_then(|ns| namespace_hint(&args.paths, ns))
+            {
+                crate::err_line!("kdiag: {hint}");
+            }
             ExitCode::from(2)
         }
     }

@@ -1,9 +1,11 @@
 //! `kdiag why KIND/NAME [-n NAMESPACE] PATH...`: one object's admission chain as a tree
 //! (see [`crate::explain`]).
 
+use super::analyze::report_width;
 use super::inputs::analyze_quietly;
 use super::output::write_bundle_text;
 use crate::ingest::Want;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 /// Arguments of `kdiag why`.
@@ -19,6 +21,9 @@ pub struct WhyArgs {
     /// Bundles and dumps to merge: folders, archives, YAML/JSON files, `-` for stdin.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
+    /// Columns the tree fits in [default: $COLUMNS, else the terminal's width, else 80].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(crate::report::human::MIN_WIDTH as i64..))]
+    pub width: Option<u16>,
 }
 
 /// Runs `kdiag why`: 0 when the object was found and explained, 2 otherwise.
@@ -35,6 +40,7 @@ pub fn run(args: WhyArgs) -> ExitCode {
         &findings,
         &args.target,
         args.namespace.as_deref(),
+        report_width(args.width, std::io::stdout().is_terminal()),
     ) {
         // Bundle text is printed to a terminal: control and bidi characters escaped, and
         // messages kept on their line (a newline in one cannot forge a line of the tree).

@@ -74,7 +74,7 @@ impl Asked<'_> {
 pub fn answer(snap: &Snapshot, findings: &[Finding], asked: &Asked) -> Result<Answer, NoAnswer> {
     let Some(kind) = resolve_kind(snap, asked.typed) else {
         return Err(NoAnswer {
-            message: format!("the bundle holds no objects of kind {:?}", asked.typed),
+            message: super::get::unknown_kind(snap, asked.typed),
             holds_it: None,
         });
     };
@@ -248,6 +248,8 @@ fn events_section(snap: &Snapshot, id: ObjectId, w: &mut Tabbed) {
         } else {
             first
         };
+        // kubectl (1.37, the pinned client the serve tests run) puts the container's field
+        // path before the message: `spec.containers{api}: Pulling image …`.
         let message = e.message.trim().replace('\n', " ");
         let message = match e.regarding.field_path.as_deref().filter(|p| !p.is_empty()) {
             Some(path) => format!("{path}: {message}"),

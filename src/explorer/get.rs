@@ -286,7 +286,7 @@ pub fn none_found(snap: &Snapshot, tables: &[Table], query: &GetQuery, elsewhere
 }
 
 /// kubectl's words for a kind it does not know, with the likeliest kind meant.
-fn unknown_kind(snap: &Snapshot, typed: &str) -> String {
+pub(super) fn unknown_kind(snap: &Snapshot, typed: &str) -> String {
     let names = kind_names(snap);
     let lookup = typed.split('.').next().unwrap_or(typed);
     let hint = did_you_mean(lookup, names.iter().map(|(n, _)| n.as_str()))

@@ -39,11 +39,31 @@ impl Request {
 }
 
 /// Splits the arguments; `exists` tells whether a path exists on disk.
+/// PATHs given first (`kdiag get BUNDLE pods`, as `omc` and `kubectl --kubeconfig` users
+/// type) are read as if given last. No PATH at all gives a request without paths: the
+/// caller reads the bundle in use, or says [`no_path`].
 pub fn split_args(args: &[String], exists: impl Fn(&str) -> bool) -> Result<Request, String> {
+    let is_path = |a: &str| a == "-" || exists(a);
+    let leading = args.iter().take_while(|a| is_path(a)).count();
+    let rotated: Vec<String>;
+    let args = if leading > 0 && leading < args.len() {
+        rotated = args[leading..]
+            .iter()
+            .chain(&args[..leading])
+            .cloned()
+            .collect();
+        &rotated[..]
+    } else {
+        args
+    };
     let Some((first, rest)) = args.split_first() else {
         return Err("expected KIND [NAME...] PATH...".into());
     };
-    let is_path = |a: &str| a == "-" || exists(a);
+    if leading == args.len() && first != "-" {
+        return Err(format!(
+            "{first} is a PATH, and no KIND was given: the form is `kdiag get KIND [NAME...] [PATH...]`, e.g. `kdiag get pods -A {first}`"
+        ));
+    }
     let mut paths = Vec::new();
     let mut targets: Vec<(String, Vec<String>)> = Vec::new();
     let mut from_all = false;
@@ -98,28 +118,31 @@ pub fn split_args(args: &[String], exists: impl Fn(&str) -> bool) -> Result<Requ
         kinds.dedup();
         targets = kinds.into_iter().map(|k| (k, names.clone())).collect();
     }
-    if paths.is_empty() {
-        let taken: Vec<String> = targets
-            .iter()
-            .flat_map(|(_, n)| n.iter().map(|n| format!("{n:?}")))
-            .collect();
-        let why = if taken.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({} is no file or folder here, so it was read as an object name)",
-                taken.join(", ")
-            )
-        };
-        return Err(format!(
-            "no PATH given: add the bundle to read (a folder, archive, YAML/JSON file, or - for stdin){why}"
-        ));
-    }
     Ok(Request {
         targets,
         from_all,
         paths,
     })
+}
+
+/// Why a request without PATH cannot be answered (when no bundle is in use).
+pub fn no_path(request: &Request) -> String {
+    let taken: Vec<String> = request
+        .targets
+        .iter()
+        .flat_map(|(_, n)| n.iter().map(|n| format!("{n:?}")))
+        .collect();
+    let why = if taken.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({} is no file or folder here, so it was read as an object name)",
+            taken.join(", ")
+        )
+    };
+    format!(
+        "no PATH given: add the bundle to read (a folder, archive, YAML/JSON file, or - for stdin){why}"
+    )
 }
 
 /// `pod/web-1` → (`pod`, `web-1`): one `/`, something on both sides.
@@ -183,7 +206,9 @@ mod tests {
 
     #[test]
     fn mistakes_are_named() {
-        let e = split(&["po", "web"]).unwrap_err();
+        let r = split(&["po", "web"]).unwrap();
+        assert!(r.paths.is_empty());
+        let e = no_path(&r);
         assert!(e.contains("no PATH given") && e.contains("\"web\""), "{e}");
         let e = split(&["po", "missing.tar.gz"]).unwrap_err();
         assert_eq!(e, "missing.tar.gz: no such file or directory");
@@ -192,5 +217,18 @@ mod tests {
         let e = split(&["pod/a", "web", "bundle/"]).unwrap_err();
         assert!(e.contains("KIND/NAME"), "{e}");
         assert!(split(&["pods,,svc", "bundle/"]).is_err());
+    }
+
+    #[test]
+    fn the_path_given_first_is_read_as_given_last() {
+        let r = split(&["bundle/", "po", "web-1"]).unwrap();
+        assert_eq!(targets(&r), [("po", vec!["web-1"])]);
+        assert_eq!(r.paths, ["bundle/"]);
+        let r = split(&["bundle/", "b.zip", "deploy/web"]).unwrap();
+        assert_eq!(targets(&r), [("deploy", vec!["web"])]);
+        assert_eq!(r.paths, ["bundle/", "b.zip"]);
+        // Only paths: the first is still the kind (and names no kind kdiag knows).
+        let e = split(&["bundle/", "b.zip"]).unwrap_err();
+        assert!(e.contains("the form is `kdiag get KIND"), "{e}");
     }
 }

@@ -168,19 +168,24 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
     }
     // A section of a cluster-info dump starts at its line of the file, whole.
     let cut = !matches!(log.data, crate::ingest::source::EntryData::Section { .. });
-    if first_line > 1 && cut {
-        notes.push(format!(
+    let cut_note = (first_line > 1 && cut).then(|| {
+        format!(
             "kdiag: {} is longer than the {} bytes kdiag keeps of a log (KDIAG_LOG_TAIL_BYTES): its first {} lines are not shown",
             log.path,
             log_tail_bytes(),
             first_line - 1
-        ));
-    }
+        )
+    });
     if log.key.container.is_empty() {
         text = dump_section(&text, &container);
     }
-    if let Some(n) = request.tail.filter(|n| *n >= 0) {
-        text = last_lines(&text, n as usize);
+    // `--tail N` within what is kept shows all it asked for: nothing is missing from it.
+    let tail = request.tail.filter(|n| *n >= 0).map(|n| n as usize);
+    if tail.is_none_or(|n| n > text.lines().count()) {
+        notes.extend(cut_note);
+    }
+    if let Some(n) = tail {
+        text = last_lines(&text, n);
     }
     let unplaced = log.key.namespace.is_empty() && !namespace.is_empty();
     Ok(Held {

@@ -24,7 +24,7 @@ pub(super) fn object_yaml(snap: &Snapshot, id: ObjectId) -> String {
             && !raw
             && let Some(y) = dedent_yaml(text)
         {
-            return y;
+            return with_type_meta(y, o.value());
         }
     }
     object_yaml_of(o.value())
@@ -100,6 +100,35 @@ fn written_last_applied(snap: &Snapshot, id: ObjectId) -> Option<Value> {
     let text = dedent_yaml(lines)?;
     let (docs, _) = crate::parse::yaml::parse(&text);
     docs.first().and_then(|d| at(&d.value))
+}
+
+/// The object's text with the `apiVersion` and `kind` it lacks: the items of a `List`
+/// (oc's `PodList`, a kubectl dump) are written without them, and kubectl prints every
+/// object with both. Each goes before the first top-level key that sorts after it, where
+/// kubectl's sorted keys put it.
+fn with_type_meta(text: String, v: &Value) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for key in ["apiVersion", "kind"] {
+        let Some(value) = v.get(key).and_then(Value::as_str) else {
+            continue;
+        };
+        let top_key = |l: &str| {
+            (!l.starts_with([' ', '-', '#']))
+                .then(|| l.split_once(':').map(|(k, _)| k.to_string()))
+                .flatten()
+        };
+        if lines.iter().any(|l| top_key(l).as_deref() == Some(key)) {
+            continue;
+        }
+        let at = lines
+            .iter()
+            .position(|l| top_key(l).is_some_and(|k| k.as_str() > key))
+            .unwrap_or(lines.len());
+        lines.insert(at, format!("{key}: {}", yaml_scalar_str(value)));
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
 }
 
 /// A List item or document as a top-level document; `None` when the text is JSON.
@@ -280,6 +309,19 @@ mod tests {
             "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n"
         );
         assert_eq!(dedent_yaml("{\"kind\": \"Pod\"}"), None);
+        // A List's item without its type gets it where kubectl's sorted keys have it.
+        let item = "  - metadata:\n      name: p\n    spec: {}";
+        let typed = json!({"apiVersion": "v1", "kind": "Pod"});
+        assert_eq!(
+            with_type_meta(dedent_yaml(item).unwrap(), &typed),
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n"
+        );
+        let cm = "apiVersion: v1\ndata:\n  kind: x\nmetadata:\n  name: c\n";
+        let typed = json!({"apiVersion": "v1", "kind": "ConfigMap"});
+        assert_eq!(
+            with_type_meta(cm.to_string(), &typed),
+            "apiVersion: v1\ndata:\n  kind: x\nkind: ConfigMap\nmetadata:\n  name: c\n"
+        );
         // The kept text (managedFields left as a comment and empty lines) reads the same;
         // an empty line inside a block scalar stays.
         let doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  managedFields:\n  - manager: kubelet\n    operation: Update\n  name: p\n  annotations:\n    note: |\n      a\n\n      b\nspec: {}\n";

@@ -55,15 +55,18 @@ impl Body {
         }
     }
 
-    /// The object's text from its first line on (from its first byte, for JSON), when it
-    /// is text of `file`: where its lines start without a line index of the whole file.
+    /// The object's text from its first line on (for JSON, from its first byte to its
+    /// last), when it is text of `file`: where its lines start without a line index of
+    /// the whole file.
     pub fn text_from_start<'a>(&self, file: &'a super::KeptText) -> Option<&'a str> {
         match self {
             Body::Yaml { text, pos, .. } if std::sync::Arc::ptr_eq(text, file) => {
                 file.get(pos.offset..)
             }
-            Body::Json { text, start, .. } if std::sync::Arc::ptr_eq(text, file) => {
-                file.get(*start..)
+            // Up to its last byte: one-line JSON holds a whole List on its one line, and
+            // the lines of the rest of the file are not this object's.
+            Body::Json { text, start, end } if std::sync::Arc::ptr_eq(text, file) => {
+                file.get(*start..*end)
             }
             _ => None,
         }

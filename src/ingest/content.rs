@@ -3,7 +3,7 @@
 //! layout) is known. What the content means for the bundle is decided by the caller.
 
 use super::{KeptText, body, buffers, early, header, json, layout, objects};
-use crate::parse::{fast_yaml, spans, yaml};
+use crate::parse::{fast_yaml, pieces, spans};
 use std::sync::Arc;
 
 /// What a file's bytes turned out to hold.
@@ -68,6 +68,7 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
             json::scan(text)
         }
     };
+    let mut appended = pieces::Appended::default();
     let ((text, docs, error), placeholders) = crate::parse::redaction::watch(|| {
         if is_json {
             let text = json_text(text);
@@ -78,7 +79,7 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
             let text = json_text(text);
             let (docs, error) = match scan_json(&text) {
                 (docs, None) => (docs, None),
-                as_json => match general_yaml(&text) {
+                as_json => match general_yaml(&text, &[]) {
                     (docs, None) => (docs, None),
                     // Neither reads it: say what the reading that got further says (as
                     // JSON when both got as far: the text starts as JSON does).
@@ -96,10 +97,26 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
             };
             (text, docs, error)
         } else {
-            scan_yaml_with(text, hint, views)
+            appended = pieces::appended(&text);
+            if appended.splits.is_empty() {
+                scan_yaml_with(text, hint, views)
+            } else {
+                // Outputs appended without `---`: each read as its own document.
+                let (docs, error) = general_yaml(&text, &appended.splits);
+                (Arc::new(buffers::kept(text, None)), docs, error)
+            }
         }
     });
     let mut extracted = objects::extract(path, docs);
+    extracted.defects.extend(
+        appended
+            .notes
+            .into_iter()
+            .map(|(line, message)| objects::Defect {
+                line: Some(line),
+                message,
+            }),
+    );
     extracted.placeholders = placeholders;
     FileRead::Parsed {
         looks_like_objects,
@@ -130,7 +147,7 @@ fn scan_yaml_with(
     use body::Body;
     use header::{Header, ItemHeader};
     let general = |text: String| {
-        let (docs, error) = general_yaml(&text);
+        let (docs, error) = general_yaml(&text, &[]);
         (Arc::new(buffers::kept(text, None)), docs, error)
     };
     // Lazy fields of the views read with the headers point into the kept text, set below.
@@ -191,9 +208,13 @@ fn scan_yaml_with(
     (text, out, None)
 }
 
-/// The general YAML parser: trees with positions, for YAML the fast path refuses.
-fn general_yaml(text: &str) -> (Vec<objects::Doc>, Option<spans::ParseError>) {
-    let (docs, error) = yaml::parse(text);
+/// The general YAML parser: trees with positions, for YAML the fast path refuses; read
+/// in pieces at `splits` and past bad documents (see [`pieces`]).
+fn general_yaml(
+    text: &str,
+    splits: &[pieces::Split],
+) -> (Vec<objects::Doc>, Option<spans::ParseError>) {
+    let (docs, error) = pieces::yaml_in_pieces(text, splits);
     (
         docs.into_iter().map(objects::Doc::from_parsed).collect(),
         error,
@@ -225,6 +246,9 @@ fn looks_yaml(text: &str) -> bool {
 /// UTF-8 text of a file, or why it is not text: in the buffer it was read into (kept
 /// text takes it over).
 pub fn decode(bytes: Vec<u8>) -> Result<String, String> {
+    if let Some(wide) = Wide::of(&bytes) {
+        return wide.decode(&bytes);
+    }
     let head = &bytes[..bytes.len().min(8192)];
     if let Some(pos) = head.iter().position(|&b| b == 0) {
         return Err(format!(
@@ -240,4 +264,173 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, String> {
         text.drain(..'\u{feff}'.len_utf8());
     }
     Ok(text)
+}
+
+/// Text in UTF-16 or UTF-32 (PowerShell's `>` writes UTF-16LE with a byte order mark):
+/// known by its mark, or, for UTF-16 without one, by ASCII's NUL in every other byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wide {
+    Utf16 { big_endian: bool, mark: usize },
+    Utf32 { big_endian: bool },
+}
+
+impl Wide {
+    fn of(bytes: &[u8]) -> Option<Wide> {
+        match bytes {
+            [0xFF, 0xFE, 0, 0, ..] => Some(Wide::Utf32 { big_endian: false }),
+            [0, 0, 0xFE, 0xFF, ..] => Some(Wide::Utf32 { big_endian: true }),
+            [0xFF, 0xFE, ..] => Some(Wide::Utf16 {
+                big_endian: false,
+                mark: 2,
+            }),
+            [0xFE, 0xFF, ..] => Some(Wide::Utf16 {
+                big_endian: true,
+                mark: 2,
+            }),
+            _ => {
+                // No mark: of the first up to 512 code units, none is NUL and at least
+                // three in four are ASCII (a NUL byte beside another), on one side.
+                let head = &bytes[..bytes.len().min(1024) & !1];
+                if head.len() < 4 || head.chunks_exact(2).any(|u| u == [0, 0]) {
+                    return None;
+                }
+                let units = head.len() / 2;
+                let ascii = |lo: usize| {
+                    let n = head
+                        .chunks_exact(2)
+                        .filter(|u| u[1 - lo] == 0 && u[lo].is_ascii())
+                        .count();
+                    n * 4 >= units * 3
+                };
+                if ascii(0) {
+                    Some(Wide::Utf16 {
+                        big_endian: false,
+                        mark: 0,
+                    })
+                } else if ascii(1) {
+                    Some(Wide::Utf16 {
+                        big_endian: true,
+                        mark: 0,
+                    })
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// The text, or why it is not text of this encoding (where it stops being so).
+    fn decode(self, bytes: &[u8]) -> Result<String, String> {
+        let (name, unit, body) = match self {
+            Wide::Utf16 { big_endian, mark } => (
+                if big_endian { "UTF-16BE" } else { "UTF-16LE" },
+                2,
+                &bytes[mark..],
+            ),
+            Wide::Utf32 { big_endian } => (
+                if big_endian { "UTF-32BE" } else { "UTF-32LE" },
+                4,
+                &bytes[4..],
+            ),
+        };
+        let big = matches!(
+            self,
+            Wide::Utf16 {
+                big_endian: true,
+                ..
+            } | Wide::Utf32 { big_endian: true }
+        );
+        let head = bytes.len() - body.len();
+        let bad =
+            |at: usize| format!("not {name} text (invalid at byte offset {at}); binary file?");
+        if body.len() % unit != 0 {
+            return Err(bad(bytes.len() - body.len() % unit));
+        }
+        let mut text = String::with_capacity(body.len() / unit);
+        if unit == 2 {
+            let units = body.chunks_exact(2).map(|u| {
+                let u = [u[0], u[1]];
+                if big {
+                    u16::from_be_bytes(u)
+                } else {
+                    u16::from_le_bytes(u)
+                }
+            });
+            for (i, c) in char::decode_utf16(units).enumerate() {
+                text.push(c.map_err(|_| bad(head + 2 * i))?);
+            }
+        } else {
+            for (i, u) in body.chunks_exact(4).enumerate() {
+                let u = [u[0], u[1], u[2], u[3]];
+                let v = if big {
+                    u32::from_be_bytes(u)
+                } else {
+                    u32::from_le_bytes(u)
+                };
+                text.push(char::from_u32(v).ok_or_else(|| bad(head + 4 * i))?);
+            }
+        }
+        if text.contains('\0') {
+            return Err(format!("{name} text holding a NUL character; binary file?"));
+        }
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode;
+
+    fn utf16(text: &str, big: bool, mark: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let units = mark
+            .then_some(0xFEFF)
+            .into_iter()
+            .chain(text.encode_utf16());
+        for u in units {
+            out.extend(if big {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn utf16_and_utf32_text_is_decoded() {
+        let text = "apiVersion: v1\nkind: Pod # é, 🚀\n";
+        for (big, mark) in [(false, true), (true, true), (false, false), (true, false)] {
+            assert_eq!(
+                decode(utf16(text, big, mark)).unwrap(),
+                text,
+                "{big} {mark}"
+            );
+        }
+        let mut le32 = vec![0xFF, 0xFE, 0, 0];
+        let mut be32 = vec![0, 0, 0xFE, 0xFF];
+        for c in text.chars() {
+            le32.extend((c as u32).to_le_bytes());
+            be32.extend((c as u32).to_be_bytes());
+        }
+        assert_eq!(decode(le32).unwrap(), text);
+        assert_eq!(decode(be32).unwrap(), text);
+    }
+
+    #[test]
+    fn broken_wide_text_and_binary_are_not_text() {
+        let mut cut = utf16("kind: Pod\n", false, true);
+        cut.push(b'x');
+        assert!(decode(cut).unwrap_err().starts_with("not UTF-16LE text"));
+        // A lone surrogate.
+        let mut lone = vec![0xFF, 0xFE];
+        lone.extend(0xD800u16.to_le_bytes());
+        assert!(decode(lone).unwrap_err().starts_with("not UTF-16LE text"));
+        // Binary with NULs that is no UTF-16 pattern stays binary.
+        assert!(
+            decode(vec![1, 0, 0, 0, 200, 3, 0, 0])
+                .unwrap_err()
+                .starts_with("binary file")
+        );
+    }
 }

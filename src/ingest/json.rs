@@ -217,64 +217,117 @@ fn tolerant_header<T: serde::de::DeserializeOwned>(piece: &str) -> Option<T> {
 
 /// The general path: serde_json splits the values (as `RawValue`s) and reads each header
 /// from its slice, so every byte of an item is read three times; its errors are exact.
+/// After a value that does not read, reading goes on at the next line that starts with
+/// `{` (a concatenated stream's next value); the first error says how many were skipped.
 fn scan_by_serde(text: &super::KeptText, lines: &LineIndex) -> (Vec<Doc>, Option<ParseError>) {
     let mut docs = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
-    loop {
-        let at = stream.byte_offset();
-        let raw = match stream.next() {
-            None => break,
-            Some(Ok(raw)) => raw,
-            Some(Err(e)) => {
-                docs.extend(salvage(text, skip_ws(text.as_bytes(), at), lines));
-                return (docs, Some(json_error(&e, text, lines)));
-            }
-        };
-        let piece = raw.get();
-        let span = lines.span_of(text, piece);
-        let err_at = |e: serde_json::Error, piece: &str| {
-            let mut err = json_error(&e, piece, &LineIndex::new(piece));
-            let start = lines.span_of(text, piece).start;
-            err.line = err.line.map(|l| l + start - 1);
-            err
-        };
-        let body_of = |piece: &str| body(text, piece);
-        let mut failed = None;
-        let header = match serde_json::from_str::<Header<&RawValue>>(piece) {
-            Ok(header) => with_items(header, |_, item: &RawValue| {
-                let piece = item.get();
-                let header = serde_json::from_str::<ItemHeader>(piece)
-                    .or_else(|e| tolerant_header(piece).ok_or(e))
-                    .unwrap_or_else(|e| {
-                        failed.get_or_insert_with(|| err_at(e, piece));
-                        ItemHeader::default()
-                    });
-                Item {
-                    header,
-                    body: Some(body_of(piece)),
-                    span: lines.span_of(text, piece),
+    let mut first: Option<ParseError> = None;
+    let (mut skipped, mut read_after, mut resumed_at) = (0usize, 0usize, None);
+    let mut base = 0;
+    'stream: loop {
+        let mut stream = serde_json::Deserializer::from_str(&text[base..]).into_iter::<&RawValue>();
+        loop {
+            let at = base + stream.byte_offset();
+            let error = match scan_value(text, lines, stream.next()) {
+                None => break 'stream,
+                Some(Ok(doc)) => {
+                    if first.is_some() {
+                        read_after += 1;
+                    }
+                    docs.push(doc);
+                    continue;
                 }
-            }),
-            // A single object with a number where a string goes: its tree reads it.
-            Err(e) => match tolerant_header::<ItemHeader>(piece) {
-                Some(h) if e.is_data() && h.items.is_none() => with_items(h, |_, _| Item {
-                    header: ItemHeader::default(),
-                    body: None,
-                    span,
-                }),
-                _ => return (docs, Some(err_at(e, piece))),
-            },
-        };
-        if let Some(err) = failed {
-            return (docs, Some(err));
+                Some(Err((mut error, syntax))) => {
+                    if syntax {
+                        docs.extend(salvage(text, skip_ws(text.as_bytes(), at), lines));
+                        // serde_json counts lines from where this stream started.
+                        let shift = lines.line_of(base) - 1;
+                        error.line = error.line.map(|l| l + shift);
+                    }
+                    error
+                }
+            };
+            skipped += 1;
+            first.get_or_insert(error);
+            // The next value of a stream starts a line with `{`, past this one's start.
+            match memchr::memmem::find(&text.as_bytes()[at + 1..], b"\n{") {
+                Some(i) => {
+                    base = at + 1 + i + 1;
+                    resumed_at.get_or_insert(lines.line_of(base));
+                    continue 'stream;
+                }
+                None => break 'stream,
+            }
         }
-        docs.push(Doc {
-            header,
-            body: body_of(piece),
-            span,
-        });
     }
-    (docs, None)
+    let error = first.map(|mut e| {
+        if let Some(line) = resumed_at {
+            let plural = |n: usize| if n == 1 { "" } else { "s" };
+            e.message.push_str(&format!(
+                "; {skipped} value{} skipped, reading went on at the next line that starts with `{{` (line {line}): {read_after} value{} read after it",
+                plural(skipped),
+                plural(read_after)
+            ));
+        }
+        e
+    });
+    (docs, error)
+}
+
+/// One value of the stream as a document, or its error and whether it is a syntax error
+/// (the stream cannot go on from there) rather than a header that does not read.
+fn scan_value(
+    text: &super::KeptText,
+    lines: &LineIndex,
+    next: Option<Result<&RawValue, serde_json::Error>>,
+) -> Option<Result<Doc, (ParseError, bool)>> {
+    let raw = match next? {
+        Ok(raw) => raw,
+        Err(e) => return Some(Err((json_error(&e, text, lines), true))),
+    };
+    let piece = raw.get();
+    let span = lines.span_of(text, piece);
+    let err_at = |e: serde_json::Error, piece: &str| {
+        let mut err = json_error(&e, piece, &LineIndex::new(piece));
+        let start = lines.span_of(text, piece).start;
+        err.line = err.line.map(|l| l + start - 1);
+        err
+    };
+    let body_of = |piece: &str| body(text, piece);
+    let mut failed = None;
+    let header = match serde_json::from_str::<Header<&RawValue>>(piece) {
+        Ok(header) => with_items(header, |_, item: &RawValue| {
+            let piece = item.get();
+            let header = serde_json::from_str::<ItemHeader>(piece)
+                .or_else(|e| tolerant_header(piece).ok_or(e))
+                .unwrap_or_else(|e| {
+                    failed.get_or_insert_with(|| err_at(e, piece));
+                    ItemHeader::default()
+                });
+            Item {
+                header,
+                body: Some(body_of(piece)),
+                span: lines.span_of(text, piece),
+            }
+        }),
+        // A single object with a number where a string goes: its tree reads it.
+        Err(e) => match tolerant_header::<ItemHeader>(piece) {
+            Some(h) if e.is_data() && h.items.is_none() => with_items(h, |_, _| Item {
+                header: ItemHeader::default(),
+                body: None,
+                span,
+            }),
+            _ => return Some(Err((err_at(e, piece), false))),
+        },
+    };
+    if let Some(err) = failed {
+        return Some(Err((err, false)));
+    }
+    Some(Ok(Doc {
+        header,
+        body: body_of(piece),
+        span,
+    }))
 }
 
 /// A list cut short (a file cut in the middle of an item) that starts at `at`: a

@@ -326,6 +326,20 @@ const SKIP_DIRS: &[&str] = &[
     "aggregated",
 ];
 
+/// A file or folder name that is no cluster state whatever the layout: hidden ones
+/// (`.git/`, `.vscode/`, `.DS_Store`, macOS `._` twins, vim's `.x.yaml.swp`) and editors'
+/// backups (`pods.yaml~`, `#pods.yaml#`, `.bak`, `.orig`). They are skipped, never read as
+/// objects, so an editor left open on a bundle adds no problem.
+pub fn is_editor_or_hidden(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    (name.starts_with('.') && name != "." && name != "..")
+        || name.ends_with('~')
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
+        || [".swp", ".swo", ".swx", ".bak", ".orig"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+}
+
 /// Classifies one file by its layout, the layout's top folder `root` (see [`Detected`])
 /// and its path (archive-relative, `!/` for nested). Names a layout reserves for metadata
 /// are metadata only at the top folder.
@@ -375,6 +389,12 @@ fn classify_parts(layout: Layout, root: &str, path: &str, parts: &PathParts) -> 
     let Some(file) = comps.last().copied() else {
         return FileClass::Skip;
     };
+    if path
+        .split(['/', '!'])
+        .any(|c| !c.is_empty() && is_editor_or_hidden(c))
+    {
+        return FileClass::Skip;
+    }
     if let Some(key) = log_key(layout, rel.unwrap_or(path), comps) {
         return FileClass::Log(key);
     }

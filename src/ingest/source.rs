@@ -245,7 +245,7 @@ impl Spared {
     }
 }
 
-pub use formats::Format;
+pub use formats::{Format, holds_readable_archive};
 
 /// Collects the entries of one input path (folder, archive or plain file). Archive
 /// members are handed to `parse` as they are read, when given; else kept as bytes.

@@ -18,7 +18,10 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
     };
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+    // What Go's `time.Parse` refuses (kubectl and the API server read times with it): a
+    // day the month does not have (2026-02-31), second 60.
+    if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 59
+    {
         return None;
     }
     let mut rest = s[19..].trim_start_matches(|c: char| c == '.' || c.is_ascii_digit());
@@ -37,11 +40,25 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
         }
         let oh: i64 = digits[..2].parse().ok()?;
         let om: i64 = digits[2..].parse().ok()?;
+        // No zone is more than 14 hours from UTC (`+99:99` is no offset).
+        if om > 59 || oh * 60 + om > 14 * 60 {
+            return None;
+        }
         sign * (oh * 3600 + om * 60)
     } else {
         return None;
     };
     Some(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset)
+}
+
+/// Days in month `m` of year `y` (Gregorian leap years).
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -144,6 +161,36 @@ mod tests {
         assert_eq!(parse_timestamp("2026-11-20T09:14:02.123456Z"), Some(t));
         assert_eq!(parse_timestamp("garbage"), None);
         assert_eq!(parse_timestamp("2026-13-20T09:14:02Z"), None);
+    }
+
+    /// Dates a calendar does not have and offsets no zone has are no times, as Go's
+    /// `time.Parse` says; the last day of each month and ±14:00 are.
+    #[test]
+    fn impossible_times_are_refused() {
+        for bad in [
+            "2026-02-31T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "2100-02-29T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "2026-11-20T09:14:60Z",
+            "2026-02-31T00:00:00+99:99",
+            "2026-11-20T09:14:02+14:01",
+            "2026-11-20T09:14:02-15:00",
+            "2026-11-20T09:14:02+05:60",
+        ] {
+            assert_eq!(parse_timestamp(bad), None, "{bad}");
+        }
+        for good in [
+            "2024-02-29T00:00:00Z",
+            "2000-02-29T00:00:00Z",
+            "2026-04-30T00:00:00Z",
+            "2026-12-31T23:59:59Z",
+            "2026-11-20T09:14:02+14:00",
+            "2026-11-20T09:14:02-12:00",
+            "2026-11-20T09:14:02+05:45",
+        ] {
+            assert!(parse_timestamp(good).is_some(), "{good}");
+        }
     }
 
     #[test]

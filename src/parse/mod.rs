@@ -6,6 +6,7 @@ pub mod attempt;
 pub mod fast_yaml;
 pub mod json;
 pub mod line_check;
+pub mod pieces;
 pub mod redaction;
 pub mod spans;
 pub mod terminal;

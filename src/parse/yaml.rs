@@ -45,7 +45,22 @@ enum Frame {
 /// Parses every document of `text`. A syntax error ends the stream: the documents
 /// completed before it are returned together with the error.
 pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
-    let mut b = Builder::default();
+    parse_spending(text, &mut 0)
+}
+
+/// [`parse`] of one piece of a file read in pieces: alias expansion counts on from
+/// `spent` (what the file's earlier pieces expanded), so the cap holds per file.
+pub fn parse_spending(text: &str, spent: &mut usize) -> (Vec<ParsedDoc>, Option<ParseError>) {
+    let mut b = Builder {
+        alias_nodes: *spent,
+        ..Builder::default()
+    };
+    let out = parse_into(text, &mut b);
+    *spent = b.alias_nodes;
+    out
+}
+
+fn parse_into(text: &str, b: &mut Builder) -> (Vec<ParsedDoc>, Option<ParseError>) {
     // troubleshoot's redaction placeholder reads as an alias: parse it as text that starts
     // like no indicator, and put it back in each scalar (see `redaction`).
     let masked;
@@ -68,7 +83,7 @@ pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
                 if let Err(message) = b.event(event, line, end_line) {
                     b.salvage();
                     return (
-                        b.docs,
+                        std::mem::take(&mut b.docs),
                         Some(ParseError {
                             line: Some(line),
                             message,
@@ -80,7 +95,7 @@ pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
                 let line = e.marker().line() as u32;
                 b.salvage();
                 return (
-                    b.docs,
+                    std::mem::take(&mut b.docs),
                     Some(ParseError {
                         line: Some(line.max(1)),
                         message: format!("invalid YAML: {}", e.info()),
@@ -89,7 +104,7 @@ pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
             }
         }
     }
-    (b.docs, None)
+    (std::mem::take(&mut b.docs), None)
 }
 
 #[derive(Default)]

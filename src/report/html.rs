@@ -326,9 +326,13 @@ fn finding(
             None => "",
         },
         obj = linked(a, link, &f.object),
-        msg = mesc(a, &f.message),
+        msg = mesc(a, &a.shown_text(&f.message)),
     );
-    let _ = writeln!(h, "<p class=\"full-message\">{}</p>", mesc(a, &f.message));
+    let _ = writeln!(
+        h,
+        "<p class=\"full-message\">{}</p>",
+        mesc(a, &a.shown_text(&f.message))
+    );
     // The map right under the message: what stopped, then where, then what to do.
     if let Some(d) = &f.details {
         graph::graphs(&a.mask_value(d), n, link, h);
@@ -366,6 +370,7 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, link: Option<Link>, h: &m
             _ => String::new(),
         };
         let line = e.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let file = e.input.map_or(file.as_str(), |i| a.shown_path(i, file));
         let _ = write!(
             h,
             "<code class=\"loc\">{}</code> ",
@@ -379,7 +384,11 @@ fn evidence(a: &Analysis, e: &Evidence, snippet: bool, link: Option<Link>, h: &m
             linked(a, link, o)
         );
     }
-    let _ = write!(h, "<span class=\"note\">{}</span>", mesc(a, &e.note));
+    let _ = write!(
+        h,
+        "<span class=\"note\">{}</span>",
+        mesc(a, &a.shown_text(&e.note))
+    );
     if snippet
         && let (Some(file), Some(input), Some(line)) = (&e.file, e.input, e.line)
         && let Some(src) = a

@@ -20,7 +20,7 @@ use std::fmt;
 use textwrap::core::display_width;
 
 /// How the report is laid out; the command line decides (`--width`, `--color`, `--top`,
-/// `--summary`).
+/// `--summary`, `--details`, `--notes`).
 pub struct Style {
     /// ANSI colours (miette's theme, and the severity marks of the list).
     pub color: bool,
@@ -30,6 +30,13 @@ pub struct Style {
     pub top: Option<usize>,
     /// The one-line list only, without the details.
     pub summary_only: bool,
+    /// The least severe findings shown in full (`--details`): below it, findings are
+    /// their entry of the list only.
+    pub details: Severity,
+    /// The inputs' notes in full (`--notes`), else counted in one line.
+    pub notes: bool,
+    /// The last line (see [`super::verdict`]).
+    pub verdict: Option<String>,
 }
 
 /// The narrowest layout kept: below it, labels and snippets have no room left.
@@ -47,7 +54,18 @@ pub fn render(a: &Analysis, style: &Style) -> String {
         listed(a, "findings", &all, style, &mut out);
     }
     problems(a, style, &mut out);
+    verdict(style, &mut out);
     out
+}
+
+/// The verdict, last, after a blank line: one line, never wrapped, so that the last
+/// line says it whole (`tail -1`).
+fn verdict(style: &Style, out: &mut String) {
+    if let Some(v) = &style.verdict {
+        out.push('\n');
+        out.push_str(&one_line(v));
+        out.push('\n');
+    }
 }
 
 /// With `--baseline`: the new findings as [`render`] shows findings, then the resolved
@@ -85,10 +103,11 @@ pub fn render_against(a: &Analysis, style: &Style, c: &Comparison) -> String {
             unchanged.len()
         ));
         for f in unchanged {
-            out.push_str(&list_line(a, f, style));
+            out.push_str(&list_line(a, f, style, true));
         }
     }
     problems(a, style, &mut out);
+    verdict(style, &mut out);
     out
 }
 
@@ -128,11 +147,14 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
         )
     };
     out.push('\n');
+    // An entry whose finding is shown in full below is cut to one line; one that is all
+    // the report says of its finding is whole.
+    let whole = |f: &Finding| style.summary_only || f.severity > style.details;
     for f in &top[..shown] {
-        out.push_str(&list_line(a, f, style));
+        out.push_str(&list_line(a, f, style, !whole(f)));
         let members = folded.members(f);
         for m in members.iter().take(MEMBERS_SHOWN) {
-            out.push_str(&member_line(a, m, style));
+            out.push_str(&member_line(a, m, style, !whole(f)));
         }
         if members.len() > MEMBERS_SHOWN {
             out.push_str(&wrap(
@@ -149,6 +171,22 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
     if style.summary_only {
         return;
     }
+    let listed_only = top[..shown]
+        .iter()
+        .filter(|f| f.severity > style.details)
+        .count();
+    if listed_only > 0 {
+        let least = match style.details {
+            Severity::Error => "warning",
+            _ => "info",
+        };
+        out.push_str(&wrap(
+            &format!("(listed only; --details {least} shows them in full)"),
+            "  ",
+            "    ",
+            style.width,
+        ));
+    }
     details(a, &folded, &top[..shown], style, out);
     if left_out > 0 {
         out.push('\n');
@@ -157,27 +195,48 @@ fn listed(a: &Analysis, what: &str, list: &[&Finding], style: &Style, out: &mut 
 }
 
 /// `  × scheduling  Deployment demo/api-a: pod api-a-7c9d8-x2kqp of this Deployment…`,
-/// cut to the width.
+/// cut to the width when `cut`, else wrapped under its text.
+fn list_line(a: &Analysis, f: &Finding, style: &Style, cut: bool) -> String {
+    let text = format!(
+        "{:<10}  {}",
+        f.stage.as_str(),
+        one_line(&a.mask(&said(a, f)))
+    );
+    let first = format!("  {} ", mark(f.severity, style.color));
+    entry(&first, "                ", &text, style.width, 4, cut)
+}
+
+/// "Deployment demo/api-a: pod … cannot be scheduled": the finding's object and message.
 /// A message that opens with the object's name ("ClusterOperator etcd is degraded") is
 /// not prefixed with it again.
-fn list_line(a: &Analysis, f: &Finding, style: &Style) -> String {
+fn said(a: &Analysis, f: &Finding) -> String {
     let object = f.object.display();
-    let said = if f.message.starts_with(&object) {
-        f.message.clone()
+    let message = a.shown_text(&f.message);
+    if message.starts_with(&object) {
+        message.into_owned()
     } else {
-        format!("{object}: {}", f.message)
-    };
-    let text = format!("{:<10}  {}", f.stage.as_str(), one_line(&a.mask(&said)));
-    let text = cut_to(&text, style.width.saturating_sub(4));
-    format!("  {} {text}\n", mark(f.severity, style.color))
+        format!("{object}: {message}")
+    }
 }
 
 /// `      ↳ × Deployment shop/cart: pod cart-… cannot be scheduled…`: a member under its
-/// cause's line, cut to the width.
-fn member_line(a: &Analysis, f: &Finding, style: &Style) -> String {
-    let said = format!("{}: {}", f.object.display(), f.message);
-    let text = cut_to(&one_line(&a.mask(&said)), style.width.saturating_sub(10));
-    format!("      ↳ {} {text}\n", mark(f.severity, style.color))
+/// cause's line, cut to the width when `cut`, else wrapped.
+fn member_line(a: &Analysis, f: &Finding, style: &Style, cut: bool) -> String {
+    let text = one_line(&a.mask(&said(a, f))).into_owned();
+    let first = format!("      ↳ {} ", mark(f.severity, style.color));
+    entry(&first, "          ", &text, style.width, 10, cut)
+}
+
+/// A list entry: `first` (`marks` columns wide) and `text`, cut to the width with `…`
+/// when `cut`, else wrapped with `rest` before its other lines.
+fn entry(first: &str, rest: &str, text: &str, width: usize, marks: usize, cut: bool) -> String {
+    if cut {
+        return format!("{first}{}\n", cut_to(text, width.saturating_sub(marks)));
+    }
+    // Wrapped with a blank stand-in for the (maybe coloured) marks, then put back.
+    let blank = " ".repeat(marks);
+    let filled = wrap(text, &blank, rest, width);
+    format!("{first}{}", &filled[blank.len()..])
 }
 
 /// miette's sign of a severity (`×`, `⚠`, `☞`), coloured as miette colours it.
@@ -198,7 +257,10 @@ fn mark(severity: Severity, color: bool) -> String {
 /// full and the others by name.
 fn details(a: &Analysis, folded: &Folded, list: &[&Finding], style: &Style, out: &mut String) {
     let handlers = Handlers::new(style);
-    for severity in [Severity::Error, Severity::Warning, Severity::Info] {
+    let shown = [Severity::Error, Severity::Warning, Severity::Info]
+        .into_iter()
+        .filter(|s| *s <= style.details);
+    for severity in shown {
         let of: Vec<&Finding> = list
             .iter()
             .copied()
@@ -288,7 +350,7 @@ fn finding(a: &Analysis, f: &Finding, style: &Style, handlers: &Handlers, out: &
     if !drawn.unshown.is_empty() {
         out.push_str("  evidence:\n");
         for e in drawn.unshown {
-            let text = format!("{}{}", location(a, e), a.mask(&e.note));
+            let text = format!("{}{}", location(a, e), a.mask(&a.shown_text(&e.note)));
             out.push_str(&wrap(&one_line(&text), "    - ", "      ", style.width));
         }
     }
@@ -321,12 +383,14 @@ fn problems(a: &Analysis, style: &Style, out: &mut String) {
             "{}: {}: {}",
             one_line(&a.mask(input)),
             one_line(&a.mask(&file)),
-            one_line(&a.mask(&p.message))
+            one_line(&a.mask(&a.shown_text(&p.message)))
         );
         out.push_str(&wrap(&text, "  ", "      ", style.width));
     }
 }
 
+/// The head: the platform line, one entry per input (layout, counts, time), and its notes
+/// with `--notes`, else their count; a few lines, so that the findings come first.
 fn inputs(a: &Analysis, style: &Style, out: &mut String) {
     for line in a.inputs.iter().filter_map(|i| i.platform_line()) {
         out.push_str(&wrap(
@@ -337,15 +401,19 @@ fn inputs(a: &Analysis, style: &Style, out: &mut String) {
         ));
     }
     for i in &a.inputs {
+        let problems = match i.problems {
+            0 => String::new(),
+            1 => ", 1 problem".to_string(),
+            n => format!(", {n} problems"),
+        };
         let text = format!(
-            "input {} ({}): {} objects from {} files, {} skipped, {} logs, {} problems{}{}",
+            "input {} ({}): {} objects from {} files ({} skipped), {} logs{problems}{}{}",
             one_line(&a.mask(&i.path)),
             i.layout,
             i.objects,
             i.files,
             i.skipped,
             i.logs,
-            i.problems,
             i.as_of
                 .as_deref()
                 .map(|t| format!(", as of {}", one_line(&a.mask(t))))
@@ -356,6 +424,9 @@ fn inputs(a: &Analysis, style: &Style, out: &mut String) {
                 .unwrap_or_default(),
         );
         out.push_str(&wrap(&text, "", "  ", style.width));
+        if !style.notes {
+            continue;
+        }
         for n in &i.notes {
             out.push_str(&wrap(
                 &format!("note: {}", one_line(&a.mask(n))),
@@ -364,6 +435,11 @@ fn inputs(a: &Analysis, style: &Style, out: &mut String) {
                 style.width,
             ));
         }
+    }
+    let notes: usize = a.inputs.iter().map(|i| i.notes.len()).sum();
+    if !style.notes && notes > 0 {
+        let s = if notes == 1 { "" } else { "s" };
+        out.push_str(&format!("{notes} note{s}: --notes to show\n"));
     }
 }
 
@@ -387,7 +463,11 @@ fn by_stage(list: &[&Finding]) -> String {
 }
 
 fn location(a: &Analysis, e: &Evidence) -> String {
-    let place = match (&e.file, e.line) {
+    let file = e
+        .file
+        .as_deref()
+        .map(|f| e.input.map_or(f, |i| a.shown_path(i, f)));
+    let place = match (file, e.line) {
         (Some(f), Some(l)) => format!("{}{f}:{l}  ", input_prefix(a, e)),
         (Some(f), None) => format!("{}{f}  ", input_prefix(a, e)),
         _ => return String::new(),
@@ -480,12 +560,8 @@ struct Group<'e> {
 impl<'f> Drawn<'f> {
     fn of(a: &Analysis, f: &'f Finding, width: usize) -> Self {
         // Masked before miette wraps it.
-        let title = format!(
-            "[{}] {}: {}",
-            f.stage.as_str(),
-            one_line(&a.mask(&f.object.display())),
-            one_line(&a.mask(&f.message))
-        );
+        let title = format!("[{}] {}", f.stage.as_str(), one_line(&a.mask(&said(a, f))));
+        let message = one_line(&a.mask(&a.shown_text(&f.message))).into_owned();
         let mut groups: Vec<Group> = Vec::new();
         let mut unshown: Vec<&Evidence> = Vec::new();
         for e in &f.evidence {
@@ -527,7 +603,7 @@ impl<'f> Drawn<'f> {
         let mut hops = Vec::new();
         for g in &groups {
             let drawn = (hops.len() < MAX_HOPS)
-                .then(|| window(a, g, width))
+                .then(|| window(a, g, &message, width))
                 .flatten();
             let Some((w, labels)) = drawn else {
                 unshown.extend(&g.items);
@@ -565,7 +641,12 @@ impl<'f> Drawn<'f> {
 /// The lines of a group's file around its evidence, each cut to the width, with a label
 /// on each cited line: under the line's key (`message:`, `type: Ready`), the note wrapped
 /// to the room left of the width.
-fn window(a: &Analysis, g: &Group, width: usize) -> Option<(Window, Vec<LabeledSpan>)> {
+fn window(
+    a: &Analysis,
+    g: &Group,
+    message: &str,
+    width: usize,
+) -> Option<(Window, Vec<LabeledSpan>)> {
     let src = a
         .snapshot
         .files
@@ -601,7 +682,7 @@ fn window(a: &Analysis, g: &Group, width: usize) -> Option<(Window, Vec<LabeledS
         let Some(content) = lines.get(idx) else {
             continue;
         };
-        let note = one_line(&a.mask(&e.note)).into_owned();
+        let note = unsaid(&one_line(&a.mask(&a.shown_text(&e.note))), message);
         // Two notes on one line: one label saying both.
         if let Some(m) = marks.iter_mut().find(|m| m.0 == idx) {
             m.3 = format!("{}; {note}", m.3);
@@ -635,6 +716,44 @@ fn window(a: &Analysis, g: &Group, width: usize) -> Option<(Window, Vec<LabeledS
     ))
 }
 
+/// Shortest text counted as a message said twice: below it, a shared phrase is chance.
+const SAID_TWICE: usize = 40;
+
+/// A label's note without the finding's message when it repeats it: a condition's note
+/// ("Degraded=True reason R since T: <its message>") keeps its head, and only the part of
+/// the message the title cut (`…`) is added. The message is printed once.
+fn unsaid(note: &str, message: &str) -> String {
+    let shown = message.trim_end_matches('…').trim_end();
+    let cut = shown.len() < message.len();
+    for (at, _) in note.match_indices(": ") {
+        let (head, tail) = (&note[..at], &note[at + 2..]);
+        if tail.len() < SAID_TWICE {
+            break;
+        }
+        if message.contains(tail) {
+            return head.to_string();
+        }
+        if !cut {
+            continue;
+        }
+        // The title holds the tail's start, cut: where it starts in the title, and what
+        // follows, from the word the title cut.
+        let mut probe_end = SAID_TWICE / 2;
+        while !tail.is_char_boundary(probe_end) {
+            probe_end -= 1;
+        }
+        let probe = &tail[..probe_end];
+        for (from, _) in shown.match_indices(probe) {
+            let said = &shown[from..];
+            if tail.starts_with(said) {
+                let word = said.rfind(' ').map_or(0, |i| i + 1);
+                return format!("{head}: …{}", &tail[word..]);
+            }
+        }
+    }
+    note.to_string()
+}
+
 /// Longest span underlined: a longer line is marked under its key only, so that its label
 /// starts near the left and has the width to itself.
 const MAX_SPAN_COLS: usize = 32;
@@ -663,6 +782,7 @@ fn key_span(content: &str) -> (usize, usize) {
 }
 
 fn display_name(a: &Analysis, input: usize, file: &str) -> String {
+    let file = a.shown_path(input, file);
     if a.inputs.len() > 1 {
         one_line(&a.mask(&format!("[{}] {file}", a.inputs[input].path))).into_owned()
     } else {
@@ -731,6 +851,24 @@ impl SourceCode for Window {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_does_not_repeat_the_message() {
+        let message =
+            "ClusterOperator etcd is degraded (R) for 5m: the etcd members are not all healthy yet";
+        let note = "Degraded=True reason R since T: the etcd members are not all healthy yet";
+        assert_eq!(unsaid(note, message), "Degraded=True reason R since T");
+        // The title cut the message: the label says the rest, from the word it cut.
+        let cut = "ClusterOperator etcd is degraded (R) for 5m: the etcd members are not all hea…";
+        assert_eq!(
+            unsaid(note, cut),
+            "Degraded=True reason R since T: …healthy yet"
+        );
+        // A short tail, or one the title does not hold, stays.
+        let short = "Available=False reason R since T: Missing 1 replica";
+        assert_eq!(unsaid(short, "… for 60m: Missing 1 replica"), short);
+        assert_eq!(unsaid(note, "something else entirely"), note);
+    }
 
     #[test]
     fn a_long_line_is_marked_under_its_key() {

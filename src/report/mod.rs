@@ -10,6 +10,7 @@ pub mod json;
 pub mod quote;
 pub mod redact;
 pub mod sarif;
+pub mod verdict;
 
 use crate::ingest::Problem;
 use crate::kube::time::format_rfc3339;
@@ -24,6 +25,10 @@ use std::borrow::Cow;
 pub struct InputSummary {
     pub path: String,
     pub layout: &'static str,
+    /// Where the layout starts inside the input (`must-gather.local.1/quay-io-…/`): the
+    /// reports a person reads cite files from there (see [`Analysis::shown_path`]).
+    #[serde(skip)]
+    pub root: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub as_of: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,7 +63,8 @@ pub struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
-    /// Where a problem is: its input's path, and its file with the line (`pods.yaml:12`).
+    /// Where a problem is, as the reports a person reads say it: its input's path, and
+    /// its file from the layout's root with the line (`pods.yaml:12`).
     pub fn problem_place(&self, p: &Problem) -> (&str, String) {
         let input = self
             .inputs
@@ -66,7 +72,49 @@ impl<'a> Analysis<'a> {
             .map(|i| i.path.as_str())
             .unwrap_or("?");
         let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
-        (input, format!("{}{line}", p.file.as_deref().unwrap_or("")))
+        let file = self.shown_path(p.input, p.file.as_deref().unwrap_or(""));
+        (input, format!("{file}{line}"))
+    }
+
+    /// `file` of input `input` as the human report and HTML cite it: from the layout's
+    /// root, without the folders a collector wraps it in (`must-gather.local.*/` and the
+    /// image digest's folder). JSON and SARIF keep the whole path.
+    pub fn shown_path<'f>(&self, input: usize, file: &'f str) -> &'f str {
+        match self.inputs.get(input) {
+            Some(i) if !i.root.is_empty() => file
+                .strip_prefix(i.root.as_str())
+                .filter(|rest| !rest.is_empty())
+                .unwrap_or(file),
+            _ => file,
+        }
+    }
+
+    /// `text` (a message or a note naming bundle files) with the inputs' layout roots
+    /// left out where a path starts with one, as [`Analysis::shown_path`] cites files.
+    pub fn shown_text<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let mut out = Cow::Borrowed(text);
+        for root in self.inputs.iter().map(|i| i.root.as_str()) {
+            if root.is_empty() || !out.contains(root) {
+                continue;
+            }
+            let mut kept = String::with_capacity(out.len());
+            let mut rest: &str = &out;
+            while let Some(at) = rest.find(root) {
+                // Only where a path starts: at the start, or after a blank, quote or bracket.
+                let starts = rest[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| c.is_whitespace() || "\"'([{=,:".contains(c));
+                kept.push_str(&rest[..at]);
+                if !starts {
+                    kept.push_str(root);
+                }
+                rest = &rest[at + root.len()..];
+            }
+            kept.push_str(rest);
+            out = Cow::Owned(kept);
+        }
+        out
     }
 
     pub fn new(snapshot: &'a Snapshot, findings: Vec<Finding>) -> Self {
@@ -80,6 +128,7 @@ impl<'a> Analysis<'a> {
             .map(|(i, info)| InputSummary {
                 path: info.path.clone(),
                 layout: info.layout.as_str(),
+                root: info.root.clone(),
                 as_of: info.as_of.map(format_rfc3339),
                 cluster_version: info.cluster_version.clone(),
                 files: info.files,

@@ -24,6 +24,11 @@ pub fn answer(state: &State, req: &Request) -> Answer {
     if req.invalid_utf8 {
         return Answer::bad_request("the path is not valid UTF-8: no object has such a name");
     }
+    // Not served in any type: a 404 whatever the client accepts, so `kubectl explain`
+    // (which asks for v2 as protobuf after v3's 404) says it is not found.
+    if matches!(segs.as_slice(), ["openapi", ..] | ["swagger.json"]) {
+        return discovery::openapi(&path);
+    }
     if !req.takes_json() {
         return Answer::status(
             406,
@@ -40,7 +45,6 @@ pub fn answer(state: &State, req: &Request) -> Answer {
         ["ui", rest @ ..] => super::ui::answer(state, req, rest),
         ["healthz" | "livez" | "readyz", ..] => Answer::text("ok".into()),
         ["version"] => Answer::json(&state.version),
-        ["openapi", ..] | ["swagger.json"] => discovery::openapi(&path),
         ["api"] => discovery::core_versions(&state.resources, req, &state.address),
         ["apis"] => discovery::groups(&state.resources, req),
         ["api", version] => discovery::resource_list(&state.resources, "", version),

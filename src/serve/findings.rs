@@ -1,14 +1,17 @@
 //! kdiag's findings as API objects: each a `kdiag.io/v1` `Finding` in the namespace of the
 //! object it is about (`kdiag` for a cluster-scoped object's), and each also a `Warning`
-//! event on that object (`reason` = the rule, `reportingComponent: kdiag`), so `kubectl
-//! describe` and every UI's event list show it where the user already looks.
+//! event (`reason` = the rule, `reportingComponent: kdiag`) on that object and on each
+//! object it explains or cites (the pod of a Deployment's finding, the node it names), as
+//! `kdiag describe` lists it under each, so `kubectl describe` and every UI's event list
+//! show it where the user already looks.
 
 use super::resources::{FINDINGS_GROUP, FINDINGS_NAMESPACE};
+use crate::kube::meta::ObjectRef;
 use crate::kube::time::format_rfc3339;
 use crate::rules::Finding;
 use crate::snapshot::Snapshot;
 use serde_json::{Value, json};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The findings as `Finding` objects and as events, each list sorted by namespace and
 /// name (as the store sorts its own objects).
@@ -54,39 +57,51 @@ pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
             },
             "spec": spec,
         }));
-        let target = snap.find_ref(
-            &f.object.api_version,
-            &f.object.kind,
-            f.object.namespace.as_deref(),
-            &f.object.name,
-        );
-        let target_uid = target.and_then(|id| snap.object(id).uid.clone());
-        events.push(json!({
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {
-                "name": format!("{}.kdiag.{}", f.object.name, &uid[6..]),
-                "namespace": f.object.namespace.as_deref().unwrap_or("default"),
-                "uid": format!("{uid}-event"),
-                "creationTimestamp": stamp,
-            },
-            "involvedObject": {
-                "apiVersion": f.object.api_version,
-                "kind": f.object.kind,
-                "namespace": f.object.namespace,
-                "name": f.object.name,
-                "uid": target_uid,
-            },
-            "reason": f.rule,
-            "message": f.message,
-            "type": "Warning",
-            "count": 1,
-            "firstTimestamp": stamp,
-            "lastTimestamp": stamp,
-            "source": {"component": "kdiag"},
-            "reportingComponent": "kdiag",
-            "reportingInstance": "kdiag",
-        }));
+        for (target, on) in targets(snap, f) {
+            let id = snap.find_ref(
+                &target.api_version,
+                &target.kind,
+                target.namespace.as_deref(),
+                &target.name,
+            );
+            let target_uid = id.and_then(|id| snap.object(id).uid.clone());
+            // One event per finding and object: the finding's own name for its object,
+            // a hash of the object's for each other object it is about.
+            let suffix = match on {
+                None => uid[6..].to_string(),
+                Some(_) => format!("{:016x}", fnv(&format!("{uid}/{}", target.display()))),
+            };
+            let message = match &on {
+                None => f.message.clone(),
+                Some(about) => format!("on {about}: {}", f.message),
+            };
+            events.push(json!({
+                "apiVersion": "v1",
+                "kind": "Event",
+                "metadata": {
+                    "name": format!("{}.kdiag.{suffix}", target.name),
+                    "namespace": target.namespace.as_deref().unwrap_or("default"),
+                    "uid": format!("kdiag-{suffix}-event"),
+                    "creationTimestamp": stamp,
+                },
+                "involvedObject": {
+                    "apiVersion": target.api_version,
+                    "kind": target.kind,
+                    "namespace": target.namespace,
+                    "name": target.name,
+                    "uid": target_uid,
+                },
+                "reason": f.rule,
+                "message": message,
+                "type": "Warning",
+                "count": 1,
+                "firstTimestamp": stamp,
+                "lastTimestamp": stamp,
+                "source": {"component": "kdiag"},
+                "reportingComponent": "kdiag",
+                "reportingInstance": "kdiag",
+            }));
+        }
     }
     let key = |v: &Value| {
         (
@@ -106,6 +121,26 @@ pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
         findings: objects,
         events,
     }
+}
+
+/// The objects a finding is an event on, as `kdiag describe` lists it under each one's
+/// `Findings:`: its own object (`None`), then each object it explains or cites as evidence
+/// (`Some`: the finding's object, which the event's message names), each once.
+fn targets(snap: &Snapshot, f: &Finding) -> Vec<(ObjectRef, Option<String>)> {
+    let key = |r: &ObjectRef| (r.kind.clone(), r.namespace.clone(), r.name.clone());
+    let mut seen = HashSet::from([key(&f.object)]);
+    let mut out = vec![(f.object.clone(), None)];
+    let others = f
+        .explains
+        .iter()
+        .map(|&id| snap.object(id).reference())
+        .chain(f.evidence.iter().filter_map(|e| e.object.clone()));
+    for r in others {
+        if seen.insert(key(&r)) {
+            out.push((r, Some(f.object.display())));
+        }
+    }
+    out
 }
 
 /// The columns of a `Finding` (after NAME): what `kubectl get findings` prints.

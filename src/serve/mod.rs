@@ -10,7 +10,7 @@
 //! - `discovery.rs`: `/api`, `/apis`, aggregated discovery, from `resources.rs` (the table
 //!   of kinds, the bundle's CRDs and kinds, `Finding`, the access reviews).
 //! - `objects.rs`: list, get, `Table`, paging, `pods/log`, watch; `reviews.rs`: access
-//!   reviews; `findings.rs`: findings as objects and events; `state.rs`: what every
+//!   reviews (`protobuf.rs`: kubectl's protobuf bodies of them); `findings.rs`: findings as objects and events; `state.rs`: what every
 //!   answer is read from.
 //! - `kubeconfig.rs`: the kubeconfig written for the user.
 //! - `tls.rs`: off loopback (`--addr 0.0.0.0:6443`, or one of this machine's addresses),
@@ -24,11 +24,13 @@
 
 mod answer;
 mod api;
+mod convert;
 mod discovery;
 mod findings;
 mod http;
 mod kubeconfig;
 mod objects;
+mod protobuf;
 mod request;
 mod resources;
 mod reviews;

@@ -3,6 +3,7 @@
 //! the explorer's columns, as the client's `Accept` asks.
 
 use super::answer::Answer;
+use super::convert;
 use super::findings;
 use super::request::Request;
 use super::resources::{Origin, Resource};
@@ -65,7 +66,7 @@ pub fn answer(state: &State, req: &Request, t: &Target, watch: bool) -> Answer {
             };
             let mut items: Vec<Item> = state.items(r, t.namespace);
             if !filter.is_empty() {
-                let keep = each(&items, |i| filter.matches(&state.tree(i)));
+                let keep = each(&items, |i| selected(&filter, &state.tree(i), t));
                 let mut kept = keep.into_iter();
                 items.retain(|_| kept.next().unwrap_or(false));
             }
@@ -75,6 +76,21 @@ pub fn answer(state: &State, req: &Request, t: &Target, watch: bool) -> Answer {
                 list(state, req, t, &items)
             }
         }
+    }
+}
+
+/// The object as served at the path's version (`convert.rs`).
+fn served(state: &State, t: &Target, item: Item) -> Value {
+    convert::served(state.object_json(item), &t.resource.group, t.version)
+}
+
+/// Whether the selectors select `v`, read as served (an `events.k8s.io` Event by its core
+/// fields, so `involvedObject.name=` finds it).
+fn selected(filter: &Filter, v: &Value, t: &Target) -> bool {
+    if convert::differs(v, &t.resource.group, t.version) {
+        filter.matches(&convert::served(v.clone(), &t.resource.group, t.version))
+    } else {
+        filter.matches(v)
     }
 }
 
@@ -106,7 +122,7 @@ fn get(state: &State, req: &Request, t: &Target, name: &str) -> Answer {
     if req.wants_metadata() {
         return Answer::json(&partial(state, state.tree(item)));
     }
-    Answer::json(&state.object_json(item))
+    Answer::json(&served(state, t, item))
 }
 
 fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
@@ -153,7 +169,7 @@ fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
     let objects: Vec<Value> = if req.wants_metadata() {
         each(page, |i| partial(state, state.tree(i)))
     } else {
-        each(page, |i| state.object_json(i))
+        each(page, |i| served(state, t, i))
     };
     let (api_version, kind) = if req.wants_metadata() {
         (
@@ -319,7 +335,13 @@ fn table_parts(
         let mut row = json!({"cells": cells});
         match include {
             "None" => {}
-            "Object" => row["object"] = state.object_json_of(item, tree),
+            "Object" => {
+                row["object"] = convert::served(
+                    state.object_json_of(item, tree),
+                    &t.resource.group,
+                    t.version,
+                )
+            }
             _ => row["object"] = partial(state, tree),
         }
         row
@@ -414,7 +436,7 @@ fn watch_plan(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answe
         }
     } else if initial {
         for &item in items {
-            let object = state.object_json(item);
+            let object = served(state, t, item);
             events.push(line(&json!({"type": "ADDED", "object": object})));
         }
     }

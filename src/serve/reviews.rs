@@ -1,8 +1,10 @@
 //! `SelfSubjectAccessReview` and `SelfSubjectRulesReview`: what a client may do, asked
 //! before every view by k9s, Headlamp and `kubectl auth can-i`. Reading is allowed,
-//! every write denied: the server is a saved snapshot.
+//! every write denied: the server is a saved snapshot. kubectl posts them as protobuf
+//! (`protobuf.rs`), Headlamp and k9s as JSON.
 
 use super::answer::Answer;
+use super::protobuf;
 use serde_json::{Value, json};
 
 const READ_VERBS: &[&str] = &["get", "list", "watch"];
@@ -11,9 +13,20 @@ const DENIED: &str = "read-only snapshot: kdiag serve answers get, list and watc
 /// The review posted to `authorization.k8s.io/VERSION/KIND`, answered (201, as the API
 /// server creates it) with its `status`.
 pub fn answer(kind: &str, version: &str, body: &[u8]) -> Answer {
-    let mut review: Value = match serde_json::from_slice(body) {
-        Ok(v @ Value::Object(_)) => v,
-        Ok(_) | Err(_) => return Answer::bad_request(format!("the body is not a {kind} object")),
+    let mut review: Value = if protobuf::is_protobuf(body) {
+        match protobuf::review(kind, body) {
+            Ok(v) => v,
+            Err(e) => {
+                return Answer::bad_request(format!("the body is not a {kind} object: {e}"));
+            }
+        }
+    } else {
+        match serde_json::from_slice(body) {
+            Ok(v @ Value::Object(_)) => v,
+            Ok(_) | Err(_) => {
+                return Answer::bad_request(format!("the body is not a {kind} object"));
+            }
+        }
     };
     review["apiVersion"] = json!(format!("authorization.k8s.io/{version}"));
     review["kind"] = json!(kind);
@@ -48,7 +61,12 @@ pub fn whoami(version: &str, body: &[u8]) -> Answer {
             "/apis/authentication.k8s.io/{version}/selfsubjectreviews"
         ));
     }
-    let mut review = match serde_json::from_slice::<Value>(body) {
+    let parsed = if protobuf::is_protobuf(body) {
+        protobuf::review("SelfSubjectReview", body).map_err(|_| ())
+    } else {
+        serde_json::from_slice::<Value>(body).map_err(|_| ())
+    };
+    let mut review = match parsed {
         Ok(v @ Value::Object(_)) => v,
         Ok(_) | Err(_) if body.iter().all(u8::is_ascii_whitespace) => json!({}),
         Ok(_) | Err(_) => return Answer::bad_request("the body is not a SelfSubjectReview object"),

@@ -160,6 +160,34 @@ mod tests {
         }
     }
 
+    /// In a one-line JSON List an object's text is its own bytes, not the rest of the
+    /// line: finding a cited field reads the object, not what follows it (the whole List,
+    /// once per citation, for every object that carries a finding).
+    #[test]
+    fn a_one_line_json_object_ends_at_its_last_byte() {
+        let dir = std::env::temp_dir().join(format!("kdiag-locate1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = r#"{"apiVersion":"v1","kind":"PodList","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"ns"},"status":{"phase":"Running"}},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b","namespace":"ns"},"status":{"phase":"Pending"}}]}"#;
+        std::fs::write(dir.join("pods.json"), text).unwrap();
+        let snap = Snapshot::build(load(&[InputArg::Path(dir.clone())]).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        let a = snap.find("Pod", Some("ns"), "a").unwrap();
+        let b = snap.find("Pod", Some("ns"), "b").unwrap();
+        let (file, _) = snap.source_of(a);
+        let own = snap.object(a).body.text_from_start(&file.text).unwrap();
+        assert!(
+            own.starts_with(r#"{"apiVersion":"v1","kind":"Pod""#),
+            "{own}"
+        );
+        assert!(own.ends_with(r#""phase":"Running"}}"#), "{own}");
+        assert_eq!(snap.object(a).offset_in(file), text.find(own));
+        assert_eq!(
+            snap.object(b).offset_in(file),
+            text.rfind(r#"{"apiVersion":"v1","kind":"Pod""#)
+        );
+        assert_eq!(snap.locate(b, &["status", "phase"]), 1);
+    }
+
     /// A field is looked for in its object's lines only, whether the object's lines are
     /// found from its body or from the file's line index.
     #[test]

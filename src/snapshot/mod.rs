@@ -85,8 +85,8 @@ impl Object {
     /// report shows the part of a long line (one-line JSON holds a whole List) where
     /// the object starts.
     pub fn offset_in(&self, file: &SourceFile) -> Option<usize> {
-        let rest = self.body.text_from_start(&file.text)?;
-        Some(file.text.len() - rest.len())
+        let own = self.body.text_from_start(&file.text)?;
+        Some(own.as_ptr() as usize - file.text.as_ptr() as usize)
     }
 
     /// Its API group as stored ("" for core; see [`kinds::canonical_group`]).
@@ -656,13 +656,15 @@ impl Snapshot {
             let mut map: HashMap<ObjectId, Vec<ObjectId>> = HashMap::new();
             for (eid, e) in self.events() {
                 let r = &e.regarding;
-                // A uid two objects share names the first: the name tells which.
+                // A uid two objects share names the first: kind, namespace and name tell
+                // which (two pods of one name in two namespaces can share a uid too).
                 let uid = r.uid.as_deref().filter(|u| kinds::is_real_uid(u));
                 let by_uid = uid.and_then(|u| self.by_uid(u));
-                let target = by_uid.filter(|&t| self.object(t).name == r.name || r.name.is_empty());
+                let target = by_uid.filter(|&t| is_named_by(self.object(t), r));
                 let target = target.or_else(|| {
-                    if uid.is_some() && by_uid.is_none() {
-                        // A uid that is not in the bundle: a previous object of that name.
+                    // A uid that is not in the bundle: a previous object of that name;
+                    // but the kubelet's events about a Node carry the node's name as uid.
+                    if uid.is_some() && by_uid.is_none() && uid != Some(r.name.as_str()) {
                         return None;
                     }
                     self.find(&r.kind, r.namespace.as_deref(), &r.name)
@@ -850,6 +852,18 @@ fn pod_containers(objects: &[Object], namespace: &str, pod: &str) -> Vec<String>
 /// Whether two objects are of one kind and group.
 fn same_kind(a: &Object, b: &Object) -> bool {
     a.kind == b.kind && a.group() == b.group()
+}
+
+/// Whether an event's subject names this object: each of kind, namespace and name agrees
+/// where the subject gives it.
+fn is_named_by(o: &Object, r: &event::Regarding) -> bool {
+    let agrees = |given: &str, own: &str| given.is_empty() || given == own;
+    agrees(&r.kind, &o.kind)
+        && agrees(&r.name, &o.name)
+        && agrees(
+            r.namespace.as_deref().unwrap_or(""),
+            o.namespace.as_deref().unwrap_or(""),
+        )
 }
 
 /// The key of the uid index: a fixed hash, so lookups need no copy of the uid.

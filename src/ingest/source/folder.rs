@@ -204,6 +204,14 @@ impl Walk {
             return Some(Found::Symlink);
         }
         if ft.is_dir() {
+            // `.git/`, `.vscode/`: not walked (see `layout::is_editor_or_hidden`).
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(crate::ingest::layout::is_editor_or_hidden)
+            {
+                return None;
+            }
             let device = std::fs::symlink_metadata(&path)
                 .ok()
                 .and_then(|m| device_of(&m));
@@ -302,7 +310,13 @@ fn walk_in_order(
             if other {
                 mounts.push(e.path().to_path_buf());
             }
-            !other
+            // `.git/`, `.vscode/`: not walked (see `layout::is_editor_or_hidden`).
+            let hidden = e.depth() > 0
+                && e.file_type().is_dir()
+                && e.file_name()
+                    .to_str()
+                    .is_some_and(crate::ingest::layout::is_editor_or_hidden);
+            !other && !hidden
         });
     for item in walker {
         let item = match item {

@@ -53,6 +53,20 @@ const UNSUPPORTED: &[(&[u8], &str)] = &[
     (b"\x1f\x9d", "Unix compress (.Z)"),
 ];
 
+/// Whether a file's first bytes are an archive or a compression kdiag reads (zip, tar,
+/// gzip, bzip2, xz, zstd), whatever its name: an archive that is no bundle (an HTML error
+/// page saved as `.zip`, a 7z) is not counted among a folder's bundles.
+pub fn holds_readable_archive(path: &std::path::Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = Vec::with_capacity(512);
+    if file.take(512).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    sniff(&head).is_some_and(|f| !matches!(f, Format::Unsupported(_)))
+}
+
 /// The format of a stream starting with `head` (its first 512 bytes suffice), or `None`
 /// for a plain file.
 pub fn sniff(head: &[u8]) -> Option<Format> {

@@ -93,12 +93,16 @@ fn finding(
     for ns in op.namespaces() {
         causes.push(CauseHint::Namespace(ns.to_string()));
     }
-    if let Some(v) = op.version("operator") {
+    // The operator's version tells something only when it is not the release being
+    // installed: the operator has not been updated yet.
+    if let (Some(v), Some(target)) = (op.version("operator"), p.target)
+        && v != target
+    {
         ev.push(evidence::field(
             snap,
             id,
             &["status", "versions"],
-            format!("operator version {v}"),
+            format!("operator version {v}, not yet {target}, the release being installed"),
         ));
     }
     let mut f = Finding::new(

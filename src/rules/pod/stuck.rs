@@ -39,8 +39,7 @@ declare_rule! {
     /// taint manager, Eviction API, kubelet, pod GC) or Kueue's `TerminationTarget` — is
     /// judged at that component's stage in its words, never as a crash or "without a
     /// reason"; a Failed pod never scheduled, by its `PodScheduled=False` message. A pod
-    /// created less than 60 seconds before the
-    /// snapshot (`pod_findings::JUST_CREATED_SECS`) whose diagnosis rests on an event or
+    /// created less than 60 seconds before the snapshot whose diagnosis rests on an event or
     /// condition not written yet (no scheduler decision, no kubelet event, no probe event)
     /// is `info`: nothing has had time to happen. More specific rules replace this finding
     /// for the pods they explain.

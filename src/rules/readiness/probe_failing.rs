@@ -18,9 +18,8 @@ declare_rule! {
     /// not restart the container; it only keeps the pod out of every Service's ready
     /// endpoints, so the pod runs and receives no traffic. When the bundle holds no probe
     /// event (they expire after about an hour) the finding says so and dates the failure from
-    /// the Ready condition; a pod created less than 60 seconds before the snapshot
-    /// (`pod_findings::JUST_CREATED_SECS`) with no probe event yet is `info`: nothing has had
-    /// time to happen. Fix the app or the probe (path, port, timeout), not the node.
+    /// the Ready condition; a pod created less than 60 seconds before the snapshot with no
+    /// probe event yet is `info`: nothing has had time to happen. Fix the app or the probe (path, port, timeout), not the node.
     pub static PROBE_FAILING = {
         id: "readiness/probe-failing",
         stage: Stage::Readiness,

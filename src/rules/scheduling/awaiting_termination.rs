@@ -1,8 +1,9 @@
 //! `scheduling/awaiting-termination`: a pending pod that only terminating pods keep off a
 //! node — a rollout or a preemption in progress, not a failure.
 
-use super::fit::{self, NodeFit};
+use super::fit::NodeFit;
 use super::fit_text::{node_room_evidence, phrase};
+use super::placer::{Fits, Placer};
 use super::unschedulable::Said;
 use super::waiting::{Wait, Waiting};
 use crate::declare_rule;
@@ -53,12 +54,13 @@ fn run(ctx: &Context) -> Vec<Finding> {
     }
     transient.sort_by_key(|(id, _)| *id);
     let usage = Usage::build(snap);
+    let placer = Placer::new(snap, &usage);
     let mut groups: BTreeMap<ObjectRef, (Vec<Case>, Vec<Evidence>)> = BTreeMap::new();
     for (id, wait) in transient {
         let Some(pod) = snap.pod(id) else {
             continue;
         };
-        let (case, extra) = case(snap, &usage, id, pod, wait);
+        let (case, extra) = case(snap, &placer, id, pod, wait);
         let entry = groups.entry(pod_findings::owner_of(snap, id)).or_default();
         if entry.0.is_empty() {
             entry.1 = extra;
@@ -86,14 +88,14 @@ fn run(ctx: &Context) -> Vec<Finding> {
 /// One pod's sentence and evidence, and the freed nodes' room (shown once per group).
 fn case(
     snap: &Snapshot,
-    usage: &Usage,
+    placer: &Placer,
     id: ObjectId,
     pod: &Pod,
     wait: &Wait,
 ) -> (Case, Vec<Evidence>) {
     let events = snap.events_for(id);
     let said = Said::read(snap, id, pod, &events);
-    let fits = fit::evaluate(snap, usage, id, pod);
+    let fits = placer.evaluate(id, pod);
     let excluded = excluded_words(snap, &fits);
     let nominated = pod
         .status
@@ -132,18 +134,13 @@ fn case(
 
 /// "3 of 3 nodes have a pod its required anti-affinity avoids …", one clause per first
 /// exclusion, the one excluding most nodes first.
-fn excluded_words(snap: &Snapshot, fits: &[NodeFit]) -> String {
-    let mut by_cat: BTreeMap<String, Vec<&NodeFit>> = BTreeMap::new();
-    for f in fits {
-        if let Some(x) = f.exclusions.first() {
-            by_cat.entry(x.category()).or_default().push(f);
-        }
-    }
-    let mut cats: Vec<(String, Vec<&NodeFit>)> = by_cat.into_iter().collect();
-    cats.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+fn excluded_words(snap: &Snapshot, fits: &Fits) -> String {
+    let by_cat = fits.by_category();
+    let mut cats: Vec<(&&str, &Vec<&NodeFit>)> = by_cat.iter().collect();
+    cats.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
     cats.iter()
         .filter_map(|(_, nodes)| {
-            let x = nodes[0].exclusions.first()?;
+            let x = nodes[0].verdict.exclusions.first()?;
             Some(phrase(snap, x, nodes, fits.len()))
         })
         .collect::<Vec<_>>()

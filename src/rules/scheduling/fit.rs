@@ -26,6 +26,7 @@ use crate::snapshot::{ObjectId, Snapshot};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// A resource the node has too little of for the pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,26 +111,76 @@ impl Exclusion {
     }
 }
 
+/// The Filter's verdict for the pod on a node: the same for every node of one class
+/// ([`super::placer`]), so it is computed once per class and shared.
+#[derive(Debug)]
+pub struct Verdict {
+    pub exclusions: Vec<Exclusion>,
+    /// Per requested resource: (free, allocatable) in scheduler units.
+    pub free: BTreeMap<String, (i128, i128)>,
+    /// The first exclusion's [`Exclusion::category`], when there is one.
+    pub category: Option<String>,
+    /// Excluded only for capacity (resources or pod count).
+    pub capacity_only: bool,
+}
+
+impl Verdict {
+    fn new(exclusions: Vec<Exclusion>, free: BTreeMap<String, (i128, i128)>) -> Verdict {
+        Verdict {
+            category: exclusions.first().map(Exclusion::category),
+            capacity_only: !exclusions.is_empty() && exclusions.iter().all(Exclusion::is_capacity),
+            exclusions,
+            free,
+        }
+    }
+}
+
 /// One node's verdict for the pod.
 pub struct NodeFit<'a> {
     pub id: ObjectId,
     pub name: &'a str,
     pub node: &'a Node,
-    pub exclusions: Vec<Exclusion>,
-    /// Per requested resource: (free, allocatable) in scheduler units.
-    pub free: BTreeMap<String, (i128, i128)>,
+    /// The node's class in the pod's partition (nodes of one class share the verdict).
+    pub class: u32,
+    pub verdict: Rc<Verdict>,
     pub usage: &'a NodeUsage,
+    /// The node's allocatable or a bound pod's request holds a value that does not read.
+    pub unread: bool,
 }
 
 impl NodeFit<'_> {
     pub fn fits(&self) -> bool {
-        self.exclusions.is_empty()
+        self.verdict.exclusions.is_empty()
     }
 
     /// Excluded only for capacity (resources or pod count).
     pub fn capacity_only(&self) -> bool {
-        !self.exclusions.is_empty() && self.exclusions.iter().all(Exclusion::is_capacity)
+        self.verdict.capacity_only
     }
+}
+
+/// The classes among `nodes`, each with how many of `nodes` it has and its first node, in
+/// order of first appearance: what per-node counts are built from, one verdict per class.
+pub fn per_class<'f, 'a>(
+    nodes: impl IntoIterator<Item = &'f NodeFit<'a>>,
+) -> Vec<(usize, &'f NodeFit<'a>)>
+where
+    'a: 'f,
+{
+    let mut slot_of: Vec<usize> = Vec::new();
+    let mut out: Vec<(usize, &NodeFit)> = Vec::new();
+    for f in nodes {
+        let c = f.class as usize;
+        if c >= slot_of.len() {
+            slot_of.resize(c + 1, usize::MAX);
+        }
+        if slot_of[c] == usize::MAX {
+            slot_of[c] = out.len();
+            out.push((0, f));
+        }
+        out[slot_of[c]].0 += 1;
+    }
+    out
 }
 
 /// What a node's verdict for a pod needing `need` rests on and cannot read: the node's
@@ -145,7 +196,10 @@ pub fn unread_capacity(
 ) -> (Vec<String>, usize) {
     let mut words = Vec::new();
     let mut total = 0;
-    for f in fits.iter().filter(|f| f.fits() || f.capacity_only()) {
+    for f in fits
+        .iter()
+        .filter(|f| f.unread && (f.fits() || f.capacity_only()))
+    {
         let alloc = &f.node.status.allocatable;
         for res in need.keys().map(String::as_str).chain(["pods"]) {
             if let Some(q) = alloc.get(res).filter(|q| q.value.is_none()) {
@@ -173,97 +227,126 @@ pub fn unread_capacity(
     (words, total)
 }
 
-/// Evaluates every node of the bundle for `pod`.
-pub fn evaluate<'a>(
-    snap: &'a Snapshot,
-    usage: &'a Usage,
-    pod_id: ObjectId,
-    pod: &Pod,
-) -> Vec<NodeFit<'a>> {
-    let need = pod_units(&pod.spec);
-    let ns = snap.object(pod_id).namespace.clone().unwrap_or_default();
-    let pv_affinities = pv_node_affinities(snap, &ns, &pod.spec);
-    let inter = InterPod::build(snap, usage, pod_id, pod, &ns);
-    let spread = super::spread::Spread::build(snap, pod_id, pod);
-    let ports = host_ports(&pod.spec);
-    let node_terms = required_node_terms(pod.spec.affinity.get().as_ref());
-    snap.nodes()
-        .iter()
-        .map(|(nid, node)| {
-            let name = node.metadata.name.as_str();
-            let nu = usage.of(name);
-            let mut ex = Vec::new();
-            if node.spec.unschedulable && !tolerates_cordon(&pod.spec.tolerations) {
-                ex.push(Exclusion::Cordoned);
-            }
-            if let Some(t) = untolerated(&pod.spec.tolerations, &node.spec.taints) {
-                ex.push(Exclusion::Taint(t.clone()));
-            }
-            if let Some((k, v)) = unmatched_selector(&pod.spec.node_selector, &node.metadata.labels)
-            {
-                ex.push(Exclusion::NodeSelector {
-                    key: k.to_string(),
-                    want: v.to_string(),
+/// One pending pod's Filter, prepared once (its request, claims' PV affinity, inter-pod
+/// and spread domains) and then asked node by node, or once per class of nodes.
+pub struct PodFilter<'p> {
+    spec: &'p PodSpec,
+    need: Units,
+    pv_affinities: Vec<(String, Vec<NodeSelectorTerm>)>,
+    inter: InterPod,
+    spread: super::spread::Spread,
+    ports: Vec<(i64, String)>,
+    node_terms: Option<Vec<NodeSelectorTerm>>,
+}
+
+impl<'p> PodFilter<'p> {
+    pub fn new(snap: &Snapshot, usage: &Usage, pod_id: ObjectId, pod: &'p Pod) -> PodFilter<'p> {
+        let ns = snap.object(pod_id).namespace.clone().unwrap_or_default();
+        PodFilter {
+            spec: &pod.spec,
+            need: pod_units(&pod.spec),
+            pv_affinities: pv_node_affinities(snap, &ns, &pod.spec),
+            inter: InterPod::build(snap, usage, pod_id, pod, &ns),
+            spread: super::spread::Spread::build(snap, pod_id, pod),
+            ports: host_ports(&pod.spec),
+            node_terms: required_node_terms(pod.spec.affinity.get().as_ref()),
+        }
+    }
+
+    /// The node labels the verdict reads (sorted, once each), and whether it reads the
+    /// node's name (a `matchFields` term): nodes that agree on these and on their
+    /// [`super::placer`] base class get the same verdict.
+    pub fn consulted(&self) -> (Vec<String>, bool) {
+        let mut keys: Vec<String> = self
+            .spec
+            .node_selector
+            .keys()
+            .map(|k| k.to_string())
+            .collect();
+        let mut by_name = false;
+        let terms = self
+            .node_terms
+            .iter()
+            .flatten()
+            .chain(self.pv_affinities.iter().flat_map(|(_, t)| t));
+        for t in terms {
+            keys.extend(t.match_expressions.iter().map(|e| e.key.clone()));
+            by_name |= !t.match_fields.is_empty();
+        }
+        keys.extend(self.spread.keys().map(String::from));
+        keys.extend(self.inter.keys().map(String::from));
+        keys.sort();
+        keys.dedup();
+        (keys, by_name)
+    }
+
+    /// The verdict on one node, whose bound pods hold `nu`.
+    pub fn verdict(&self, node: &Node, nu: &NodeUsage) -> Verdict {
+        let spec = self.spec;
+        let mut ex = Vec::new();
+        if node.spec.unschedulable && !tolerates_cordon(&spec.tolerations) {
+            ex.push(Exclusion::Cordoned);
+        }
+        if let Some(t) = untolerated(&spec.tolerations, &node.spec.taints) {
+            ex.push(Exclusion::Taint(t.clone()));
+        }
+        if let Some((k, v)) = unmatched_selector(&spec.node_selector, &node.metadata.labels) {
+            ex.push(Exclusion::NodeSelector {
+                key: k.to_string(),
+                want: v.to_string(),
+            });
+        } else if let Some(terms) = &self.node_terms
+            && !node_matches_terms(&node.metadata, terms)
+        {
+            ex.push(Exclusion::NodeAffinity);
+        }
+        if let Some((p, _)) = self.ports.iter().find(|p| nu.host_ports.contains(p)) {
+            ex.push(Exclusion::HostPort(*p));
+        }
+        let mut free = BTreeMap::new();
+        let mut short = Vec::new();
+        for (res, n) in &self.need {
+            let alloc = scheduler_units(res, get_qty(&node.status.allocatable, res));
+            let used = nu.requested.get(res).copied().unwrap_or(0);
+            let f = alloc - used;
+            free.insert(res.clone(), (f, alloc));
+            if *n > f {
+                short.push(Short {
+                    resource: res.clone(),
+                    need: *n,
+                    free: f,
+                    allocatable: alloc,
                 });
-            } else if let Some(terms) = &node_terms
-                && !node_matches_terms(&node.metadata, terms)
-            {
-                ex.push(Exclusion::NodeAffinity);
             }
-            if let Some((p, _)) = ports.iter().find(|p| nu.host_ports.contains(p)) {
-                ex.push(Exclusion::HostPort(*p));
+        }
+        if !short.is_empty() {
+            ex.push(Exclusion::Resources(short));
+        }
+        if node.status.allocatable.contains_key("pods") {
+            let alloc = get_qty(&node.status.allocatable, "pods").value_ceil();
+            let used = nu.pods.len() as i128;
+            if used + 1 > alloc {
+                ex.push(Exclusion::TooManyPods {
+                    used,
+                    allocatable: alloc,
+                });
             }
-            let mut free = BTreeMap::new();
-            let mut short = Vec::new();
-            for (res, n) in &need {
-                let alloc = scheduler_units(res, get_qty(&node.status.allocatable, res));
-                let used = nu.requested.get(res).copied().unwrap_or(0);
-                let f = alloc - used;
-                free.insert(res.clone(), (f, alloc));
-                if *n > f {
-                    short.push(Short {
-                        resource: res.clone(),
-                        need: *n,
-                        free: f,
-                        allocatable: alloc,
-                    });
-                }
-            }
-            if !short.is_empty() {
-                ex.push(Exclusion::Resources(short));
-            }
-            if node.status.allocatable.contains_key("pods") {
-                let alloc = get_qty(&node.status.allocatable, "pods").value_ceil();
-                let used = nu.pods.len() as i128;
-                if used + 1 > alloc {
-                    ex.push(Exclusion::TooManyPods {
-                        used,
-                        allocatable: alloc,
-                    });
-                }
-            }
-            if let Some((pv, _)) = pv_affinities
-                .iter()
-                .find(|(_, terms)| !node_matches_terms(&node.metadata, terms))
-            {
-                ex.push(Exclusion::VolumeNodeAffinity { pv: pv.clone() });
-            }
-            if let Some(x) = spread.check(node) {
-                ex.push(x);
-            }
-            if let Some(x) = inter.check(node) {
-                ex.push(x);
-            }
-            NodeFit {
-                id: *nid,
-                name,
-                node,
-                exclusions: ex,
-                free,
-                usage: nu,
-            }
-        })
-        .collect()
+        }
+        if let Some((pv, _)) = self
+            .pv_affinities
+            .iter()
+            .find(|(_, terms)| !node_matches_terms(&node.metadata, terms))
+        {
+            ex.push(Exclusion::VolumeNodeAffinity { pv: pv.clone() });
+        }
+        if let Some(x) = self.spread.check(node) {
+            ex.push(x);
+        }
+        if let Some(x) = self.inter.check(node) {
+            ex.push(x);
+        }
+        Verdict::new(ex, free)
+    }
 }
 
 /// Whether a pod in namespace `other_ns` falls under `t`, a term of a pod in `own_ns`.
@@ -361,6 +444,15 @@ impl InterPod {
             avoid,
             need,
         }
+    }
+
+    /// The topology keys its checks read from a node's labels.
+    fn keys(&self) -> impl Iterator<Item = &str> {
+        self.need
+            .iter()
+            .map(|(k, _, _)| k.as_str())
+            .chain(self.avoid.iter().map(|(k, _)| k.as_str()))
+            .chain(self.rejected_by.keys().map(|(k, _)| k.as_str()))
     }
 
     /// The first failing check, in upstream's Filter order: the pod's required affinity,

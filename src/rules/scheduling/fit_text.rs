@@ -3,7 +3,7 @@
 //! category ("3 of 3 nodes lack cpu (…)"), and the node closest to fitting. Split from
 //! the rule so that it keeps only the decision of which cause applies.
 
-use super::fit::{Exclusion, NodeFit, Short};
+use super::fit::{Exclusion, NodeFit, Short, per_class};
 use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
 use crate::kube::requests::{display_units, pod_units};
@@ -66,6 +66,7 @@ pub(super) fn requests_evidence(
 
 pub(super) fn node_room_evidence(snap: &Snapshot, f: &NodeFit) -> Evidence {
     let room: Vec<String> = f
+        .verdict
         .free
         .iter()
         .map(|(r, (free, alloc))| {
@@ -111,7 +112,7 @@ fn terminating_note(snap: &Snapshot, f: &NodeFit) -> String {
                 .map(|p| pod_units(&p.spec))
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|(r, v)| *v > 0 && f.free.contains_key(r))
+                .filter(|(r, v)| *v > 0 && f.verdict.free.contains_key(r))
                 .map(|(r, v)| format!("{} {r}", display_units(&r, v)))
                 .collect();
             let when = Deletion::of(snap, *id)
@@ -163,19 +164,23 @@ pub(super) fn list_names(names: &[&str]) -> String {
     }
 }
 
-/// Resources the nodes lack, most-lacked first: [("cpu", 3), ("memory", 1)].
+/// Resources the nodes lack, most-lacked first: [("cpu", 3), ("memory", 1)]. Counted
+/// per class of nodes (they share a verdict), then per resource.
 fn short_counts(nodes: &[&NodeFit]) -> Vec<(String, usize)> {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for f in nodes {
-        for x in &f.exclusions {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for (n, f) in per_class(nodes.iter().copied()) {
+        for x in &f.verdict.exclusions {
             if let Exclusion::Resources(s) = x {
                 for s in s {
-                    *counts.entry(s.resource.clone()).or_default() += 1;
+                    *counts.entry(s.resource.as_str()).or_default() += n;
                 }
             }
         }
     }
-    let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+    let mut v: Vec<(String, usize)> = counts
+        .into_iter()
+        .map(|(r, c)| (r.to_string(), c))
+        .collect();
     v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     v
 }
@@ -288,9 +293,19 @@ pub(super) fn closest<'a>(
     } else {
         capacity.to_vec()
     };
-    let mut short: Vec<&str> = pool
+    // One node per class stands for its class's verdict.
+    let classes: Vec<&NodeFit> = per_class(pool.iter().copied())
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect();
+    let slots = classes
         .iter()
-        .flat_map(|f| f.exclusions.iter())
+        .map(|f| f.class as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut short: Vec<&str> = classes
+        .iter()
+        .flat_map(|f| f.verdict.exclusions.iter())
         .filter_map(|x| match x {
             Exclusion::Resources(s) => Some(
                 s.iter()
@@ -310,18 +325,25 @@ pub(super) fn closest<'a>(
     let mut best_node: Option<&NodeFit> = None;
     for res in &short {
         let n = need.get(*res).copied().unwrap_or(0);
-        let best = pool
+        // (free, allocatable) by class.
+        let mut class_free = vec![(i128::MIN, 0); slots];
+        for f in &classes {
+            let (free, alloc) = f.verdict.free.get(*res).copied().unzip();
+            class_free[f.class as usize] = (free.unwrap_or(i128::MIN), alloc.unwrap_or(0));
+        }
+        // The most free, then the first by name (as `max_by` with the name reversed).
+        let mut best: Option<(&NodeFit, i128)> = None;
+        for f in &pool {
+            let free = class_free[f.class as usize].0;
+            if best.is_none_or(|(b, bf)| free.cmp(&bf).then(b.name.cmp(f.name)).is_ge()) {
+                best = Some((f, free));
+            }
+        }
+        let (best, _) = best?;
+        let (free, alloc) = best.verdict.free.get(*res).copied().unwrap_or((0, 0));
+        let largest = classes
             .iter()
-            .max_by(|a, b| {
-                let fa = a.free.get(*res).map(|x| x.0).unwrap_or(i128::MIN);
-                let fb = b.free.get(*res).map(|x| x.0).unwrap_or(i128::MIN);
-                fa.cmp(&fb).then(b.name.cmp(a.name))
-            })
-            .copied()?;
-        let (free, alloc) = best.free.get(*res).copied().unwrap_or((0, 0));
-        let largest = pool
-            .iter()
-            .map(|f| f.free.get(*res).map(|x| x.1).unwrap_or(0))
+            .map(|f| class_free[f.class as usize].1)
             .max()
             .unwrap_or(0);
         let mut s = format!(

@@ -18,6 +18,7 @@ pub mod fit;
 mod fit_text;
 pub mod message;
 pub mod no_room;
+mod placer;
 mod preemption;
 mod scheduler_compare;
 mod spread;

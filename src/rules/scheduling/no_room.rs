@@ -1,7 +1,8 @@
 //! `scheduling/no-room`: many controllers wait on the same nodes refusing them the same way.
 
-use super::fit::{Exclusion, NodeFit};
+use super::fit::{Exclusion, NodeFit, per_class};
 use super::fit_text::{list_names, node_room_evidence, short_resources};
+use super::placer::Fits;
 use crate::declare_rule;
 use crate::kube::meta::ObjectRef;
 use crate::kube::placement::is_not_ready_taint;
@@ -47,14 +48,37 @@ fn reaches(inv: &Involve) -> bool {
 /// The causes the pending pods of one run share, built once per cause: many pods name the
 /// same nodes' verdicts, and the words and evidence of a cause need be read only once.
 #[derive(Default)]
-pub(super) struct SharedCauses(HashMap<String, Arc<SharedCause>>);
+pub(super) struct SharedCauses {
+    by_key: HashMap<String, Arc<SharedCause>>,
+    /// By the nodes' partition and each class's verdict words: pods that get the same
+    /// verdicts get the same answer without a pass over every node.
+    by_classes: HashMap<ClassVerdicts, Option<Arc<SharedCause>>>,
+}
+
+/// A partition of the nodes (its id) and each class's verdict words, sorted by class.
+type ClassVerdicts = (usize, Vec<(u32, String)>);
 
 impl SharedCauses {
     /// The cause every node's verdict for a pod names, when each node refuses it for what
     /// the node is (cordoned, NotReady, tainted, full) rather than for what the pod asks;
     /// `None` when a node refuses it for the pod's own constraints, or when no node is in
     /// the bundle.
-    pub(super) fn of(&mut self, snap: &Snapshot, fits: &[NodeFit]) -> Option<Arc<SharedCause>> {
+    pub(super) fn of(&mut self, snap: &Snapshot, fits: &Fits) -> Option<Arc<SharedCause>> {
+        let mut sides: Vec<(u32, String)> = Vec::new();
+        for (_, f) in per_class(fits.iter()) {
+            sides.push((f.class, node_side(f)?));
+        }
+        sides.sort();
+        let classes = (fits.partition_id(), sides);
+        if let Some(known) = self.by_classes.get(&classes) {
+            return known.clone();
+        }
+        let cause = self.of_nodes(snap, fits);
+        self.by_classes.insert(classes, cause.clone());
+        cause
+    }
+
+    fn of_nodes(&mut self, snap: &Snapshot, fits: &[NodeFit]) -> Option<Arc<SharedCause>> {
         let mut verdicts: Vec<(String, &NodeFit)> = Vec::with_capacity(fits.len());
         for f in fits {
             verdicts.push((node_side(f)?, f));
@@ -71,11 +95,11 @@ impl SharedCauses {
         kinds.sort();
         kinds.dedup();
         let key = format!("{}:{:016x}", kinds.join("+"), fnv1a(&identity.join(",")));
-        if let Some(known) = self.0.get(&key) {
+        if let Some(known) = self.by_key.get(&key) {
             return Some(Arc::clone(known));
         }
         let cause = Arc::new(describe(snap, fits.len(), &verdicts, key.clone()));
-        self.0.insert(key, Arc::clone(&cause));
+        self.by_key.insert(key, Arc::clone(&cause));
         Some(cause)
     }
 }
@@ -123,7 +147,7 @@ fn describe(
 /// A node's verdict when it is about the node: its first exclusion's category (with the
 /// resources it lacks); `None` when the node refuses the pod for the pod's own asks.
 fn node_side(f: &NodeFit) -> Option<String> {
-    match f.exclusions.first()? {
+    match f.verdict.exclusions.first()? {
         Exclusion::Cordoned => Some("cordoned".into()),
         Exclusion::Taint(t) if is_not_ready_taint(&t.key) => Some("not-ready".into()),
         Exclusion::Taint(t) => Some(format!("taint:{}:{}", t.key, t.effect)),
@@ -147,14 +171,14 @@ fn kind_of(verdict: &str) -> &str {
 /// "cordoned", "at their 110-pod limit", "short of cpu, memory", for nodes of one verdict.
 fn state(nodes: &[&NodeFit]) -> String {
     let one = nodes.len() == 1;
-    match nodes[0].exclusions.first() {
+    match nodes[0].verdict.exclusions.first() {
         Some(Exclusion::Cordoned) => "cordoned".into(),
         Some(Exclusion::Taint(t)) if is_not_ready_taint(&t.key) => "NotReady".into(),
         Some(Exclusion::Taint(t)) => format!("tainted {}:{}", t.key, t.effect),
         Some(Exclusion::TooManyPods { .. }) => {
             let limits: Vec<i128> = nodes
                 .iter()
-                .filter_map(|f| match f.exclusions.first() {
+                .filter_map(|f| match f.verdict.exclusions.first() {
                     Some(Exclusion::TooManyPods { allocatable, .. }) => Some(*allocatable),
                     _ => None,
                 })
@@ -177,7 +201,7 @@ fn group_evidence(snap: &Snapshot, nodes: &[&NodeFit]) -> Vec<Evidence> {
     let mut out: Vec<Evidence> = nodes
         .iter()
         .take(SHOWN)
-        .map(|f| match f.exclusions.first() {
+        .map(|f| match f.verdict.exclusions.first() {
             Some(Exclusion::Cordoned) => evidence::field(
                 snap,
                 f.id,
@@ -223,7 +247,7 @@ fn group_evidence(snap: &Snapshot, nodes: &[&NodeFit]) -> Vec<Evidence> {
 fn help(groups: &[(&str, Vec<&NodeFit>)]) -> String {
     let mut clauses: Vec<&str> = Vec::new();
     for (_, nodes) in groups {
-        let clause = match nodes[0].exclusions.first() {
+        let clause = match nodes[0].verdict.exclusions.first() {
             Some(Exclusion::Cordoned) => {
                 "uncordon the nodes that may take work again (kubectl uncordon)"
             }

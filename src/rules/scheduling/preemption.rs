@@ -38,9 +38,9 @@ pub(super) fn preemption(
         }
         any_lower = true;
         let enough = need.iter().all(|(r, want)| {
-            let (free, _) = f.free.get(r).copied().unwrap_or((0, 0));
+            let (free, _) = f.verdict.free.get(r).copied().unwrap_or((0, 0));
             *want <= free + by_priority.freed(n, r)
-        }) && f.exclusions.iter().all(|x| match x {
+        }) && f.verdict.exclusions.iter().all(|x| match x {
             Exclusion::TooManyPods { used, allocatable } => used - (n as i128) < *allocatable,
             _ => true,
         });

@@ -3,7 +3,7 @@
 //! does not recompute, and a cause key from its reasons when kdiag cannot recompute.
 //! [`super::message`] parses the message; this compares and words it.
 
-use super::fit::{Exclusion, NodeFit};
+use super::fit::{Exclusion, NodeFit, per_class};
 use super::message::{FitMessage, ReasonKind};
 use std::collections::BTreeMap;
 
@@ -40,24 +40,26 @@ pub(super) fn compare(
         }
     };
     let mut ours: BTreeMap<String, u32> = BTreeMap::new();
-    for f in fits {
-        match f.exclusions.first() {
+    // Counted once per class of nodes (they share a verdict), times its nodes.
+    for (n, f) in per_class(fits) {
+        let n = n as u32;
+        match f.verdict.exclusions.first() {
             Some(x) if x.is_capacity() => {
-                for x in f.exclusions.iter().filter(|x| x.is_capacity()) {
+                for x in f.verdict.exclusions.iter().filter(|x| x.is_capacity()) {
                     match x {
                         Exclusion::Resources(s) => {
                             for s in s {
                                 *ours
                                     .entry(format!("Insufficient {}", s.resource))
-                                    .or_default() += 1;
+                                    .or_default() += n;
                             }
                         }
-                        _ => *ours.entry("Too many pods".into()).or_default() += 1,
+                        _ => *ours.entry("Too many pods".into()).or_default() += n,
                     }
                 }
             }
-            Some(Exclusion::Taint(t)) => *ours.entry(taint_key(&t.key)).or_default() += 1,
-            Some(x) => *ours.entry(vocabulary(x)).or_default() += 1,
+            Some(Exclusion::Taint(t)) => *ours.entry(taint_key(&t.key)).or_default() += n,
+            Some(x) => *ours.entry(vocabulary(x)).or_default() += n,
             None => {}
         }
     }

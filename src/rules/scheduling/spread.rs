@@ -182,6 +182,11 @@ impl Spread {
         Spread { constraints }
     }
 
+    /// The topology keys its check reads from a node's labels.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.constraints.iter().map(|c| c.key.as_str())
+    }
+
     /// The filter's verdict for one node.
     pub fn check(&self, node: &Node) -> Option<Exclusion> {
         let labels = &node.metadata.labels;

@@ -14,6 +14,7 @@ use super::fit_text::{
 };
 use super::message::FitMessage;
 use super::no_room::SharedCauses;
+use super::placer::{Fits, Placer};
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use super::waiting::{Wait, Waiting};
@@ -89,11 +90,12 @@ fn run(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     }
     let usage = Usage::build(snap);
+    let placer = Placer::new(snap, &usage);
     let mut shared_causes = SharedCauses::default();
     let waiting = ctx.model::<Waiting>();
     let mut groups: BTreeMap<(ObjectRef, String), Vec<Analysis>> = BTreeMap::new();
     for (id, pod) in pending {
-        if let Some(a) = analyze(snap, &usage, &mut shared_causes, waiting, id, pod) {
+        if let Some(a) = analyze(snap, &placer, &mut shared_causes, waiting, id, pod) {
             groups
                 .entry((pod_findings::owner_of(snap, id), a.cause.clone()))
                 .or_default()
@@ -295,7 +297,7 @@ impl Said {
 
 fn analyze(
     snap: &Snapshot,
-    usage: &Usage,
+    placer: &Placer,
     shared: &mut SharedCauses,
     waiting: &HashMap<ObjectId, Wait>,
     id: ObjectId,
@@ -323,14 +325,20 @@ fn analyze(
             "collect the Node objects (kubectl get nodes -o yaml) to see allocatable, taints and labels; the scheduler's reasons say which constraint excluded each node",
         );
     }
-    let fits = fit::evaluate(snap, usage, id, pod);
+    let fits = placer.evaluate(id, pod);
     if let Some(unread) = unreadable(snap, pod, &fits, &need) {
-        return message_alone(
+        let mut a = message_alone(
             said,
             extra,
             &format!(": {unread}, so kdiag cannot recompute which nodes could take it"),
             "fix the unreadable quantity (written like 500m, 2 or 1.5Gi, below 2^63-1 units; the problems list names its file and line); until then the scheduler's reasons are the account of which constraint excluded each node",
-        );
+        )?;
+        // Pods of one owner whose own values fail differently did not stop the same way:
+        // each is its own finding, naming its own value.
+        for u in unread_requests(&pod.spec) {
+            a.cause.push_str(&format!(":{} {}", u.resource, u.why));
+        }
+        return Some(a);
     }
     let (autoscaler, as_ev) = autoscaler(snap, &events);
     extra.extend(as_ev);
@@ -620,19 +628,14 @@ fn no_node_fits(
     snap: &Snapshot,
     pod: &Pod,
     said: Said,
-    fits: &[NodeFit],
+    fits: &Fits,
     need: &Units,
     mut extra: Vec<Evidence>,
     notes: &str,
 ) -> Analysis {
     let total = fits.len();
-    let mut by_cat: BTreeMap<String, Vec<&NodeFit>> = BTreeMap::new();
-    for f in fits {
-        if let Some(x) = f.exclusions.first() {
-            by_cat.entry(x.category()).or_default().push(f);
-        }
-    }
-    let mut cats: Vec<(&String, &Vec<&NodeFit>)> = by_cat.iter().collect();
+    let by_cat = fits.by_category();
+    let mut cats: Vec<(&&str, &Vec<&NodeFit>)> = by_cat.iter().collect();
     cats.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
     let cause = if total == 0 {
         "no-nodes".to_string()
@@ -640,10 +643,10 @@ fn no_node_fits(
         let mut keys: Vec<String> = by_cat
             .iter()
             .map(|(k, nodes)| {
-                if k == "insufficient" {
+                if *k == "insufficient" {
                     format!("insufficient-{}", short_resources(nodes).join(","))
                 } else {
-                    k.clone()
+                    k.to_string()
                 }
             })
             .collect();
@@ -653,6 +656,7 @@ fn no_node_fits(
     let mut parts = Vec::new();
     for (_, nodes) in &cats {
         let x = nodes[0]
+            .verdict
             .exclusions
             .first()
             .expect("grouped by first exclusion");
@@ -664,7 +668,7 @@ fn no_node_fits(
         extra.push(node_room_evidence(snap, f));
     }
     for (_, nodes) in &cats {
-        if let Some(Exclusion::Taint(_)) = nodes[0].exclusions.first() {
+        if let Some(Exclusion::Taint(_)) = nodes[0].verdict.exclusions.first() {
             extra.push(evidence::field(
                 snap,
                 nodes[0].id,
@@ -705,12 +709,12 @@ fn no_node_fits(
 
 /// One clause per excluding constraint, the one excluding most nodes first (`cats` is in
 /// that order).
-fn exclusion_help(cats: &[(&String, &Vec<&NodeFit>)], hopeless_size: bool) -> String {
+fn exclusion_help(cats: &[(&&str, &Vec<&NodeFit>)], hopeless_size: bool) -> String {
     let mut clauses: Vec<&str> = Vec::new();
     let mut capacity_seen = false;
     for x in cats
         .iter()
-        .filter_map(|(_, nodes)| nodes[0].exclusions.first())
+        .filter_map(|(_, nodes)| nodes[0].verdict.exclusions.first())
     {
         capacity_seen |= x.is_capacity();
         let clause = exclusion_clause(x, hopeless_size);

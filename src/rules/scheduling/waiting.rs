@@ -21,6 +21,7 @@
 
 use super::claims::claims;
 use super::fit::{self, Exclusion, NodeFit};
+use super::placer::Placer;
 use crate::kube::meta::{ObjectRef, condition};
 use crate::kube::placement::host_ports;
 use crate::kube::pod::Pod;
@@ -190,8 +191,8 @@ fn build(snap: &Snapshot) -> HashMap<ObjectId, Wait> {
         }
     }
     let counts = Counts {
-        usage: &usage,
-        without: &without,
+        usage: &Placer::new(snap, &usage),
+        without: &Placer::new(snap, &without),
         nominated: &nominated,
     };
     for (id, pod) in snap.pods() {
@@ -211,8 +212,8 @@ type Nominated = HashMap<String, Vec<(ObjectId, i64)>>;
 
 /// What the nodes hold, with and without the terminating pods, and who is nominated where.
 struct Counts<'u> {
-    usage: &'u Usage,
-    without: &'u Usage,
+    usage: &'u Placer<'u>,
+    without: &'u Placer<'u>,
     nominated: &'u Nominated,
 }
 
@@ -222,7 +223,7 @@ fn analyze(snap: &Snapshot, counts: &Counts, id: ObjectId, pod: &Pod) -> Option<
     {
         return None;
     }
-    let now = fit::evaluate(snap, usage, id, pod);
+    let now = usage.evaluate(id, pod);
     if now.is_empty() || now.iter().any(NodeFit::fits) {
         return None;
     }
@@ -230,11 +231,11 @@ fn analyze(snap: &Snapshot, counts: &Counts, id: ObjectId, pod: &Pod) -> Option<
     if fit::unread_capacity(snap, &now, &need, 0).1 > 0 {
         return None;
     }
-    let later = fit::evaluate(snap, without, id, pod);
+    let later = without.evaluate(id, pod);
     let mut freed = Vec::new();
     let mut ids = BTreeSet::new();
     let prio = priority_of(snap, pod);
-    for (n, l) in now.iter().zip(&later) {
+    for (n, l) in now.iter().zip(later.iter()) {
         if !l.fits() || taken_by_nominated(snap, counts.nominated, id, prio, &need, l) {
             continue;
         }
@@ -320,7 +321,7 @@ fn taken_by_nominated(
         }
     }
     let short = need.iter().any(|(r, want)| {
-        let (free, _) = l.free.get(r).copied().unwrap_or((0, 0));
+        let (free, _) = l.verdict.free.get(r).copied().unwrap_or((0, 0));
         want + held.get(r).copied().unwrap_or(0) > free
     });
     let slots = l.node.status.allocatable.contains_key("pods")
@@ -336,7 +337,7 @@ fn holders(snap: &Snapshot, pod: &Pod, n: &NodeFit) -> Vec<ObjectId> {
     let terminating = &n.usage.terminating;
     let mut out = BTreeSet::new();
     let ports = host_ports(&pod.spec);
-    for x in &n.exclusions {
+    for x in &n.verdict.exclusions {
         match x {
             Exclusion::Resources(short) => {
                 for id in terminating {

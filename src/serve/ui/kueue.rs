@@ -14,7 +14,7 @@ use crate::kube::quantity::Quantity;
 use crate::kube::requests::display_units;
 use crate::report::html::{esc, graph};
 use crate::rules::kueue::chain::quota::quota_table;
-use crate::rules::kueue::chain::words::describe_selector;
+use crate::rules::kueue::chain::words::{describe_selector, node_label_words, node_taint_words};
 use crate::rules::kueue::chain::{self, Chain, Ctx, Verdict, verdict_word};
 use crate::rules::kueue::model::Node;
 use crate::serve::answer::Answer;
@@ -662,28 +662,8 @@ fn flavor(snap: &Snapshot, links: &Links, id: ObjectId, h: &mut String) {
     let Some(rf) = Snapshot::view_of(snap.resource_flavors(), id) else {
         return;
     };
-    let labels: Vec<String> = rf
-        .spec
-        .node_labels
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    let taints: Vec<String> = rf
-        .spec
-        .node_taints
-        .iter()
-        .map(|t| {
-            format!(
-                "{}{}:{}",
-                t.key,
-                t.value
-                    .as_deref()
-                    .map(|v| format!("={v}"))
-                    .unwrap_or_default(),
-                t.effect
-            )
-        })
-        .collect();
+    let labels = node_label_words(rf);
+    let taints = node_taint_words(rf);
     let tolerations: Vec<String> = snap
         .object(id)
         .value()

@@ -14,10 +14,9 @@ pub fn node_label_words(rf: &ResourceFlavor) -> Vec<String> {
         .collect()
 }
 
-pub fn flavor_words(rf: &ResourceFlavor, why: Option<&str>) -> String {
-    let labels = node_label_words(rf);
-    let taints: Vec<String> = rf
-        .spec
+/// A flavor's node taints as `key[=value]:effect`, in order.
+pub fn node_taint_words(rf: &ResourceFlavor) -> Vec<String> {
+    rf.spec
         .node_taints
         .iter()
         .map(|t| {
@@ -31,7 +30,12 @@ pub fn flavor_words(rf: &ResourceFlavor, why: Option<&str>) -> String {
                 t.effect
             )
         })
-        .collect();
+        .collect()
+}
+
+pub fn flavor_words(rf: &ResourceFlavor, why: Option<&str>) -> String {
+    let labels = node_label_words(rf);
+    let taints = node_taint_words(rf);
     let tols: Vec<String> = rf
         .spec
         .tolerations

@@ -1,0 +1,290 @@
+//! A user's first hour with the explorer (issue 41): `kdiag use` and `KDIAG_BUNDLE`,
+//! the PATH given first, kubectl's namespace rule in get/describe/logs, "did you mean"
+//! for kinds and namespaces, editor and hidden files skipped, and `scan` into folders of
+//! folders of bundles with a row per bundle.
+
+use crate::{Run, Scratch, json, kdiag, kdiag_env, root};
+
+const SEED: &str = "sample-bundles/control-plane-seed.list.yaml";
+const TARBALL: &str = "sample-bundles/control-plane-seed.troubleshoot.tar.gz";
+
+fn with_config(config: &Scratch, args: &[&str]) -> Run {
+    kdiag_env(
+        args,
+        None,
+        &[("XDG_CONFIG_HOME", config.path().to_string())],
+    )
+}
+
+#[test]
+fn use_sets_the_bundle_the_explorer_reads_and_says_so() {
+    let config = Scratch::new("first-hour-use");
+    // Nothing in use: the error says how to give one.
+    let run = with_config(&config, &["get", "pods", "-n", "demo"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no PATH given") && run.stderr.contains("kdiag use PATH"),
+        "{}",
+        run.stderr
+    );
+    let set = with_config(&config, &["use", SEED]);
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    let stored = std::fs::read_to_string(config.file("kdiag/bundle")).unwrap();
+    let absolute = root().join(SEED).canonicalize().unwrap();
+    assert_eq!(stored.trim_end(), absolute.to_str().unwrap());
+    let shown = with_config(&config, &["use"]);
+    assert!(
+        shown.stdout.starts_with(absolute.to_str().unwrap()),
+        "{}",
+        shown.stdout
+    );
+
+    let get = with_config(&config, &["get", "po", "-n", "demo"]);
+    assert_eq!(get.code, 0, "{}", get.stderr);
+    assert!(get.stdout.contains("migrate-4kz7x"), "{}", get.stdout);
+    assert!(
+        get.stderr
+            .contains(&format!("reading {}", absolute.display()))
+            && get.stderr.contains("set by `kdiag use`"),
+        "{}",
+        get.stderr
+    );
+    let describe = with_config(&config, &["describe", "deploy/web", "-n", "demo"]);
+    assert_eq!(describe.code, 0, "{}", describe.stderr);
+    assert!(describe.stdout.starts_with("Name:"), "{}", describe.stdout);
+    let describe = with_config(&config, &["describe", "deploy", "web", "-n", "demo"]);
+    assert_eq!(describe.code, 0, "{}", describe.stderr);
+    let logs = with_config(&config, &["logs", "api-a-7c9d8-x2kqp", "-n", "demo"]);
+    assert!(
+        logs.stderr.contains("set by `kdiag use`"),
+        "{}",
+        logs.stderr
+    );
+    // A PATH on the command line wins, and nothing is said of the bundle in use.
+    let given = with_config(&config, &["get", "no", TARBALL]);
+    assert_eq!(given.code, 0, "{}", given.stderr);
+    assert!(!given.stderr.contains("kdiag use"), "{}", given.stderr);
+
+    // KDIAG_BUNDLE wins over `kdiag use`.
+    let env = kdiag_env(
+        &["get", "ns"],
+        None,
+        &[
+            ("XDG_CONFIG_HOME", config.path().to_string()),
+            ("KDIAG_BUNDLE", TARBALL.to_string()),
+        ],
+    );
+    assert_eq!(env.code, 0, "{}", env.stderr);
+    assert!(
+        env.stderr
+            .contains(&format!("reading {TARBALL} (set by KDIAG_BUNDLE)")),
+        "{}",
+        env.stderr
+    );
+    // A bundle in use that is gone is named, not read as nothing.
+    let gone = kdiag_env(
+        &["get", "ns"],
+        None,
+        &[("KDIAG_BUNDLE", "no/such/bundle.tar.gz".to_string())],
+    );
+    assert_eq!(gone.code, 2);
+    assert!(
+        gone.stderr.contains("no/such/bundle.tar.gz: no such file"),
+        "{}",
+        gone.stderr
+    );
+
+    assert_eq!(with_config(&config, &["use", "--clear"]).code, 0);
+    assert!(!std::path::Path::new(&config.file("kdiag/bundle")).exists());
+    let missing = with_config(&config, &["use", "no/such/dir"]);
+    assert_eq!(missing.code, 2);
+    // A folder of several bundles cannot be in use.
+    let several = Scratch::new("first-hour-use-several");
+    for name in ["a.tar.gz", "b.tar.gz"] {
+        several.write(name, std::fs::read(root().join(TARBALL)).unwrap());
+    }
+    let refused = with_config(&config, &["use", several.path()]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("holds 2 bundles"),
+        "{}",
+        refused.stderr
+    );
+}
+
+#[test]
+fn the_path_given_first_is_understood_or_refused_with_the_form() {
+    let first = kdiag(&["get", SEED, "po", "-n", "demo"]);
+    let last = kdiag(&["get", "po", "-n", "demo", SEED]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.stdout, last.stdout);
+    let describe = kdiag(&["describe", SEED, "deploy/web", "-n", "demo"]);
+    assert_eq!(describe.code, 0, "{}", describe.stderr);
+    let describe_two = kdiag(&["describe", SEED, "deploy", "web", "-n", "demo"]);
+    assert_eq!(describe.stdout, describe_two.stdout);
+    let logs = kdiag(&["logs", TARBALL, "migrate-4kz7x", "-n", "demo"]);
+    let logs_last = kdiag(&["logs", "migrate-4kz7x", "-n", "demo", TARBALL]);
+    assert_eq!(logs.code, logs_last.code, "{}", logs.stderr);
+    assert_eq!(logs.stdout, logs_last.stdout);
+    // Only a PATH: the form is said.
+    let only = kdiag(&["get", SEED]);
+    assert_eq!(only.code, 2);
+    assert!(
+        only.stderr
+            .contains("the form is `kdiag get KIND [NAME...] [PATH...]`"),
+        "{}",
+        only.stderr
+    );
+}
+
+#[test]
+fn the_namespace_is_default_unless_given_in_every_command() {
+    // get: `default` holds none of the seed's pods; kubectl's words and where they are.
+    let get = kdiag(&["get", "po", SEED]);
+    assert!(
+        get.stderr
+            .contains("No resources found in default namespace"),
+        "{}",
+        get.stderr
+    );
+    // describe and logs: not looked up in every namespace, the hint says where it is.
+    let describe = kdiag(&["describe", "deploy/web", SEED]);
+    assert_eq!(describe.code, 2, "{}", describe.stdout);
+    assert!(
+        describe.stderr.contains(
+            "deployment web is not in namespace default: it is in namespace demo; use -n demo"
+        ),
+        "{}",
+        describe.stderr
+    );
+    let all = kdiag(&["describe", "deploy/web", "-A", SEED]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let logs = kdiag(&["logs", "migrate-4kz7x", TARBALL]);
+    assert_eq!(logs.code, 2, "{}", logs.stdout);
+    assert!(
+        logs.stderr.contains("is in namespace demo") && logs.stderr.contains("-n demo"),
+        "{}",
+        logs.stderr
+    );
+    // Cluster-scoped kinds need no namespace.
+    assert_eq!(kdiag(&["describe", "node/node-a", SEED]).code, 0);
+}
+
+#[test]
+fn mistyped_kinds_and_namespaces_get_a_suggestion_in_every_command() {
+    let describe = kdiag(&["describe", "deplyo/web", "-n", "demo", SEED]);
+    assert_eq!(describe.code, 2);
+    assert!(
+        describe.stderr.contains("did you mean deployments?"),
+        "{}",
+        describe.stderr
+    );
+    for args in [
+        vec!["get", "pods", "-n", "dmeo", SEED],
+        vec!["describe", "deploy/web", "-n", "dmeo", SEED],
+        vec!["logs", "migrate-4kz7x", "-n", "dmeo", TARBALL],
+    ] {
+        let run = kdiag(&args);
+        assert!(
+            run.stderr
+                .contains("the bundle has no namespace \"dmeo\"; did you mean -n demo?"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    // A namespace that exists gets no such line.
+    let run = kdiag(&["get", "jobs", "-n", "kube-system", SEED]);
+    assert!(!run.stderr.contains("has no namespace"), "{}", run.stderr);
+}
+
+#[test]
+fn editor_and_hidden_files_are_skipped_not_problems() {
+    let dir = Scratch::new("first-hour-editor");
+    dir.write("pods.yaml", crate::bad_input_pod());
+    for junk in [
+        ".vscode/settings.json",
+        ".git/config.json",
+        ".git/objects/ab/cdef.json",
+        ".pods.yaml.swp",
+        "pods.yaml~",
+        "#pods.yaml#",
+        "pods.yaml.bak",
+        "nested/.idea/workspace.json",
+    ] {
+        dir.write(junk, "{ this is not: [cluster state\n");
+    }
+    let out = json(&kdiag(&[
+        "analyze",
+        dir.path(),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]));
+    let problems = crate::problem_lines(&out);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(out["inputs"][0]["objects"], 1, "{}", out["inputs"][0]);
+    let get = kdiag(&["get", "po", "-A", dir.path()]);
+    assert!(!get.stderr.contains("problem"), "{}", get.stderr);
+}
+
+#[test]
+fn scan_reads_folders_of_folders_of_bundles_and_names_each_in_the_table() {
+    let dir = Scratch::new("first-hour-scan");
+    for name in [
+        "acme/case-1.tar.gz",
+        "acme/case-2.tar.gz",
+        "globex/2026/seed.yaml",
+    ] {
+        let from = if name.ends_with(".yaml") {
+            SEED
+        } else {
+            TARBALL
+        };
+        dir.write(name, std::fs::read(root().join(from)).unwrap());
+    }
+    dir.write(".git/HEAD", "ref: refs/heads/main\n");
+    let run = kdiag(&["scan", dir.path(), "--fail-on", "never"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let paths: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["path"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(paths.len(), 3, "{paths:?}");
+    assert!(
+        paths[0].ends_with("acme/case-1.tar.gz") && paths[2].ends_with("globex/2026"),
+        "{paths:?}"
+    );
+    // A folder of YAML files is one bundle (a kubectl dump).
+    // The fleet table has one row per bundle with its layout and counts.
+    let row = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("acme/case-1.tar.gz"))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cols[1], "troubleshoot", "{row}");
+    assert!(cols[2].parse::<u64>().unwrap() > 0, "{row}");
+    assert!(
+        run.stderr.contains("BUNDLE") && run.stderr.contains("ERRORS"),
+        "{}",
+        run.stderr
+    );
+    // analyze refuses the same folder, naming its archives (globex/2026/, YAML alone, is
+    // read with them under --merge, as a dump's folders are).
+    let refused = kdiag(&["analyze", dir.path()]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused
+            .stderr
+            .contains("holds 2 bundles (acme/case-1.tar.gz, acme/case-2.tar.gz)"),
+        "{}",
+        refused.stderr
+    );
+}
