@@ -4,6 +4,7 @@
 
 use super::findings::{self, Added};
 use super::resources::{Origin, Resource, Resources};
+use crate::report::Analysis;
 use crate::report::redact::Redactor;
 use crate::rules::Finding;
 use crate::snapshot::{ObjectId, Snapshot};
@@ -47,21 +48,38 @@ pub enum Item<'a> {
 }
 
 impl State {
-    pub fn new(
-        snap: Snapshot,
-        found: Vec<Finding>,
-        redactor: Option<Redactor>,
-        page: String,
-    ) -> State {
-        let added = findings::build(&snap, &found);
+    /// Builds what the server answers from. The findings' objects, the served resources
+    /// and kdiag's page are built side by side while the rules' views are still there;
+    /// then, on a large bundle, what the rules built is let go on another thread, so the
+    /// first answer does not wait for millions of frees.
+    pub fn new(snap: Snapshot, found: Vec<Finding>, redactor: Option<Redactor>) -> State {
+        let stats = std::env::var_os("KDIAG_STATS").is_some();
+        let start = std::time::Instant::now();
+        let ((added, resources), page) = rayon::join(
+            || {
+                rayon::join(
+                    || findings::build(&snap, &found),
+                    || Resources::build(&snap),
+                )
+            },
+            || start_page(&snap, &found, redactor.as_ref()),
+        );
+        let built = start.elapsed();
         let mut snap = snap;
         let keep_trees = snap.files.iter().map(|f| f.text.len()).sum::<usize>() <= KEEP_TREES_UP_TO;
         if !keep_trees {
             // Answers read objects one at a time from their text: what the rules built to
             // read every object at once is not kept.
-            snap.forget_built();
+            let forgotten = snap.forget_built();
+            std::thread::spawn(move || drop(forgotten));
         }
-        let resources = Resources::build(&snap);
+        if stats {
+            crate::err_line!(
+                "kdiag stats: serve: findings as objects, resources and page {:.3}s, ready {:.3}s",
+                built.as_secs_f64(),
+                start.elapsed().as_secs_f64()
+            );
+        }
         let resource_version = snap
             .objects
             .iter()
@@ -253,4 +271,17 @@ fn version_of(snap: &Snapshot) -> Value {
         "compiler": "kdiag",
         "platform": "linux/amd64",
     })
+}
+
+/// kdiag's page for a browser on `/`, masked with `--redact`.
+fn start_page(snap: &Snapshot, found: &[Finding], redactor: Option<&Redactor>) -> String {
+    let mut analysis = Analysis::new(snap, found.to_vec());
+    if let Some(r) = redactor {
+        analysis.redact(r);
+    }
+    let page = super::ui::start_page(&analysis);
+    match redactor {
+        Some(r) => r.apply(&page),
+        None => page,
+    }
 }

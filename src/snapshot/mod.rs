@@ -198,6 +198,14 @@ fn drop_unread_text(files: &mut [SourceFile], objects: &[Object], bad: &[Vec<u32
     }
 }
 
+/// What [`Snapshot::forget_built`] took out of a snapshot; dropping it frees the memory.
+pub struct Forgotten {
+    _views: Views,
+    _pods_by_node: OnceLock<HashMap<String, Vec<ObjectId>>>,
+    _trees: Vec<Value>,
+    _early: Vec<Early>,
+}
+
 pub struct Snapshot {
     pub inputs: Vec<InputInfo>,
     pub files: Vec<SourceFile>,
@@ -510,12 +518,21 @@ impl Snapshot {
     /// (the typed views, the trees built from objects' text, the views ingest read and no
     /// rule took, the index of pods by node): each is built again if asked for. A server
     /// keeps the snapshot for as long as it runs; analysis is done by then.
-    pub fn forget_built(&mut self) {
-        self.views = Views::default();
-        self.pods_by_node = OnceLock::new();
+    ///
+    /// Returns what it took: freeing it is a walk over millions of allocations, which a
+    /// caller in a hurry (a server about to answer) hands to another thread.
+    pub fn forget_built(&mut self) -> Forgotten {
+        let mut trees = Vec::new();
+        let mut early = Vec::new();
         for o in &mut self.objects {
-            o.tree.take();
-            o.early.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+            trees.extend(o.tree.take());
+            early.extend(o.early.get_mut().unwrap_or_else(|e| e.into_inner()).take());
+        }
+        Forgotten {
+            _views: std::mem::take(&mut self.views),
+            _pods_by_node: std::mem::take(&mut self.pods_by_node),
+            _trees: trees,
+            _early: early,
         }
     }
 
