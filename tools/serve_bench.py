@@ -18,6 +18,10 @@ First times `KDIAG analyze BUNDLE --format json` (`--analyze-runs`, default 1), 
 - the server's peak resident memory (`VmHWM` of /proc/PID/status) and the bundle's size
   on disk (bytes of its files).
 
+With `--kubectl-alone`, it then runs `kubectl get pods -A` through a recording proxy once,
+and `--runs` more times against the recorded answers only (the server idle): kubectl's own
+wall and cpu for the same pages, the least any server can make `get pods -A` cost.
+
 With `--until-ready` it only starts the server, prints the two start-up times and the
 memory at that moment, and stops it (a whole-process timer then times the start-up).
 
@@ -35,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
 
@@ -91,6 +96,55 @@ def timed(cmd, env):
     return took, p.stdout
 
 
+def recording_proxy(upstream):
+    """A loopback server that answers each GET from `upstream` once, then from memory."""
+    answers, lock = {}, threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, kind, body):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            key = (self.path, self.headers.get("Accept", ""))
+            with lock:
+                kept = answers.get(key)
+            if kept is None:
+                host, port = upstream.rsplit(":", 1)
+                c = http.client.HTTPConnection(host, int(port), timeout=600)
+                c.request("GET", self.path, headers={"Accept": key[1]})
+                r = c.getresponse()
+                kept = (r.status, r.getheader("Content-Type", "application/json"), r.read())
+                c.close()
+                with lock:
+                    answers[key] = kept
+            self.answer(*kept)
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            host, port = upstream.rsplit(":", 1)
+            c = http.client.HTTPConnection(host, int(port), timeout=600)
+            c.request("POST", self.path, body=body, headers={
+                "Content-Type": self.headers.get("Content-Type", ""),
+                "Accept": self.headers.get("Accept", ""),
+            })
+            r = c.getresponse()
+            self.answer(r.status, r.getheader("Content-Type", "application/json"), r.read())
+            c.close()
+
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    return proxy
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kdiag")
@@ -100,6 +154,7 @@ def main():
     ap.add_argument("--kubectl", default="kubectl")
     ap.add_argument("--analyze-runs", type=int, default=1)
     ap.add_argument("--until-ready", action="store_true")
+    ap.add_argument("--kubectl-alone", action="store_true")
     a = ap.parse_args()
 
     for _ in range(0 if a.until_ready else a.analyze_runs):
@@ -207,6 +262,23 @@ def main():
         )
         print(f"peak rss: {status_kb(server.pid, 'VmHWM') / 1024:.0f} MiB "
               f"({status_kb(server.pid, 'VmHWM') * 1024 / size:.2f}x the bundle)")
+
+        if a.kubectl_alone:
+            proxy = recording_proxy(addr)
+            proxied = os.path.join(tmp, "kubeconfig-proxy")
+            with open(kubeconfig) as f:
+                text = f.read().replace(addr, f"127.0.0.1:{proxy.server_address[1]}")
+            with open(proxied, "w") as f:
+                f.write(text)
+            penv = dict(os.environ, KUBECONFIG=proxied)
+            pcache = ["--cache-dir", os.path.join(tmp, "cache-proxy")]
+            timed([k, *pcache, "get", "pods", "-A"], penv)
+            server_cpu, client_cpu = cpu_s(server.pid), children_cpu()
+            walls = [timed([k, *pcache, "get", "pods", "-A"], penv)[0] for _ in range(a.runs)]
+            print("kubectl get pods -A from recorded answers: " + ", ".join(f"{w:.2f}" for w in walls)
+                  + f" s; a run's cpu: kubectl {(children_cpu() - client_cpu) / a.runs:.2f} s"
+                  + f", server {(cpu_s(server.pid) - server_cpu) / a.runs:.2f} s")
+            proxy.shutdown()
     finally:
         server.terminate()
         server.wait(timeout=30)
