@@ -1,9 +1,8 @@
 //! `kdiag serve PATH...`: loads and analyzes the bundles (merged, as `analyze` merges
-//! them), renders kdiag's page, and serves them as a read-only Kubernetes API
+//! them) and serves them as a read-only Kubernetes API
 //! ([`crate::serve`]) until Ctrl-C.
 
 use super::inputs::load;
-use crate::report::Analysis;
 use crate::report::redact::Redactor;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -47,23 +46,11 @@ pub fn run(args: ServeArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let redactor = args.redact.then(|| Redactor::from_snapshot(&snap));
-    let page = {
-        let mut analysis = Analysis::new(&snap, findings.clone());
-        if let Some(r) = &redactor {
-            analysis.redact(r);
-        }
-        let page = crate::serve::ui::start_page(&analysis);
-        match &redactor {
-            Some(r) => r.apply(&page),
-            None => page,
-        }
-    };
     let options = crate::serve::Options {
         addr: args.addr,
         kubeconfig: args.kubeconfig,
         print_env: args.print_env,
         redactor,
-        page,
     };
     match crate::serve::run(snap, findings, options) {
         Ok(()) => ExitCode::SUCCESS,

@@ -316,7 +316,7 @@ pub(super) fn kind_table(
     if !kind.is_known() {
         let api_version = &snap.object(ids[0]).api_version;
         if let Some(cols) = printer_columns(snap, &kind.group, &kind.kind, api_version) {
-            return custom_table(snap, &cols, ids, wide);
+            return custom_table(snap, cols, ids, wide);
         }
     }
     // Another group's kind of a known name (a `longhorn.io` Node) has no columns of its own.

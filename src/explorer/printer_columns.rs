@@ -25,6 +25,7 @@ use crate::snapshot::{ObjectId, Snapshot};
 use serde_json::Value;
 
 /// One of a CRD version's `additionalPrinterColumns`.
+#[derive(Clone)]
 pub(super) struct Column {
     pub name: String,
     /// `type`: string, integer, number, boolean or date.
@@ -169,10 +170,24 @@ fn crd_columns(crd: &Value, api_version: &str) -> Vec<Column> {
 /// The header and rows of `ids` under `columns` (NAME first).
 pub(super) fn custom_table(
     snap: &Snapshot,
-    columns: &[Column],
+    columns: Vec<Column>,
     ids: &[ObjectId],
     wide: bool,
 ) -> (Vec<String>, Vec<Vec<String>>) {
+    let parsed = parsed_columns(columns, wide);
+    let rows = ids
+        .iter()
+        .map(|&id| {
+            let o = snap.object(id);
+            custom_row(snap, &parsed, &o.name, o.value())
+        })
+        .collect();
+    (custom_header(&parsed), rows)
+}
+
+/// The columns whose path parses, up to the first that does not (the API server's table
+/// stops there), `-o wide`'s too when `wide`.
+pub(super) fn parsed_columns(columns: Vec<Column>, wide: bool) -> Vec<(Column, JsonPath)> {
     let mut parsed = Vec::new();
     for c in columns {
         match JsonPath::parse(&c.json_path) {
@@ -181,22 +196,30 @@ pub(super) fn custom_table(
         }
     }
     parsed.retain(|(c, _)| wide || c.priority == 0);
+    parsed
+}
+
+/// NAME, then the columns' names in upper case.
+pub(super) fn custom_header(parsed: &[(Column, JsonPath)]) -> Vec<String> {
     let mut header = vec!["NAME".to_string()];
     header.extend(parsed.iter().map(|(c, _)| c.name.to_uppercase()));
-    let rows = ids
-        .iter()
-        .map(|&id| {
-            let o = snap.object(id);
-            let mut row = vec![o.name.clone()];
-            row.extend(
-                parsed
-                    .iter()
-                    .map(|(c, p)| first_line(cell(snap, &c.kind, p, o.value()))),
-            );
-            row
-        })
-        .collect();
-    (header, rows)
+    header
+}
+
+/// One object's row: its name, then a cell per column read from `v`.
+pub(super) fn custom_row(
+    snap: &Snapshot,
+    parsed: &[(Column, JsonPath)],
+    name: &str,
+    v: &Value,
+) -> Vec<String> {
+    let mut row = vec![name.to_string()];
+    row.extend(
+        parsed
+            .iter()
+            .map(|(c, p)| first_line(cell(snap, &c.kind, p, v))),
+    );
+    row
 }
 
 fn cell(snap: &Snapshot, kind: &str, path: &JsonPath, v: &Value) -> String {

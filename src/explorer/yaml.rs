@@ -44,8 +44,12 @@ pub(super) fn object_yaml_of(v: &Value) -> String {
 /// and kubectl prints it in both; ingest does not keep it in memory. Secrets stay as
 /// ingest scrubbed them.
 pub(super) fn object_json(snap: &Snapshot, id: ObjectId) -> Value {
+    object_json_of(snap, id, snap.object(id).value().clone())
+}
+
+/// [`object_json`] from the object's tree `v`, already built.
+pub(super) fn object_json_of(snap: &Snapshot, id: ObjectId, mut v: Value) -> Value {
     let o = snap.object(id);
-    let mut v = o.value().clone();
     if o.kind == "Secret" {
         return v;
     }
@@ -75,14 +79,25 @@ fn written_last_applied(snap: &Snapshot, id: ObjectId) -> Option<Value> {
     if let Some(start) = o.offset_in(file)
         && file.text[start..].starts_with('{')
     {
+        // Only the annotations are read: the rest of the object is skipped, not built.
+        #[derive(serde::Deserialize)]
+        struct Annotated {
+            metadata: Option<Annotations>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Annotations {
+            annotations: Option<serde_json::Map<String, Value>>,
+        }
         let mut values =
-            serde_json::Deserializer::from_str(&file.text[start..]).into_iter::<Value>();
-        return values.next()?.ok().as_ref().and_then(at);
+            serde_json::Deserializer::from_str(&file.text[start..]).into_iter::<Annotated>();
+        let read = values.next()?.ok()?;
+        return read.metadata?.annotations?.remove(LAST_APPLIED);
     }
-    let text = dedent_yaml(file.lines(span.start, span.end))?;
-    if !text.contains(LAST_APPLIED) {
+    let lines = file.lines(span.start, span.end);
+    if !lines.contains(LAST_APPLIED) {
         return None;
     }
+    let text = dedent_yaml(lines)?;
     let (docs, _) = crate::parse::yaml::parse(&text);
     docs.first().and_then(|d| at(&d.value))
 }

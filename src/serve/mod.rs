@@ -55,8 +55,6 @@ pub struct Options {
     pub redactor: Option<crate::report::redact::Redactor>,
     /// Print `export KUBECONFIG=…` on stdout, for `eval`.
     pub print_env: bool,
-    /// kdiag's page, for a browser on `/`.
-    pub page: String,
 }
 
 /// Serves `snap` until Ctrl-C (or SIGTERM); `Err` says why it could not start.
@@ -64,7 +62,7 @@ pub fn run(snap: Snapshot, findings: Vec<Finding>, options: Options) -> Result<(
     let objects = snap.objects.len();
     let problems = snap.problems().len();
     let inputs: Vec<String> = snap.inputs.iter().map(|i| i.path.clone()).collect();
-    let mut state = State::new(snap, findings, options.redactor, options.page);
+    let mut state = State::new(snap, findings, options.redactor);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -9,8 +9,10 @@ use super::request::Request;
 use super::resources::{Origin, Resource};
 use super::state::{Item, State};
 use crate::explorer::logs::{LogRequest, container_log};
-use crate::explorer::served::{Filter, ServedTable, table, value_row};
+use crate::explorer::served::{Filter, Printer, value_row};
+use rayon::prelude::*;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// Watches without `timeoutSeconds` end after this, as the API server's default.
 const DEFAULT_WATCH_SECONDS: u64 = 1800;
@@ -62,11 +64,12 @@ pub fn answer(state: &State, req: &Request, t: &Target, watch: bool) -> Answer {
                 Ok(f) => f,
                 Err(a) => return a,
             };
-            let items: Vec<Item> = state
-                .items(r, t.namespace)
-                .into_iter()
-                .filter(|&i| selected(&filter, state.value(i), t))
-                .collect();
+            let mut items: Vec<Item> = state.items(r, t.namespace);
+            if !filter.is_empty() {
+                let keep = each(&items, |i| selected(&filter, &state.tree(i), t));
+                let mut kept = keep.into_iter();
+                items.retain(|_| kept.next().unwrap_or(false));
+            }
             if watch {
                 watch_plan(state, req, t, &items)
             } else {
@@ -110,21 +113,14 @@ fn filter(req: &Request, r: &Resource, name: Option<&str>) -> Result<Filter, Ans
 }
 
 fn get(state: &State, req: &Request, t: &Target, name: &str) -> Answer {
-    let found = state.items(t.resource, t.namespace).into_iter().find(|&i| {
-        state
-            .value(i)
-            .pointer("/metadata/name")
-            .and_then(Value::as_str)
-            == Some(name)
-    });
-    let Some(item) = found else {
+    let Some(item) = state.find(t.resource, t.namespace, name) else {
         return Answer::not_found(&t.resource.group, &t.resource.plural, name);
     };
     if req.wants_table() {
         return Answer::json(&table_json(state, req, t, &[item], None));
     }
     if req.wants_metadata() {
-        return Answer::json(&partial(state, item));
+        return Answer::json(&partial(state, state.tree(item)));
     }
     Answer::json(&served(state, t, item))
 }
@@ -171,9 +167,9 @@ fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
         return Answer::json(&table_json(state, req, t, page, more));
     }
     let objects: Vec<Value> = if req.wants_metadata() {
-        page.iter().map(|&i| partial(state, i)).collect()
+        each(page, |i| partial(state, state.tree(i)))
     } else {
-        page.iter().map(|&i| served(state, t, i)).collect()
+        each(page, |i| served(state, t, i))
     };
     let (api_version, kind) = if req.wants_metadata() {
         (
@@ -240,13 +236,15 @@ fn group_version(t: &Target) -> String {
     }
 }
 
-/// The object's metadata as `PartialObjectMetadata` (without `managedFields`).
-fn partial(state: &State, item: Item) -> Value {
-    let mut meta = state
-        .value(item)
-        .get("metadata")
-        .cloned()
-        .unwrap_or_else(|| json!({}));
+/// The object's metadata as `PartialObjectMetadata` (without `managedFields`), from its
+/// tree: taken from a tree built for this answer, copied from a kept one.
+fn partial(state: &State, tree: Cow<Value>) -> Value {
+    let meta = match tree {
+        Cow::Owned(Value::Object(mut m)) => m.remove("metadata"),
+        Cow::Owned(_) => None,
+        Cow::Borrowed(v) => v.get("metadata").cloned(),
+    };
+    let mut meta = meta.unwrap_or_else(|| json!({}));
     if let Some(m) = meta.as_object_mut() {
         m.remove("managedFields");
     }
@@ -266,9 +264,89 @@ fn table_json(
     items: &[Item],
     more: Option<(String, usize)>,
 ) -> Value {
-    let shown = cells(state, t.resource, items);
-    let columns: Vec<Value> = shown
-        .columns
+    let (columns, rows) = table_parts(state, req, t, items);
+    table_of(req, list_meta(state, more), columns, rows)
+}
+
+fn table_of(req: &Request, metadata: Value, columns: Vec<Value>, rows: Vec<Value>) -> Value {
+    let api_version = if req.accept.contains("as=Table;v=v1;") || !req.accept.contains("v1beta1") {
+        "meta.k8s.io/v1"
+    } else {
+        "meta.k8s.io/v1beta1"
+    };
+    json!({
+        "kind": "Table",
+        "apiVersion": api_version,
+        "metadata": metadata,
+        "columnDefinitions": columns,
+        "rows": rows,
+    })
+}
+
+/// A Table's column definitions and its rows, one per item: the explorer's cells for
+/// stored objects (and events kdiag adds), the findings' own columns for findings. Each
+/// object's tree is built once for its cells and its object, and not kept.
+fn table_parts(
+    state: &State,
+    req: &Request,
+    t: &Target,
+    items: &[Item],
+) -> (Vec<Value>, Vec<Value>) {
+    let r = t.resource;
+    let include = req.param("includeObject").unwrap_or("Metadata");
+    let first_stored = items.iter().find_map(|i| match i {
+        Item::Stored(id) => Some(state.snap.object(*id)),
+        Item::Added(_) => None,
+    });
+    let printer =
+        first_stored.map(|o| Printer::new(&state.snap, &r.group, &r.kind, &o.api_version));
+    let mut columns: Vec<(String, bool)> = match (&printer, r.origin) {
+        (_, Origin::Findings) => {
+            let mut c = vec![("NAME".to_string(), false)];
+            c.extend(findings::COLUMNS.iter().map(|c| (c.to_string(), false)));
+            c
+        }
+        (Some(p), _) => p.columns().to_vec(),
+        (None, _) => vec![("NAME".into(), false)],
+    };
+    if printer.is_none()
+        && r.origin != Origin::Findings
+        && let Some(v) = items.iter().rev().find_map(|i| match i {
+            Item::Added(v) => Some(*v),
+            Item::Stored(_) => None,
+        })
+    {
+        columns = value_row(&state.snap, &r.kind, added_name(v), v).columns;
+    }
+    // Rows side by side (each object's tree is most of the work), in order.
+    let rows: Vec<Value> = each(items, |item| {
+        let tree = state.tree(item);
+        let cells = match (item, &printer) {
+            _ if r.origin == Origin::Findings => findings::row(&tree),
+            (Item::Stored(id), Some(p)) => p.row(&state.snap.object(id).name, &tree),
+            (Item::Stored(_), None) => Vec::new(),
+            (Item::Added(v), _) => value_row(&state.snap, &r.kind, added_name(v), v)
+                .rows
+                .into_iter()
+                .next()
+                .unwrap_or_default(),
+        };
+        let cells: Vec<Value> = cells.into_iter().map(|c| json!(state.mask(c))).collect();
+        let mut row = json!({"cells": cells});
+        match include {
+            "None" => {}
+            "Object" => {
+                row["object"] = convert::served(
+                    state.object_json_of(item, tree),
+                    &t.resource.group,
+                    t.version,
+                )
+            }
+            _ => row["object"] = partial(state, tree),
+        }
+        row
+    });
+    let columns = columns
         .iter()
         .enumerate()
         .map(|(i, (name, wide))| {
@@ -281,78 +359,27 @@ fn table_json(
             })
         })
         .collect();
-    let include = req.param("includeObject").unwrap_or("Metadata");
-    let rows: Vec<Value> = shown
-        .rows
-        .into_iter()
-        .zip(items)
-        .map(|(row, &item)| {
-            let cells: Vec<Value> = row.into_iter().map(|c| json!(state.mask(c))).collect();
-            let mut r = json!({"cells": cells});
-            match include {
-                "None" => {}
-                "Object" => r["object"] = served(state, t, item),
-                _ => r["object"] = partial(state, item),
-            }
-            r
-        })
-        .collect();
-    let api_version = if req.accept.contains("as=Table;v=v1;") || !req.accept.contains("v1beta1") {
-        "meta.k8s.io/v1"
-    } else {
-        "meta.k8s.io/v1beta1"
-    };
-    json!({
-        "kind": "Table",
-        "apiVersion": api_version,
-        "metadata": list_meta(state, more),
-        "columnDefinitions": columns,
-        "rows": rows,
-    })
+    (columns, rows)
 }
 
-/// The table cells of `items`: the explorer's for stored objects (and events kdiag adds),
-/// the findings' own columns for findings.
-fn cells(state: &State, r: &Resource, items: &[Item]) -> ServedTable {
-    if r.origin == Origin::Findings {
-        let mut columns = vec![("NAME".to_string(), false)];
-        columns.extend(findings::COLUMNS.iter().map(|c| (c.to_string(), false)));
-        return ServedTable {
-            columns,
-            rows: items
-                .iter()
-                .map(|&i| findings::row(state.value(i)))
-                .collect(),
-        };
+/// Answers of this many objects or more are built side by side on every core (each
+/// object's tree is most of the work); shorter ones on the request's own thread, so a
+/// small answer never waits in the pool's queue behind the rows of a large one.
+const PARALLEL_FROM: usize = 128;
+
+/// `f` of each item, in order.
+fn each<T: Send>(items: &[Item], f: impl Fn(Item) -> T + Sync + Send) -> Vec<T> {
+    if items.len() < PARALLEL_FROM {
+        items.iter().map(|&i| f(i)).collect()
+    } else {
+        items.par_iter().map(|&i| f(i)).collect()
     }
-    let stored: Vec<_> = items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Stored(id) => Some(*id),
-            Item::Added(_) => None,
-        })
-        .collect();
-    let mut out = table(&state.snap, &r.group, &r.kind, &stored);
-    let mut rows = out.rows.into_iter();
-    let mut ordered = Vec::with_capacity(items.len());
-    for &i in items {
-        match i {
-            Item::Stored(_) => ordered.extend(rows.next()),
-            Item::Added(v) => {
-                let name = v
-                    .pointer("/metadata/name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let row = value_row(&state.snap, &r.kind, name, v);
-                if stored.is_empty() {
-                    out.columns = row.columns;
-                }
-                ordered.extend(row.rows);
-            }
-        }
-    }
-    out.rows = ordered;
-    out
+}
+
+fn added_name(v: &Value) -> &str {
+    v.pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 /// `pods/NAME/log`: the container's log as the bundle holds it.
@@ -400,13 +427,16 @@ fn watch_plan(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answe
     let rv = req.param("resourceVersion").unwrap_or("");
     let initial = req.flag("sendInitialEvents") || rv.is_empty() || rv == "0";
     let mut events = Vec::new();
-    if initial {
+    if initial && req.wants_table() {
+        // Each event a Table of its one object, the columns read once.
+        let (columns, rows) = table_parts(state, req, t, items);
+        for row in rows {
+            let object = table_of(req, list_meta(state, None), columns.clone(), vec![row]);
+            events.push(line(&json!({"type": "ADDED", "object": object})));
+        }
+    } else if initial {
         for &item in items {
-            let object = if req.wants_table() {
-                table_json(state, req, t, &[item], None)
-            } else {
-                served(state, t, item)
-            };
+            let object = served(state, t, item);
             events.push(line(&json!({"type": "ADDED", "object": object})));
         }
     }

@@ -71,6 +71,16 @@ impl Object {
         }
     }
 
+    /// The whole object as a tree without keeping it: the kept one when a rule built it
+    /// already, else built now and dropped by the caller. A server answering for every
+    /// object of a 1 GB bundle would otherwise keep a tree (ten times the text) of each.
+    pub fn value_unkept(&self) -> std::borrow::Cow<'_, Value> {
+        match (&self.body, self.tree.get()) {
+            (Body::Tree(v), _) | (_, Some(v)) => std::borrow::Cow::Borrowed(v),
+            (body, None) => std::borrow::Cow::Owned(body.to_value(&self.kind, &self.api_version)),
+        }
+    }
+
     /// Byte offset of the object's own text in `file`, when it is read from there: a
     /// report shows the part of a long line (one-line JSON holds a whole List) where
     /// the object starts.
@@ -186,6 +196,14 @@ fn drop_unread_text(files: &mut [SourceFile], objects: &[Object], bad: &[Vec<u32
             f.text = std::sync::Arc::default();
         }
     }
+}
+
+/// What [`Snapshot::forget_built`] took out of a snapshot; dropping it frees the memory.
+pub struct Forgotten {
+    _views: Views,
+    _pods_by_node: OnceLock<HashMap<String, Vec<ObjectId>>>,
+    _trees: Vec<Value>,
+    _early: Vec<Early>,
 }
 
 pub struct Snapshot {
@@ -494,6 +512,28 @@ impl Snapshot {
         self.inputs
             .iter()
             .any(|i| i.layout == crate::ingest::layout::Layout::RancherLogsCollector)
+    }
+
+    /// Drops what rules built on first use and a reader of single objects does not need
+    /// (the typed views, the trees built from objects' text, the views ingest read and no
+    /// rule took, the index of pods by node): each is built again if asked for. A server
+    /// keeps the snapshot for as long as it runs; analysis is done by then.
+    ///
+    /// Returns what it took: freeing it is a walk over millions of allocations, which a
+    /// caller in a hurry (a server about to answer) hands to another thread.
+    pub fn forget_built(&mut self) -> Forgotten {
+        let mut trees = Vec::new();
+        let mut early = Vec::new();
+        for o in &mut self.objects {
+            trees.extend(o.tree.take());
+            early.extend(o.early.get_mut().unwrap_or_else(|e| e.into_inner()).take());
+        }
+        Forgotten {
+            _views: std::mem::take(&mut self.views),
+            _pods_by_node: std::mem::take(&mut self.pods_by_node),
+            _trees: trees,
+            _early: early,
+        }
     }
 
     /// One object by kind (as [`Snapshot::ids_of`] reads it), namespace and name.

@@ -100,8 +100,9 @@ fn rows(snap: &Snapshot, links: &Links, id: ObjectId) -> Vec<Row> {
                 label: "Ingresses routing here",
                 items: ids(
                     links,
-                    of_kind(snap, "networking.k8s.io", "Ingress", ns)
-                        .filter(|&i| ingress_services(snap.object(i).value()).contains(&o.name)),
+                    of_kind(snap, "networking.k8s.io", "Ingress", ns).filter(|&i| {
+                        ingress_services(&snap.object(i).value_unkept()).contains(&o.name)
+                    }),
                 ),
             });
         }
@@ -141,7 +142,7 @@ fn rows(snap: &Snapshot, links: &Links, id: ObjectId) -> Vec<Row> {
                 items: ids(
                     links,
                     of_kind(snap, "", "Pod", ns)
-                        .filter(|&p| claims(snap.object(p).value()).contains(&o.name)),
+                        .filter(|&p| claims(&snap.object(p).value_unkept()).contains(&o.name)),
                 ),
             });
         }
@@ -214,7 +215,9 @@ fn pod_rows(snap: &Snapshot, links: &Links, id: ObjectId, v: &Value, out: &mut V
     });
 }
 
-/// Objects of a kind, in a namespace.
+/// Objects of a kind, in a namespace. Callers read each one's tree without keeping it
+/// (`value_unkept`): a page about one claim would otherwise keep every pod's tree of the
+/// namespace for as long as the server runs.
 fn of_kind<'s>(
     snap: &'s Snapshot,
     group: &str,
@@ -231,7 +234,7 @@ fn slices_of(snap: &Snapshot, ns: Option<&str>, service: &str) -> Vec<ObjectId> 
     of_kind(snap, "discovery.k8s.io", "EndpointSlice", ns)
         .filter(|&e| {
             s(
-                snap.object(e).value(),
+                &snap.object(e).value_unkept(),
                 "/metadata/labels/kubernetes.io~1service-name",
             ) == Some(service)
         })
