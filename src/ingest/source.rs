@@ -7,6 +7,7 @@
 mod budget;
 mod folder;
 mod formats;
+mod tail;
 mod zipped;
 
 use super::content::FileRead;
@@ -17,6 +18,7 @@ use rayon::prelude::*;
 use std::io::{Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
+pub use tail::{Tail, read_tail};
 use zipped::expand_zip;
 
 /// How deep archives inside archives are opened.
@@ -68,12 +70,8 @@ pub fn read_limits() {
 pub enum EntryData {
     Bytes(Vec<u8>),
     File(PathBuf),
-    /// The end of an archived log: its last [`log_tail_bytes`] bytes, from the start of a
-    /// line, after `skipped_lines` lines that were read through and dropped.
-    LogTail {
-        bytes: Vec<u8>,
-        skipped_lines: usize,
-    },
+    /// The end of an archived log: its last [`log_tail_bytes`] bytes (see [`Tail`]).
+    LogTail(Tail),
     /// One container's log cut out of a larger file (see [`super::dump_logs`]), after
     /// `skipped_lines` lines of that file: complete, unlike a [`EntryData::LogTail`].
     Section {
@@ -107,37 +105,6 @@ pub fn is_log_name(path: &str) -> bool {
     path.ends_with(".log")
 }
 
-/// Reads `reader` to its end keeping only the last `limit` bytes (cut at a line start);
-/// returns them and how many lines were dropped before them. Memory stays about 2×limit.
-pub fn read_tail<R: Read>(reader: &mut R, limit: u64) -> std::io::Result<(Vec<u8>, usize)> {
-    let limit = limit as usize;
-    let mut buf: Vec<u8> = Vec::with_capacity(limit.min(1 << 20) * 2);
-    let mut skipped = 0usize;
-    let mut chunk = vec![0u8; 256 << 10];
-    loop {
-        let n = reader.read(&mut chunk)?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if buf.len() > limit.saturating_mul(2).max(chunk.len()) {
-            drop_head(&mut buf, limit, &mut skipped);
-        }
-    }
-    if buf.len() > limit {
-        drop_head(&mut buf, limit, &mut skipped);
-    }
-    Ok((buf, skipped))
-}
-
-/// Drops all but about the last `keep` bytes of `buf`, at a line boundary.
-fn drop_head(buf: &mut Vec<u8>, keep: usize, skipped: &mut usize) {
-    let cut = buf.len() - keep;
-    let cut = memchr::memchr(b'\n', &buf[cut..]).map_or(buf.len(), |i| cut + i + 1);
-    *skipped += memchr::memchr_iter(b'\n', &buf[..cut]).count();
-    buf.drain(..cut);
-}
-
 pub struct Entry {
     /// Path relative to the input (`a/b.yaml`, `case.zip!/must-gather/…`).
     pub path: String,
@@ -159,7 +126,7 @@ impl Entry {
     pub fn take(&mut self) -> std::io::Result<Vec<u8>> {
         match &mut self.data {
             EntryData::Bytes(b)
-            | EntryData::LogTail { bytes: b, .. }
+            | EntryData::LogTail(Tail { bytes: b, .. })
             | EntryData::Section { bytes: b, .. } => Ok(std::mem::take(b)),
             EntryData::File(p) => read_bounded(p),
             EntryData::Compressed(c) => c.inflate(),
@@ -170,7 +137,7 @@ impl Entry {
     pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
         match &self.data {
             EntryData::Bytes(b)
-            | EntryData::LogTail { bytes: b, .. }
+            | EntryData::LogTail(Tail { bytes: b, .. })
             | EntryData::Section { bytes: b, .. } => Ok(std::borrow::Cow::Borrowed(b)),
             EntryData::File(p) => read_bounded(p).map(std::borrow::Cow::Owned),
             EntryData::Compressed(c) => c.inflate().map(std::borrow::Cow::Owned),
@@ -860,10 +827,7 @@ fn drain<R: Read>(mut rest: R) -> Result<(), String> {
 /// An archived log's data: its tail (see [`read_tail`]).
 fn log_tail<R: Read>(member: &mut R) -> Result<EntryData, String> {
     read_tail(member, log_tail_bytes())
-        .map(|(bytes, skipped_lines)| EntryData::LogTail {
-            bytes,
-            skipped_lines,
-        })
+        .map(EntryData::LogTail)
         .map_err(|e| format!("cannot read archive member: {e}"))
 }
 
@@ -971,22 +935,6 @@ fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn log_tail_keeps_whole_last_lines_and_counts_the_rest() {
-        let log: String = (1..=50_000).map(|i| format!("line {i}\n")).collect();
-        let (tail, skipped) = read_tail(&mut log.as_bytes(), 1000).unwrap();
-        let tail = String::from_utf8(tail).unwrap();
-        assert!(tail.len() <= 1000 && tail.ends_with("line 50000\n"));
-        let first: usize = tail.lines().next().unwrap()[5..].parse().unwrap();
-        assert_eq!(
-            first,
-            skipped + 1,
-            "first kept line is numbered after the skipped ones"
-        );
-        let (all, none) = read_tail(&mut "a\nb\n".as_bytes(), 1000).unwrap();
-        assert_eq!((all.as_slice(), none), (&b"a\nb\n"[..], 0));
-    }
 
     #[test]
     fn member_names_are_checked() {

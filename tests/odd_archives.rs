@@ -1,0 +1,96 @@
+//! Odd archives and logs: one log read the same from every container, sparse tar members,
+//! padding after a compressed stream, zips behind a prefix, streams that need more memory
+//! than kdiag allows.
+
+use crate::hostile::{gzip, tar_of};
+use crate::{Scratch, kdiag_env, zip_of};
+
+const POD: &str = "worker-66b9dc7f5c-tq4vn";
+const LOG: &str = "namespaces/demo/pods/worker-66b9dc7f5c-tq4vn/worker/worker/logs/current.log";
+const STAMP: &str = "2026-11-20 09:14:02.016988581 +0000 UTC m=+0.380233555\n";
+
+/// The must-gather `tree` holding `log` as one container's current log, as a folder, a
+/// tar.gz and a zip: (format, path).
+fn in_every_container(dir: &Scratch, tree: &str, log: &[u8]) -> Vec<(&'static str, String)> {
+    let files: [(String, &[u8]); 2] = [
+        (format!("{tree}/timestamp"), STAMP.as_bytes()),
+        (format!("{tree}/{LOG}"), log),
+    ];
+    for (name, bytes) in &files {
+        dir.write(&format!("folder/{name}"), bytes);
+    }
+    let members: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    vec![
+        ("folder", dir.file("folder")),
+        ("tar.gz", dir.write("mg.tar.gz", gzip(&tar_of(&members)))),
+        ("zip", dir.write("mg.zip", zip_of(&members))),
+    ]
+}
+
+/// A log's kept tail is its last bytes as `tail -c` keeps them, whatever holds the log:
+/// a last line longer than the tail (a `\r` progress bar after a copytruncate NUL hole)
+/// shows its end, not nothing, and is said to be cut; a tail that holds a line start
+/// starts there. The same bytes and note from a folder, a tar.gz and a zip.
+#[test]
+fn a_log_keeps_the_same_tail_in_every_container() {
+    let dir = Scratch::new("logtails");
+    let mut log = Vec::new();
+    for i in 1..=3000 {
+        log.extend(format!("I1120 09:1{}:00 worker.go:{i}] step {i}\n", i % 10).bytes());
+    }
+    log.extend(std::iter::repeat_n(0u8, 70_000));
+    log.extend(b"I1120 09:13:59 restarted after copytruncate\n");
+    let lines = log.iter().filter(|&&b| b == b'\n').count();
+    let mut bar = Vec::new();
+    for pct in 0..=100u32 {
+        bar.extend(format!("downloading layer {pct:3}% {}\r", "#".repeat(pct as usize)).bytes());
+    }
+    while bar.len() <= 9 << 20 {
+        bar.extend_from_slice(&bar.clone()[..bar.len().min((9 << 20) + 10 - bar.len())]);
+    }
+    log.extend_from_slice(&bar);
+    log.extend(std::iter::repeat_n(0u8, 333));
+    let inputs = in_every_container(&dir, "mg", &log);
+    for limit in [None, Some(1000u64), Some(100_000)] {
+        let env: Vec<(&str, String)> = limit
+            .map(|l| ("KDIAG_LOG_TAIL_BYTES", l.to_string()))
+            .into_iter()
+            .collect();
+        let keep = limit.unwrap_or(8 << 20) as usize;
+        let runs: Vec<_> = inputs
+            .iter()
+            .map(|(format, path)| {
+                let run = kdiag_env(&["logs", POD, "-n", "demo", path], None, &env);
+                assert_eq!(run.code, 0, "{format}: {}", run.stderr);
+                (format, run)
+            })
+            .collect();
+        let (_, folder) = &runs[0];
+        assert!(
+            folder.stdout.as_bytes() == &log[log.len() - keep..],
+            "limit {limit:?}: not the last {keep} bytes ({} kept)",
+            folder.stdout.len()
+        );
+        let cut = log.len() - keep - (log.len() - bar.len() - 333);
+        assert!(
+            folder.stderr.contains(&format!(
+                "its first {lines} lines and the first {cut} bytes of line {} are not shown",
+                lines + 1
+            )),
+            "limit {limit:?}: {}",
+            folder.stderr
+        );
+        assert!(!folder.stderr.contains("empty"), "{}", folder.stderr);
+        for (format, run) in &runs[1..] {
+            assert!(run.stdout == folder.stdout, "{format}, limit {limit:?}");
+            let note = |s: &str| s.replace(&dir.file("folder"), "").replace(dir.path(), "");
+            assert_eq!(
+                note(&run.stderr)
+                    .replace("mg.tar.gz!/", "")
+                    .replace("mg.zip!/", ""),
+                note(&folder.stderr).replace("/mg/", "mg/"),
+                "{format}, limit {limit:?}"
+            );
+        }
+    }
+}
