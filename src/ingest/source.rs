@@ -7,6 +7,7 @@
 mod budget;
 mod folder;
 mod formats;
+mod sparse;
 mod tail;
 mod zipped;
 
@@ -712,7 +713,21 @@ fn expand_tar<R: Read>(
                 }
             };
             let kind = entry.header().entry_type();
-            let raw_name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            let sparse = match sparse::of_pax(&mut entry) {
+                Ok(sparse) => sparse,
+                Err((name, message)) => {
+                    let name = name.unwrap_or_else(|| lossy(&entry.path_bytes()));
+                    out.problems.push(SourceProblem {
+                        path: format!("{prefix}{name}"),
+                        message,
+                    });
+                    continue;
+                }
+            };
+            let raw_name = match sparse.as_ref().and_then(|s| s.name.clone()) {
+                Some(name) => name,
+                None => lossy(&entry.path_bytes()),
+            };
             current = format!("{prefix}{raw_name}");
             if kind.is_symlink() {
                 out.symlinks += 1;
@@ -722,8 +737,9 @@ fn expand_tar<R: Read>(
                 out.hardlinks += 1;
                 continue;
             }
-            // GNU tar's contiguous files ('7') are regular files.
-            if !kind.is_file() && kind != tar::EntryType::Continuous {
+            // GNU tar's contiguous files ('7') are regular files; its sparse files ('S')
+            // the tar crate expands.
+            if !kind.is_file() && kind != tar::EntryType::Continuous && !kind.is_gnu_sparse() {
                 continue;
             }
             let name = match safe_name(&raw_name) {
@@ -737,6 +753,9 @@ fn expand_tar<R: Read>(
                 }
             };
             let path = format!("{prefix}{name}");
+            // What the member stores: for GNU's sparse type, the size the tar crate
+            // expands it to.
+            let stored = entry.size();
             // A file read only for its Events' times is parsed without views.
             let mut parse = reading.parse;
             if let Some((want, detector)) = &mut detector {
@@ -744,8 +763,14 @@ fn expand_tar<R: Read>(
                 if !want.admits(detector.decided(), &path) {
                     // Its bytes are inflated on the way to the next member, never parsed.
                     if want.spares(detector.decided(), &path) {
-                        let size = entry.header().size().unwrap_or(0);
-                        out.spared.keep(&mut entry, &path, size);
+                        match sparse.map(|s| (s.size, s.expand(&mut entry, stored))) {
+                            None => out.spared.keep(&mut entry, &path, stored),
+                            Some((size, Ok(mut expanded))) => {
+                                out.spared.keep(&mut expanded, &path, size);
+                            }
+                            // Read again whole, where it is a problem.
+                            Some((_, Err(_))) => out.spared = Spared::default(),
+                        }
                     }
                     out.dropped.push(path);
                     continue;
@@ -754,19 +779,32 @@ fn expand_tar<R: Read>(
                     parse = parse.map(|_| &super::parse_for_times as &ParseMember);
                 }
             }
-            // A tar member's size is exact: one over the limit is refused before it is read.
-            let size = entry.header().size().unwrap_or(0);
+            // A tar member's size is exact: one over the limit is refused before it is read
+            // (a sparse one's stored bytes skipped, not its holes).
+            let size = sparse.as_ref().map_or(stored, |s| s.size);
+            let too_large_here = size > max_entry_bytes() && !is_log_name(&path);
+            let mut body: Box<dyn Read + '_> = match sparse.filter(|_| !too_large_here) {
+                Some(sparse) => match sparse.expand(&mut entry, stored) {
+                    Ok(expanded) => Box::new(expanded),
+                    Err(message) => {
+                        out.problems.push(SourceProblem { path, message });
+                        continue;
+                    }
+                },
+                None => Box::new(&mut entry),
+            };
             let data = if is_log_name(&path) {
-                reading.budget.streaming(|| log_tail(&mut entry))
-            } else if size > max_entry_bytes() {
-                reading.budget.skip(&mut entry).and(Err(too_large(size)))
+                reading.budget.streaming(|| log_tail(&mut body))
+            } else if too_large_here {
+                reading.budget.skip(&mut body).and(Err(too_large(size)))
             } else if held(&path, reading)
                 && let Err(why) = reading.budget.hold(size)
             {
-                reading.budget.skip(&mut entry).and(Err(why))
+                reading.budget.skip(&mut body).and(Err(why))
             } else {
-                read_limited(&mut entry, size).map(EntryData::Bytes)
+                read_limited(&mut body, size).map(EntryData::Bytes)
             };
+            drop(body);
             if let Some(why) = reading.budget.tripped() {
                 out.problems.push(SourceProblem {
                     path,
@@ -847,6 +885,10 @@ fn member_parser<'p>(
     parse: Option<&'p ParseMember>,
 ) -> Option<&'p ParseMember> {
     parse.filter(|_| !opens(path, bytes))
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Normalizes a member name; refuses names that would escape or cannot be a path.
