@@ -169,3 +169,81 @@ fn sparse_tar_members_are_expanded() {
         }
     }
 }
+
+/// The good pod, and the problems, of `analyze` of `path`.
+fn pod_and_problems(path: &str) -> (usize, Vec<String>) {
+    let out = crate::json(&crate::kdiag(&["analyze", path, "--format", "json"]));
+    (crate::findings(&out).len(), crate::problem_lines(&out))
+}
+
+/// NUL bytes after a finished gzip, bzip2 or zstd stream (a file padded to a block) are
+/// padding, as `gzip -d` and `bzip2 -d` take them, not a corrupt stream: for a compressed
+/// file and a compressed tar. Data after the padding is still corrupt.
+#[test]
+fn nul_padding_after_a_compressed_stream_is_accepted() {
+    use crate::archives::{bzip2, zstd};
+    let dir = Scratch::new("padding");
+    let pod = crate::bad_input_pod();
+    let tar = tar_of(&[("pods.yaml", &pod)]);
+    let gz = |b: &[u8]| gzip(b);
+    let formats: [(&str, &dyn Fn(&[u8]) -> Vec<u8>); 3] =
+        [("gz", &gz), ("bz2", &bzip2), ("zst", &zstd)];
+    for (ext, compress) in formats {
+        for (name, content) in [("pods.yaml", &pod), ("bundle.tar", &tar)] {
+            let mut padded = compress(content);
+            padded.extend([0u8; 1000]);
+            let path = dir.write(&format!("{name}.{ext}"), &padded);
+            assert_eq!(pod_and_problems(&path), (1, vec![]), "{name}.{ext}");
+            padded.extend(b"junk");
+            let path = dir.write(&format!("junk-{name}.{ext}"), &padded);
+            let (_, problems) = pod_and_problems(&path);
+            assert!(
+                problems.len() == 1
+                    && problems[0]
+                        .contains("data after the NUL padding that follows the compressed stream"),
+                "{name}.{ext}: {problems:?}"
+            );
+        }
+    }
+}
+
+/// A zip behind a prefix (a self-extractor's stub before the first local header, its
+/// central directory's offsets counted from the zip's start), as `unzip` reads it.
+#[test]
+fn a_zip_behind_a_prefix_is_read() {
+    let dir = Scratch::new("sfxzip");
+    let mut sfx = b"#!/bin/sh\necho self-extracting archive\nexit 0\n".to_vec();
+    sfx.extend(zip_of(&[("pods.yaml", &crate::bad_input_pod())]));
+    for name in ["bundle.zip", "bundle.sh"] {
+        let path = dir.write(name, &sfx);
+        assert_eq!(pod_and_problems(&path), (1, vec![]), "{name}");
+    }
+}
+
+/// An xz stream whose dictionary needs more memory than kdiag allows is said to need it,
+/// naming the limit, not called invalid. (Its block header claims a 1 GiB dictionary:
+/// the LZMA2 dictionary byte set to 36, the header's CRC-32 made again.)
+#[test]
+fn an_xz_stream_over_the_memory_limit_says_so() {
+    let dir = Scratch::new("xzmem");
+    let mut xz = crate::archives::xz(&tar_of(&[("pods.yaml", &crate::bad_input_pod())]));
+    let header = 12;
+    let size = (usize::from(xz[header]) + 1) * 4;
+    let block = &mut xz[header..header + size];
+    let at = block
+        .windows(2)
+        .position(|w| w == [0x21, 0x01])
+        .expect("the LZMA2 filter");
+    block[at + 2] = 36;
+    let mut crc = flate2::Crc::new();
+    crc.update(&block[..size - 4]);
+    block[size - 4..].copy_from_slice(&crc.sum().to_le_bytes());
+    let path = dir.write("bundle.tar.xz", &xz);
+    let (_, problems) = pod_and_problems(&path);
+    assert_eq!(
+        problems,
+        [
+            "bundle.tar.xz: the xz stream needs more memory to decode than the 256 MiB kdiag allows (its dictionary is larger; `xz -9` needs 65 MiB); not read"
+        ]
+    );
+}

@@ -266,8 +266,10 @@ fn open_file(
     let mut file = std::fs::File::open(path)?;
     let mut head = [0u8; 512];
     let n = read_head(&mut file, &mut head)?;
-    let Some(format) = formats::sniff(&head[..n]) else {
-        return Ok(misnamed(name, &head[..n], out));
+    let format = match formats::sniff(&head[..n]) {
+        Some(format) => format,
+        None if formats::ends_as_zip(&mut file)? => Format::Zip,
+        None => return Ok(misnamed(name, &head[..n], out)),
     };
     let reading = Reading {
         parse,
@@ -578,7 +580,8 @@ fn decompress<R: Read + Send>(
 ) -> Result<(), String> {
     let invalid = |e: std::io::Error| match reading.budget.tripped() {
         Some(why) => why.to_string(),
-        None => format!("invalid {} data: {e}", format.name()),
+        None => formats::needs_more_memory(format, &e)
+            .unwrap_or_else(|| format!("invalid {} data: {e}", format.name())),
     };
     let decoder = formats::decoder(format, reader).map_err(invalid)?;
     let mut content = Metered {
