@@ -170,6 +170,9 @@ fn sparse_tar_members_are_expanded() {
     }
 }
 
+/// A compression of bytes.
+type Compress = fn(&[u8]) -> Vec<u8>;
+
 /// The good pod, and the problems, of `analyze` of `path`.
 fn pod_and_problems(path: &str) -> (usize, Vec<String>) {
     let out = crate::json(&crate::kdiag(&["analyze", path, "--format", "json"]));
@@ -185,9 +188,7 @@ fn nul_padding_after_a_compressed_stream_is_accepted() {
     let dir = Scratch::new("padding");
     let pod = crate::bad_input_pod();
     let tar = tar_of(&[("pods.yaml", &pod)]);
-    let gz = |b: &[u8]| gzip(b);
-    let formats: [(&str, &dyn Fn(&[u8]) -> Vec<u8>); 3] =
-        [("gz", &gz), ("bz2", &bzip2), ("zst", &zstd)];
+    let formats: [(&str, Compress); 3] = [("gz", gzip), ("bz2", bzip2), ("zst", zstd)];
     for (ext, compress) in formats {
         for (name, content) in [("pods.yaml", &pod), ("bundle.tar", &tar)] {
             let mut padded = compress(content);

@@ -100,7 +100,7 @@ pub fn of_pax<R: Read>(
 
 /// (offset, length) pairs from decimal numbers.
 fn pairs(numbers: &[&str]) -> Result<Vec<(u64, u64)>, String> {
-    if numbers.len() % 2 != 0 || numbers.len() / 2 > MAX_PARTS {
+    if !numbers.len().is_multiple_of(2) || numbers.len() / 2 > MAX_PARTS {
         return Err(format!("a map of {} numbers", numbers.len()));
     }
     numbers
