@@ -150,6 +150,16 @@ fn sparse_tar_members_are_expanded() {
             "{version}: {} bytes",
             run.stdout.len()
         );
+        // Expanding past the entry limit is refused, a log too: its holes cost reading.
+        let limit = [("KDIAG_MAX_ENTRY_BYTES", (1u64 << 20).to_string())];
+        let run = kdiag_env(&["logs", POD, "-n", "demo", &tar], None, &limit);
+        assert!(
+            run.stderr.contains(&format!(
+                "mg/{LOG}: sparse member that expands to 3145753 bytes, more than 1 MiB; not read"
+            )),
+            "{version}: {}",
+            run.stderr
+        );
         if version == "0.1" {
             // The map's first part one byte shorter than the data holds.
             let text = String::from_utf8_lossy(&bytes).into_owned();

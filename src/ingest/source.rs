@@ -719,7 +719,7 @@ fn expand_tar<R: Read>(
             let sparse = match sparse::of_pax(&mut entry) {
                 Ok(sparse) => sparse,
                 Err((name, message)) => {
-                    let name = name.unwrap_or_else(|| lossy(&entry.path_bytes()));
+                    let name = name.unwrap_or_else(|| sparse::lossy(&entry.path_bytes()));
                     out.problems.push(SourceProblem {
                         path: format!("{prefix}{name}"),
                         message,
@@ -729,7 +729,7 @@ fn expand_tar<R: Read>(
             };
             let raw_name = match sparse.as_ref().and_then(|s| s.name.clone()) {
                 Some(name) => name,
-                None => lossy(&entry.path_bytes()),
+                None => sparse::lossy(&entry.path_bytes()),
             };
             current = format!("{prefix}{raw_name}");
             if kind.is_symlink() {
@@ -785,6 +785,16 @@ fn expand_tar<R: Read>(
             // A tar member's size is exact: one over the limit is refused before it is read
             // (a sparse one's stored bytes skipped, not its holes).
             let size = sparse.as_ref().map_or(stored, |s| s.size);
+            // Holes cost reading as data does: a sparse member (a log too: its header may
+            // claim exabytes) that expands past the limit is refused.
+            if (sparse.is_some() || kind.is_gnu_sparse()) && size > max_entry_bytes() {
+                let message = format!(
+                    "sparse member that expands to {size} bytes, more than {}; not read",
+                    limit_text()
+                );
+                out.problems.push(SourceProblem { path, message });
+                continue;
+            }
             let too_large_here = size > max_entry_bytes() && !is_log_name(&path);
             let mut body: Box<dyn Read + '_> = match sparse.filter(|_| !too_large_here) {
                 Some(sparse) => match sparse.expand(&mut entry, stored) {
@@ -888,10 +898,6 @@ fn member_parser<'p>(
     parse: Option<&'p ParseMember>,
 ) -> Option<&'p ParseMember> {
     parse.filter(|_| !opens(path, bytes))
-}
-
-fn lossy(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Normalizes a member name; refuses names that would escape or cannot be a path.

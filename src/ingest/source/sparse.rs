@@ -98,6 +98,11 @@ pub fn of_pax<R: Read>(
     Ok(Some(Sparse { name, size, parts }))
 }
 
+/// A member name as text (a name not UTF-8 is read lossily).
+pub fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// (offset, length) pairs from decimal numbers.
 fn pairs(numbers: &[&str]) -> Result<Vec<(u64, u64)>, String> {
     if !numbers.len().is_multiple_of(2) || numbers.len() / 2 > MAX_PARTS {
