@@ -34,19 +34,19 @@ fn gzip(bytes: &[u8], level: flate2::Compression) -> Vec<u8> {
     gz.finish().unwrap()
 }
 
-fn xz(bytes: &[u8]) -> Vec<u8> {
+pub fn xz(bytes: &[u8]) -> Vec<u8> {
     let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 6);
     xz.write_all(bytes).unwrap();
     xz.finish().unwrap()
 }
 
-fn bzip2(bytes: &[u8]) -> Vec<u8> {
+pub fn bzip2(bytes: &[u8]) -> Vec<u8> {
     let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
     bz.write_all(bytes).unwrap();
     bz.finish().unwrap()
 }
 
-fn zstd(bytes: &[u8]) -> Vec<u8> {
+pub fn zstd(bytes: &[u8]) -> Vec<u8> {
     ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
 }
 

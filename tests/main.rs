@@ -20,6 +20,7 @@ mod layouts;
 mod leaks;
 mod logs;
 mod numa;
+mod odd_archives;
 mod plain_scalars;
 mod platform;
 mod printer_columns;

@@ -321,3 +321,22 @@ fn a_negative_request_is_named_not_counted() {
     );
     assert!(!said.contains("-1 cpu"), "{said}");
 }
+
+/// A request a little over a node's memory is not printed as equal to it: the scheduling
+/// finding says "needs 8.0000001Gi", not "needs 8Gi ... 8Gi of 8Gi free".
+#[test]
+fn a_need_just_over_what_is_free_does_not_read_equal() {
+    let b = Scratch::with_files(
+        "just-over",
+        &[(
+            "b.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: node-a, uid: 9d7a0c1e-1111-4c1e-9a3e-000000000001, creationTimestamp: \"2026-11-20T08:00:00Z\"}\n  status:\n    allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}\n    conditions:\n    - {type: Ready, status: \"True\", lastTransitionTime: \"2026-11-20T08:00:00Z\"}\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: big, namespace: demo, uid: 9d7a0c1e-2222-4c1e-9a3e-000000000002, creationTimestamp: \"2026-11-20T09:00:00Z\"}\n  spec:\n    containers:\n    - name: app\n      image: app:1\n      resources:\n        requests: {cpu: 100m, memory: \"8.0000001Gi\"}\n  status:\n    phase: Pending\n    conditions:\n    - {type: PodScheduled, status: \"False\", reason: Unschedulable, lastTransitionTime: \"2026-11-20T09:00:01Z\", message: \"0/1 nodes are available: 1 Insufficient memory.\"}\n",
+        )],
+    );
+    let out = analyze_json(&b.file("b.yaml"));
+    let m = text(&find(&out, "scheduling/unschedulable", "big")["message"]);
+    assert!(
+        m.contains("needs 8.0000001Gi memory; the most free is node-a with 8Gi of 8Gi allocatable memory free"),
+        "{m}"
+    );
+}

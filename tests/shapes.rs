@@ -727,3 +727,46 @@ fn odd_names_nested_lists_and_json_on_stdin() {
     assert_eq!(p[0].0, "<stdin>");
     assert!(p[0].2.starts_with("invalid JSON"), "{p:?}");
 }
+
+/// Flow items at column 0 inside `items: [ … ]` (PyYAML reads them; YAML 1.2 wants them
+/// indented): both pods are read, at their own lines, and no problem is said.
+#[test]
+fn flow_items_at_column_0_are_read_as_pyyaml_reads_them() {
+    let pod = |name: &str| {
+        format!(
+            "{{apiVersion: v1, kind: Pod, metadata: {{name: {name}, namespace: demo, uid: 0e13ce35-90d8-4ff1-bb66-c951a1d11c0{}}}, spec: {{containers: [{{name: c, image: 'i:1'}}]}}, status: {{phase: Pending}}}}",
+            name.len()
+        )
+    };
+    let b = Scratch::with_files(
+        "flow-col0",
+        &[(
+            "pods.yaml",
+            &format!(
+                "apiVersion: v1\nkind: List\nitems: [\n{},\n# the second\n{}\n]\n",
+                pod("a"),
+                pod("bb")
+            ),
+        )],
+    );
+    let run = kdiag(&[
+        "get",
+        "pods",
+        "-n",
+        "demo",
+        "-o",
+        "name",
+        &b.file("pods.yaml"),
+    ]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "pod/a\npod/bb\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr, "");
+    let run = kdiag(&["describe", "pod/bb", "-n", "demo", &b.file("pods.yaml")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = crate::analyze_json(&b.file("pods.yaml"));
+    assert!(problems(&out).is_empty(), "{:?}", problems(&out));
+}

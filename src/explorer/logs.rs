@@ -7,7 +7,7 @@
 //! END lines). The command (`crate::cli::logs`) reads the bundle and prints.
 
 use super::lookup::{resolve_kind, resolve_object};
-use crate::ingest::{LogSource, read_log, source::log_tail_bytes};
+use crate::ingest::{LogSource, LogText, read_log, source::log_tail_bytes};
 use crate::snapshot::Snapshot;
 use serde_json::Value;
 
@@ -111,21 +111,29 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
     };
     // must-gather writes `previous.log` and `previous.insecure.log`, often one empty:
     // the first that holds text, else the first.
-    let mut chosen: Option<(&LogSource, String, usize)> = None;
+    let mut chosen: Option<(&LogSource, LogText)> = None;
     for log in held
         .iter()
         .filter(|l| l.key.previous == request.previous && names_container(l, &container))
     {
-        let (text, first_line) = read_log(log).map_err(|e| format!("{}: {e}", log.path))?;
-        let holds_text = !text.trim().is_empty();
+        let read = read_log(log).map_err(|e| format!("{}: {e}", log.path))?;
+        let holds_text = !read.text.trim().is_empty();
         if chosen.is_none() || holds_text {
-            chosen = Some((log, text, first_line));
+            chosen = Some((log, read));
         }
         if holds_text {
             break;
         }
     }
-    let Some((log, mut text, first_line)) = chosen else {
+    let Some((
+        log,
+        LogText {
+            mut text,
+            first_line,
+            first_line_cut,
+        },
+    )) = chosen
+    else {
         if let Some(e) = unsure.refusal(request.previous, &container, name) {
             return Err(e);
         }
@@ -168,12 +176,18 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
     }
     // A section of a cluster-info dump starts at its line of the file, whole.
     let cut = !matches!(log.data, crate::ingest::source::EntryData::Section { .. });
-    let cut_note = (first_line > 1 && cut).then(|| {
+    let missing = match (first_line - 1, first_line_cut) {
+        (lines, 0) => format!("its first {lines} lines are"),
+        (0, bytes) => format!("the first {bytes} bytes of its first line are"),
+        (lines, bytes) => {
+            format!("its first {lines} lines and the first {bytes} bytes of line {first_line} are")
+        }
+    };
+    let cut_note = ((first_line > 1 || first_line_cut > 0) && cut).then(|| {
         format!(
-            "kdiag: {} is longer than the {} bytes kdiag keeps of a log (KDIAG_LOG_TAIL_BYTES): its first {} lines are not shown",
+            "kdiag: {} is longer than the {} bytes kdiag keeps of a log (KDIAG_LOG_TAIL_BYTES): {missing} not shown",
             log.path,
             log_tail_bytes(),
-            first_line - 1
         )
     });
     if log.key.container.is_empty() {
@@ -181,7 +195,11 @@ pub fn container_log(snap: &Snapshot, request: &LogRequest) -> Result<Held, Stri
     }
     // `--tail N` within what is kept shows all it asked for: nothing is missing from it.
     let tail = request.tail.filter(|n| *n >= 0).map(|n| n as usize);
-    if tail.is_none_or(|n| n > text.lines().count()) {
+    let whole_lines = text
+        .lines()
+        .count()
+        .saturating_sub(usize::from(first_line_cut > 0));
+    if tail.is_none_or(|n| n > whole_lines) {
         notes.extend(cut_note);
     }
     if let Some(n) = tail {

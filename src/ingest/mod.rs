@@ -731,29 +731,51 @@ fn object_times(
     }
 }
 
-/// Reads a log's text on demand: the last [`source::log_tail_bytes`] of it, and the
-/// line number of its first line (lines before the tail are counted, not kept).
-pub fn read_log(log: &LogSource) -> std::io::Result<(String, usize)> {
-    let (bytes, skipped) = match &log.data {
-        EntryData::Bytes(b) => (std::borrow::Cow::Borrowed(b.as_slice()), 0),
-        EntryData::LogTail {
+/// A log's text as kdiag keeps it: the tail of a long one.
+pub struct LogText {
+    pub text: String,
+    /// The line number of its first line (lines before the tail are counted, not kept).
+    pub first_line: usize,
+    /// Bytes of the first line not kept: the log's last line alone was longer than the
+    /// tail kept (0 when the first line is whole).
+    pub first_line_cut: u64,
+}
+
+/// Reads a log's text on demand: the last [`source::log_tail_bytes`] of it.
+pub fn read_log(log: &LogSource) -> std::io::Result<LogText> {
+    let (bytes, skipped, cut) = match &log.data {
+        EntryData::Bytes(b) => (std::borrow::Cow::Borrowed(b.as_slice()), 0, 0),
+        EntryData::LogTail(tail) => (
+            std::borrow::Cow::Borrowed(tail.bytes.as_slice()),
+            tail.skipped_lines,
+            tail.cut_bytes,
+        ),
+        EntryData::Section {
             bytes,
             skipped_lines,
-        }
-        | EntryData::Section {
-            bytes,
-            skipped_lines,
-        } => (std::borrow::Cow::Borrowed(bytes.as_slice()), *skipped_lines),
+        } => (
+            std::borrow::Cow::Borrowed(bytes.as_slice()),
+            *skipped_lines,
+            0,
+        ),
         EntryData::File(p) => {
             let mut file = std::fs::File::open(p)?;
-            let (bytes, skipped) = source::read_tail(&mut file, source::log_tail_bytes())?;
-            (std::borrow::Cow::Owned(bytes), skipped)
+            let tail = source::read_tail(&mut file, source::log_tail_bytes())?;
+            (
+                std::borrow::Cow::Owned(tail.bytes),
+                tail.skipped_lines,
+                tail.cut_bytes,
+            )
         }
         // Logs are opened as they are found (see `source::folder`): this reads whole.
-        EntryData::Compressed(c) => (std::borrow::Cow::Owned(c.inflate()?), 0),
+        EntryData::Compressed(c) => (std::borrow::Cow::Owned(c.inflate()?), 0, 0),
         EntryData::Read(_) => return Err(source::parsed_already()),
     };
-    Ok((String::from_utf8_lossy(&bytes).into_owned(), skipped + 1))
+    Ok(LogText {
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+        first_line: skipped + 1,
+        first_line_cut: cut,
+    })
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 mod budget;
 mod folder;
 mod formats;
+mod sparse;
+mod tail;
 mod zipped;
 
 use super::content::FileRead;
@@ -17,6 +19,7 @@ use rayon::prelude::*;
 use std::io::{Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
+pub use tail::{Tail, read_tail};
 use zipped::expand_zip;
 
 /// How deep archives inside archives are opened.
@@ -68,12 +71,8 @@ pub fn read_limits() {
 pub enum EntryData {
     Bytes(Vec<u8>),
     File(PathBuf),
-    /// The end of an archived log: its last [`log_tail_bytes`] bytes, from the start of a
-    /// line, after `skipped_lines` lines that were read through and dropped.
-    LogTail {
-        bytes: Vec<u8>,
-        skipped_lines: usize,
-    },
+    /// The end of an archived log: its last [`log_tail_bytes`] bytes (see [`Tail`]).
+    LogTail(Tail),
     /// One container's log cut out of a larger file (see [`super::dump_logs`]), after
     /// `skipped_lines` lines of that file: complete, unlike a [`EntryData::LogTail`].
     Section {
@@ -107,37 +106,6 @@ pub fn is_log_name(path: &str) -> bool {
     path.ends_with(".log")
 }
 
-/// Reads `reader` to its end keeping only the last `limit` bytes (cut at a line start);
-/// returns them and how many lines were dropped before them. Memory stays about 2×limit.
-pub fn read_tail<R: Read>(reader: &mut R, limit: u64) -> std::io::Result<(Vec<u8>, usize)> {
-    let limit = limit as usize;
-    let mut buf: Vec<u8> = Vec::with_capacity(limit.min(1 << 20) * 2);
-    let mut skipped = 0usize;
-    let mut chunk = vec![0u8; 256 << 10];
-    loop {
-        let n = reader.read(&mut chunk)?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if buf.len() > limit.saturating_mul(2).max(chunk.len()) {
-            drop_head(&mut buf, limit, &mut skipped);
-        }
-    }
-    if buf.len() > limit {
-        drop_head(&mut buf, limit, &mut skipped);
-    }
-    Ok((buf, skipped))
-}
-
-/// Drops all but about the last `keep` bytes of `buf`, at a line boundary.
-fn drop_head(buf: &mut Vec<u8>, keep: usize, skipped: &mut usize) {
-    let cut = buf.len() - keep;
-    let cut = memchr::memchr(b'\n', &buf[cut..]).map_or(buf.len(), |i| cut + i + 1);
-    *skipped += memchr::memchr_iter(b'\n', &buf[..cut]).count();
-    buf.drain(..cut);
-}
-
 pub struct Entry {
     /// Path relative to the input (`a/b.yaml`, `case.zip!/must-gather/…`).
     pub path: String,
@@ -159,7 +127,7 @@ impl Entry {
     pub fn take(&mut self) -> std::io::Result<Vec<u8>> {
         match &mut self.data {
             EntryData::Bytes(b)
-            | EntryData::LogTail { bytes: b, .. }
+            | EntryData::LogTail(Tail { bytes: b, .. })
             | EntryData::Section { bytes: b, .. } => Ok(std::mem::take(b)),
             EntryData::File(p) => read_bounded(p),
             EntryData::Compressed(c) => c.inflate(),
@@ -170,7 +138,7 @@ impl Entry {
     pub fn read(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
         match &self.data {
             EntryData::Bytes(b)
-            | EntryData::LogTail { bytes: b, .. }
+            | EntryData::LogTail(Tail { bytes: b, .. })
             | EntryData::Section { bytes: b, .. } => Ok(std::borrow::Cow::Borrowed(b)),
             EntryData::File(p) => read_bounded(p).map(std::borrow::Cow::Owned),
             EntryData::Compressed(c) => c.inflate().map(std::borrow::Cow::Owned),
@@ -298,8 +266,10 @@ fn open_file(
     let mut file = std::fs::File::open(path)?;
     let mut head = [0u8; 512];
     let n = read_head(&mut file, &mut head)?;
-    let Some(format) = formats::sniff(&head[..n]) else {
-        return Ok(misnamed(name, &head[..n], out));
+    let format = match formats::sniff(&head[..n]) {
+        Some(format) => format,
+        None if formats::ends_as_zip(&mut file)? => Format::Zip,
+        None => return Ok(misnamed(name, &head[..n], out)),
     };
     let reading = Reading {
         parse,
@@ -610,7 +580,8 @@ fn decompress<R: Read + Send>(
 ) -> Result<(), String> {
     let invalid = |e: std::io::Error| match reading.budget.tripped() {
         Some(why) => why.to_string(),
-        None => format!("invalid {} data: {e}", format.name()),
+        None => formats::needs_more_memory(format, &e)
+            .unwrap_or_else(|| format!("invalid {} data: {e}", format.name())),
     };
     let decoder = formats::decoder(format, reader).map_err(invalid)?;
     let mut content = Metered {
@@ -745,7 +716,21 @@ fn expand_tar<R: Read>(
                 }
             };
             let kind = entry.header().entry_type();
-            let raw_name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            let sparse = match sparse::of_pax(&mut entry) {
+                Ok(sparse) => sparse,
+                Err((name, message)) => {
+                    let name = name.unwrap_or_else(|| sparse::lossy(&entry.path_bytes()));
+                    out.problems.push(SourceProblem {
+                        path: format!("{prefix}{name}"),
+                        message,
+                    });
+                    continue;
+                }
+            };
+            let raw_name = match sparse.as_ref().and_then(|s| s.name.clone()) {
+                Some(name) => name,
+                None => sparse::lossy(&entry.path_bytes()),
+            };
             current = format!("{prefix}{raw_name}");
             if kind.is_symlink() {
                 out.symlinks += 1;
@@ -755,8 +740,9 @@ fn expand_tar<R: Read>(
                 out.hardlinks += 1;
                 continue;
             }
-            // GNU tar's contiguous files ('7') are regular files.
-            if !kind.is_file() && kind != tar::EntryType::Continuous {
+            // GNU tar's contiguous files ('7') are regular files; its sparse files ('S')
+            // the tar crate expands.
+            if !kind.is_file() && kind != tar::EntryType::Continuous && !kind.is_gnu_sparse() {
                 continue;
             }
             let name = match safe_name(&raw_name) {
@@ -770,6 +756,9 @@ fn expand_tar<R: Read>(
                 }
             };
             let path = format!("{prefix}{name}");
+            // What the member stores: for GNU's sparse type, the size the tar crate
+            // expands it to.
+            let stored = entry.size();
             // A file read only for its Events' times is parsed without views.
             let mut parse = reading.parse;
             if let Some((want, detector)) = &mut detector {
@@ -777,8 +766,14 @@ fn expand_tar<R: Read>(
                 if !want.admits(detector.decided(), &path) {
                     // Its bytes are inflated on the way to the next member, never parsed.
                     if want.spares(detector.decided(), &path) {
-                        let size = entry.header().size().unwrap_or(0);
-                        out.spared.keep(&mut entry, &path, size);
+                        match sparse.map(|s| (s.size, s.expand(&mut entry, stored))) {
+                            None => out.spared.keep(&mut entry, &path, stored),
+                            Some((size, Ok(mut expanded))) => {
+                                out.spared.keep(&mut expanded, &path, size);
+                            }
+                            // Read again whole, where it is a problem.
+                            Some((_, Err(_))) => out.spared = Spared::default(),
+                        }
                     }
                     out.dropped.push(path);
                     continue;
@@ -787,19 +782,42 @@ fn expand_tar<R: Read>(
                     parse = parse.map(|_| &super::parse_for_times as &ParseMember);
                 }
             }
-            // A tar member's size is exact: one over the limit is refused before it is read.
-            let size = entry.header().size().unwrap_or(0);
+            // A tar member's size is exact: one over the limit is refused before it is read
+            // (a sparse one's stored bytes skipped, not its holes).
+            let size = sparse.as_ref().map_or(stored, |s| s.size);
+            // Holes cost reading as data does: a sparse member (a log too: its header may
+            // claim exabytes) that expands past the limit is refused.
+            if (sparse.is_some() || kind.is_gnu_sparse()) && size > max_entry_bytes() {
+                let message = format!(
+                    "sparse member that expands to {size} bytes, more than {}; not read",
+                    limit_text()
+                );
+                out.problems.push(SourceProblem { path, message });
+                continue;
+            }
+            let too_large_here = size > max_entry_bytes() && !is_log_name(&path);
+            let mut body: Box<dyn Read + '_> = match sparse.filter(|_| !too_large_here) {
+                Some(sparse) => match sparse.expand(&mut entry, stored) {
+                    Ok(expanded) => Box::new(expanded),
+                    Err(message) => {
+                        out.problems.push(SourceProblem { path, message });
+                        continue;
+                    }
+                },
+                None => Box::new(&mut entry),
+            };
             let data = if is_log_name(&path) {
-                reading.budget.streaming(|| log_tail(&mut entry))
-            } else if size > max_entry_bytes() {
-                reading.budget.skip(&mut entry).and(Err(too_large(size)))
+                reading.budget.streaming(|| log_tail(&mut body))
+            } else if too_large_here {
+                reading.budget.skip(&mut body).and(Err(too_large(size)))
             } else if held(&path, reading)
                 && let Err(why) = reading.budget.hold(size)
             {
-                reading.budget.skip(&mut entry).and(Err(why))
+                reading.budget.skip(&mut body).and(Err(why))
             } else {
-                read_limited(&mut entry, size).map(EntryData::Bytes)
+                read_limited(&mut body, size).map(EntryData::Bytes)
             };
+            drop(body);
             if let Some(why) = reading.budget.tripped() {
                 out.problems.push(SourceProblem {
                     path,
@@ -860,10 +878,7 @@ fn drain<R: Read>(mut rest: R) -> Result<(), String> {
 /// An archived log's data: its tail (see [`read_tail`]).
 fn log_tail<R: Read>(member: &mut R) -> Result<EntryData, String> {
     read_tail(member, log_tail_bytes())
-        .map(|(bytes, skipped_lines)| EntryData::LogTail {
-            bytes,
-            skipped_lines,
-        })
+        .map(EntryData::LogTail)
         .map_err(|e| format!("cannot read archive member: {e}"))
 }
 
@@ -971,22 +986,6 @@ fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn log_tail_keeps_whole_last_lines_and_counts_the_rest() {
-        let log: String = (1..=50_000).map(|i| format!("line {i}\n")).collect();
-        let (tail, skipped) = read_tail(&mut log.as_bytes(), 1000).unwrap();
-        let tail = String::from_utf8(tail).unwrap();
-        assert!(tail.len() <= 1000 && tail.ends_with("line 50000\n"));
-        let first: usize = tail.lines().next().unwrap()[5..].parse().unwrap();
-        assert_eq!(
-            first,
-            skipped + 1,
-            "first kept line is numbered after the skipped ones"
-        );
-        let (all, none) = read_tail(&mut "a\nb\n".as_bytes(), 1000).unwrap();
-        assert_eq!((all.as_slice(), none), (&b"a\nb\n"[..], 0));
-    }
 
     #[test]
     fn member_names_are_checked() {

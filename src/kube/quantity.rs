@@ -269,10 +269,41 @@ impl Quantity {
             .unwrap_or(resource);
         match name {
             "cpu" => self.display_cpu(),
-            "memory" | "ephemeral-storage" | "storage" => self.display_bytes(),
-            _ if name.starts_with("hugepages-") => self.display_bytes(),
+            _ if is_bytes(name) => self.display_bytes(),
             _ => format_scaled(self.nanos, 9),
         }
+    }
+
+    /// [`display_for`](Self::display_for) of quantities compared in one sentence, so that
+    /// unequal values never read equal: where two differ in bytes but render alike
+    /// ("needs 8Gi; 8Gi free" for 8.0000001Gi), each of them is rendered with as many
+    /// more decimals as tell it from the others ("8.0000001Gi").
+    pub fn display_apart(resource: &str, values: &[Quantity]) -> Vec<String> {
+        let mut texts: Vec<String> = values.iter().map(|q| q.display_for(resource)).collect();
+        // cpu renders what the scheduler counts (millicores), other units exactly: only
+        // bytes, rounded to two decimals of a unit, can read alike and count apart.
+        if !is_bytes(resource) {
+            return texts;
+        }
+        let alike = |texts: &[String], i: usize| {
+            (0..values.len())
+                .any(|j| texts[j] == texts[i] && values[j].value_ceil() != values[i].value_ceil())
+        };
+        let clash: Vec<usize> = (0..values.len()).filter(|&i| alike(&texts, i)).collect();
+        for decimals in 3..=19 {
+            if clash.iter().all(|&i| !alike(&texts, i)) {
+                break;
+            }
+            for &i in &clash {
+                texts[i] = values[i].display_bytes_with(decimals);
+            }
+        }
+        for &i in &clash {
+            if alike(&texts, i) {
+                texts[i] = values[i].value_ceil().to_string();
+            }
+        }
+        texts
     }
 
     /// Kubernetes canonical DecimalSI form (§6.2): integer mantissa with the largest
@@ -347,6 +378,12 @@ impl Quantity {
 
     /// Byte rendering for [`display_for`](Self::display_for).
     fn display_bytes(self) -> String {
+        self.display_bytes_with(2)
+    }
+
+    /// Bytes in the largest binary unit with up to `decimals` decimals (rounded half up),
+    /// or whole bytes where that does not fit in 128 bits.
+    fn display_bytes_with(self, decimals: u32) -> String {
         let bytes = self.value_ceil();
         let abs = bytes.unsigned_abs();
         if abs < 1024 {
@@ -356,19 +393,24 @@ impl Quantity {
         while power < BINARY_SUFFIXES.len() - 1 && abs >= 1_u128 << (10 * (power + 1)) {
             power += 1;
         }
-        // Hundredths of the unit, rounded half up; |bytes| < 2^98 so `* 100` fits u128.
+        let scale = 10_u128.pow(decimals);
+        // The unit's 10^-decimals, rounded half up.
         let hundredths = |power: usize| {
             let unit = 1_u128 << (10 * power);
-            (abs * 100 + unit / 2) / unit
+            abs.checked_mul(scale)
+                .and_then(|a| a.checked_add(unit / 2))
+                .map(|a| a / unit)
         };
-        let mut scaled = hundredths(power);
+        let Some(mut scaled) = hundredths(power) else {
+            return bytes.to_string();
+        };
         // Rounding can reach the next unit ("1023.999Mi" -> "1024Mi"); prefer "1Gi".
-        if scaled >= 1024 * 100 && power < BINARY_SUFFIXES.len() - 1 {
+        if scaled >= 1024 * scale && power < BINARY_SUFFIXES.len() - 1 {
             power += 1;
-            scaled = hundredths(power);
+            scaled = hundredths(power).unwrap_or(scaled);
         }
         let sign = if bytes < 0 { "-" } else { "" };
-        let number = format_scaled(i128::try_from(scaled).unwrap_or(i128::MAX), 2);
+        let number = format_scaled(i128::try_from(scaled).unwrap_or(i128::MAX), decimals);
         format!("{sign}{number}{}", BINARY_SUFFIXES[power])
     }
 }
@@ -492,6 +534,15 @@ fn div_away_from_zero(n: i128, d: i128) -> i128 {
         -1 => quotient - 1,
         _ => quotient,
     }
+}
+
+/// Whether a resource is counted in bytes (rendered in binary units).
+fn is_bytes(resource: &str) -> bool {
+    let name = resource
+        .strip_prefix("requests.")
+        .or_else(|| resource.strip_prefix("limits."))
+        .unwrap_or(resource);
+    matches!(name, "memory" | "ephemeral-storage" | "storage") || name.starts_with("hugepages-")
 }
 
 /// Renders `value / 10^decimals` exactly, trimming trailing fractional zeros.

@@ -249,12 +249,23 @@ pub fn scheduler_units(resource: &str, q: Quantity) -> i128 {
 
 /// Renders an amount in scheduler units (see [`scheduler_units`]) for people.
 pub fn display_units(resource: &str, units: i128) -> String {
-    let q = if resource == "cpu" {
+    units_quantity(resource, units).display_for(resource)
+}
+
+/// [`display_units`] of values compared in one sentence, which never read equal when
+/// they differ (see [`Quantity::display_apart`]).
+pub fn display_units_apart<const N: usize>(resource: &str, units: [i128; N]) -> [String; N] {
+    let values = units.map(|u| units_quantity(resource, u));
+    let mut texts = Quantity::display_apart(resource, &values).into_iter();
+    std::array::from_fn(|_| texts.next().unwrap_or_default())
+}
+
+fn units_quantity(resource: &str, units: i128) -> Quantity {
+    if resource == "cpu" {
         Quantity::from_milli(units)
     } else {
         Quantity::from_units(units)
-    };
-    q.display_for(resource)
+    }
 }
 
 /// A container's request for each resource it or `counter`'s defaults name: the first

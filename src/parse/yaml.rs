@@ -55,8 +55,24 @@ pub fn parse_spending(text: &str, spent: &mut usize) -> (Vec<ParsedDoc>, Option<
         alias_nodes: *spent,
         ..Builder::default()
     };
+    let start = *spent;
     let out = parse_into(text, &mut b);
     *spent = b.alias_nodes;
+    // Flow content at column 0, as PyYAML reads it (see `flow_indent`).
+    if let Some(err) = &out.1
+        && err.message.starts_with("invalid YAML: invalid indentation")
+        && let Some(indented) = super::flow_indent::indent_flow_lines(text)
+    {
+        let mut again = Builder {
+            alias_nodes: start,
+            ..Builder::default()
+        };
+        let retry = parse_into(&indented, &mut again);
+        if retry.1.is_none() {
+            *spent = again.alias_nodes;
+            return retry;
+        }
+    }
     out
 }
 

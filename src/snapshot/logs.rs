@@ -1,6 +1,6 @@
 //! Container logs by namespace, pod, container and current/previous; read on demand.
 
-pub use crate::ingest::LogSource;
+pub use crate::ingest::{LogSource, LogText};
 use std::collections::BTreeMap;
 
 pub struct LogIndex {

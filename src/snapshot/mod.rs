@@ -842,7 +842,7 @@ impl Snapshot {
 
     /// A log's text, read on demand (the kept tail of a long one), and the line number of
     /// its first line: how rules read logs, without knowing where ingest keeps them.
-    pub fn log_text(&self, log: &LogSource) -> std::io::Result<(String, usize)> {
+    pub fn log_text(&self, log: &LogSource) -> std::io::Result<logs::LogText> {
         crate::ingest::read_log(log)
     }
 }

@@ -64,7 +64,25 @@ pub fn holds_readable_archive(path: &std::path::Path) -> bool {
     if file.take(512).read_to_end(&mut head).is_err() {
         return false;
     }
-    sniff(&head).is_some_and(|f| !matches!(f, Format::Unsupported(_)))
+    match sniff(&head) {
+        Some(format) => !matches!(format, Format::Unsupported(_)),
+        None => std::fs::File::open(path).is_ok_and(|mut f| ends_as_zip(&mut f).unwrap_or(false)),
+    }
+}
+
+/// Whether a file ends with a zip's end-of-central-directory record (its comment, if
+/// any, running to the end): a zip behind a prefix, such as a self-extractor's stub
+/// (`cat stub a.zip`, or `zip -A` after it), which `unzip` reads and so does the zip crate.
+pub fn ends_as_zip<R: Read + Seek>(file: &mut R) -> io::Result<bool> {
+    let len = file.seek(SeekFrom::End(0))?;
+    let tail_len = len.min(22 + 0xffff);
+    file.seek(SeekFrom::Start(len - tail_len))?;
+    let mut tail = vec![0u8; tail_len as usize];
+    file.read_exact(&mut tail)?;
+    Ok((0..tail.len().saturating_sub(21)).rev().any(|i| {
+        let comment = usize::from(u16::from_le_bytes([tail[i + 20], tail[i + 21]]));
+        tail[i..].starts_with(b"PK\x05\x06") && i + 22 + comment == tail.len()
+    }))
 }
 
 /// The format of a stream starting with `head` (its first 512 bytes suffice), or `None`
@@ -140,6 +158,20 @@ fn is_tar_header(head: &[u8]) -> bool {
 /// a problem rather than an allocation the size its header names.
 const XZ_MEMLIMIT: u64 = 256 << 20;
 
+/// Why a stream could not be decoded, when it is that it needs more memory than kdiag
+/// allows (an xz dictionary over [`XZ_MEMLIMIT`]), not that its data is invalid.
+pub fn needs_more_memory(format: Format, e: &io::Error) -> Option<String> {
+    let lzma = e.get_ref()?.downcast_ref::<liblzma::stream::Error>()?;
+    matches!(lzma, liblzma::stream::Error::MemLimit).then(|| {
+        format!(
+            "the {} stream needs more memory to decode than the {} MiB kdiag allows (its \
+             dictionary is larger; `xz -9` needs 65 MiB); not read",
+            format.name(),
+            XZ_MEMLIMIT >> 20
+        )
+    })
+}
+
 /// A reader of the decompressed content of `source`, when `format` is a compression.
 /// Concatenated streams (pigz, pbzip2, pzstd, `cat a.xz b.xz`) read as one.
 pub fn decoder<'a, R: Read + Send + 'a>(
@@ -147,8 +179,18 @@ pub fn decoder<'a, R: Read + Send + 'a>(
     source: R,
 ) -> io::Result<Box<dyn Read + Send + 'a>> {
     Ok(match format {
-        Format::Gzip => Box::new(flate2::read::MultiGzDecoder::new(source)),
-        Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(source)),
+        Format::Gzip => Box::new(Streams {
+            source: None,
+            decoder: Some(flate2::bufread::GzDecoder::new(io::BufReader::new(source))),
+            start: flate2::bufread::GzDecoder::new,
+            finish: flate2::bufread::GzDecoder::into_inner,
+        }),
+        Format::Bzip2 => Box::new(Streams {
+            source: None,
+            decoder: Some(bzip2::bufread::BzDecoder::new(io::BufReader::new(source))),
+            start: bzip2::bufread::BzDecoder::new,
+            finish: bzip2::bufread::BzDecoder::into_inner,
+        }),
         Format::Xz => {
             let flags = liblzma::stream::CONCATENATED | liblzma::stream::TELL_UNSUPPORTED_CHECK;
             let stream = liblzma::stream::Stream::new_stream_decoder(XZ_MEMLIMIT, flags)
@@ -169,8 +211,64 @@ pub fn decoder<'a, R: Read + Send + 'a>(
     })
 }
 
+/// The streams of a gzip or bzip2 file one after another (pigz, pbzip2, `cat a.gz b.gz`),
+/// and the NUL padding after the last, which `gzip -d` and `bzip2 -d` accept (a file
+/// padded to a block by tape or a disk image). Each stream's decoder reads from `source`
+/// no further than its end.
+struct Streams<R, D> {
+    source: Option<R>,
+    decoder: Option<D>,
+    start: fn(R) -> D,
+    finish: fn(D) -> R,
+}
+
+impl<R: BufRead, D: Read> Read for Streams<R, D> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if let Some(decoder) = &mut self.decoder {
+                let n = decoder.read(buf)?;
+                if n > 0 || buf.is_empty() {
+                    return Ok(n);
+                }
+                self.source = self.decoder.take().map(self.finish);
+            }
+            let Some(source) = &mut self.source else {
+                return Ok(0);
+            };
+            if only_padding_left(source)? {
+                return Ok(0);
+            }
+            self.decoder = self.source.take().map(self.start);
+        }
+    }
+}
+
+/// At the end of a compressed stream: whether only NUL bytes, or nothing, follow it
+/// (read through); an error when NULs are followed by more data.
+fn only_padding_left<R: BufRead>(source: &mut R) -> io::Result<bool> {
+    let mut padded = false;
+    loop {
+        let head = source.fill_buf()?;
+        if head.is_empty() {
+            return Ok(true);
+        }
+        let zeros = head.iter().take_while(|&&b| b == 0).count();
+        if zeros == 0 {
+            if padded {
+                return Err(io::Error::other(
+                    "data after the NUL padding that follows the compressed stream",
+                ));
+            }
+            return Ok(false);
+        }
+        padded = true;
+        source.consume(zeros);
+    }
+}
+
 /// Every frame of a zstd stream, skippable frames skipped, each frame's checksum checked
-/// (ruzstd's own streaming reader reads one frame and checks nothing).
+/// (ruzstd's own streaming reader reads one frame and checks nothing), NUL padding after
+/// the last accepted as for gzip.
 struct ZstdFrames<R> {
     source: io::BufReader<R>,
     decoder: ruzstd::decoding::FrameDecoder,
@@ -186,7 +284,7 @@ impl<R: Read> Read for ZstdFrames<R> {
         }
         loop {
             if !self.in_frame {
-                if self.source.fill_buf()?.is_empty() {
+                if only_padding_left(&mut self.source)? {
                     return Ok(0);
                 }
                 match self.decoder.reset(&mut self.source) {

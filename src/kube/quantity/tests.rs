@@ -626,3 +626,31 @@ fn values_beyond_kubernetes_counts_are_too_large() {
         Err(QuantityError::TooLarge("8Ei".to_owned()))
     );
 }
+
+#[test]
+fn quantities_compared_never_read_equal_when_they_differ() {
+    let q = |s: &str| Quantity::parse(s).unwrap();
+    let texts = |r: &str, v: &[&str]| {
+        Quantity::display_apart(r, &v.iter().map(|s| q(s)).collect::<Vec<_>>())
+    };
+    assert_eq!(
+        texts("memory", &["8.0000001Gi", "8Gi", "8Gi"]),
+        ["8.0000001Gi", "8Gi", "8Gi"]
+    );
+    // One byte apart, a unit of 2^60.
+    assert_eq!(
+        texts("requests.memory", &["1152921504606846977", "1Ei"]),
+        ["1.000000000000000001Ei", "1Ei"]
+    );
+    // Alike values and values apart at two decimals keep their usual rendering.
+    assert_eq!(
+        texts("memory", &["1.5Gi", "1536Mi", "7.63Gi"]),
+        ["1.5Gi", "1.5Gi", "7.63Gi"]
+    );
+    // cpu shows the millicores the scheduler counts; other units are exact.
+    assert_eq!(texts("cpu", &["1.0000001", "1001m"]), ["1.001", "1.001"]);
+    assert_eq!(
+        texts("pods", &["110", "110.000000001"]),
+        ["110", "110.000000001"]
+    );
+}

@@ -454,12 +454,12 @@ fn quota(
                         let fits = n <= free;
                         room_now &= fits;
                         let agrees = Quantity::parse(&msg_req).ok().map(|m| m == n);
+                        let [u_text, h_text, n_text, free_text]: [String; 4] =
+                            Quantity::display_apart(k, &[u, h, n, free])
+                                .try_into()
+                                .unwrap_or_default();
                         parts.push(format!(
-                            "{k}: used {} of {} hard, each pod needs {} ({} free{}){}",
-                            u.display_for(k),
-                            h.display_for(k),
-                            n.display_for(k),
-                            free.display_for(k),
+                            "{k}: used {u_text} of {h_text} hard, each pod needs {n_text} ({free_text} free{}){}",
                             if fits { ", enough now" } else { "" },
                             match agrees {
                                 Some(true) => String::new(),

@@ -167,7 +167,10 @@ pub fn log_evidence(
     let Some(log) = pick else {
         return Vec::new();
     };
-    let Ok((text, first_line)) = snap.log_text(log) else {
+    let Ok(crate::snapshot::logs::LogText {
+        text, first_line, ..
+    }) = snap.log_text(log)
+    else {
         return Vec::new();
     };
     let lines: Vec<(usize, &str)> = text

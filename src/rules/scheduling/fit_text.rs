@@ -6,7 +6,7 @@
 use super::fit::{Exclusion, NodeFit, Short, per_class};
 use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
-use crate::kube::requests::{display_units, pod_units};
+use crate::kube::requests::{display_units, display_units_apart, pod_units};
 use crate::rules::Evidence;
 use crate::rules::deletion::Deletion;
 use crate::rules::evidence;
@@ -346,12 +346,10 @@ pub(super) fn closest<'a>(
             .map(|f| class_free[f.class as usize].1)
             .max()
             .unwrap_or(0);
+        let [need_text, free_text, alloc_text] = display_units_apart(res, [n, free.max(0), alloc]);
         let mut s = format!(
-            "needs {} {res}; the most free is {} with {} of {} allocatable {res} free",
-            display_units(res, n),
+            "needs {need_text} {res}; the most free is {} with {free_text} of {alloc_text} allocatable {res} free",
             best.name,
-            display_units(res, free.max(0)),
-            display_units(res, alloc)
         );
         if n > largest {
             s.push_str(&format!(
