@@ -185,7 +185,7 @@ pub fn yaml_in_pieces(text: &str, splits: &[Split]) -> (Vec<ParsedDoc>, Option<P
     let mut docs = Vec::new();
     let mut first: Option<ParseError> = None;
     let mut skipped = Skipped::default();
-    let mut spent = 0usize;
+    let mut spent = yaml::Expanded::default();
     for (i, piece) in bounds.iter().enumerate() {
         let end = bounds.get(i + 1).map_or(text.len(), |b| b.offset);
         let mut from = *piece;
