@@ -30,3 +30,105 @@ fn aliases_of_one_long_scalar_are_an_alias_bomb() {
     assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{out:#}");
     assert!(rss < 120, "peak RSS {rss} MiB: the expansion was copied");
 }
+
+/// A pod as `kubectl get pods -o yaml` writes a List's item (at column 0, keys sorted),
+/// with `extra` lines (indented for the pod's top level) before `kind`, and `pad`
+/// annotation lines to give it a real pod's size.
+fn list_item(name: &str, extra: &str, pad: usize) -> String {
+    let mut s = format!("- apiVersion: v1\n{extra}  kind: Pod\n  metadata:\n    annotations:\n");
+    for i in 0..pad {
+        s.push_str(&format!(
+            "      note{i}: value {i} of {name}, long enough to be a real annotation\n"
+        ));
+    }
+    s.push_str(&format!(
+        "    name: {name}\n    namespace: d\n  spec:\n    containers:\n    - image: app:1\n      name: app\n    nodeName: n1\n  status:\n    phase: Running\n"
+    ));
+    s
+}
+
+fn list_of(items: &str) -> String {
+    format!("apiVersion: v1\nitems:\n{items}kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+}
+
+/// Odd YAML in one item of a List (an anchor and its alias, a flow mapping, a tag) sends
+/// only that item to the general parser: every pod is read, the odd ones with their
+/// values (the alias expanded), and an alias to another item's anchor still reads (the
+/// file is then read whole, as before).
+#[test]
+fn odd_yaml_in_one_list_item_is_read_with_the_rest() {
+    let items = [
+        list_item("p1", "", 1),
+        list_item("p2", "  labels: &l {app: web}\n  selector: *l\n", 1),
+        list_item("p3", "  x: !!str 12\n", 1),
+        list_item("p4", "", 1),
+    ]
+    .concat();
+    let across = [
+        list_item("q1", "  labels: &m {app: db}\n", 0),
+        list_item("q2", "  selector: *m\n", 0),
+    ]
+    .concat();
+    let dir = Scratch::with_files(
+        "splitlist",
+        &[
+            (
+                "pods.yaml",
+                &format!(
+                    "{}---\n{}",
+                    list_of(&items),
+                    list_of(&list_item("p5", "", 0))
+                ),
+            ),
+            ("across.yaml", &list_of(&across)),
+        ],
+    );
+    assert_eq!(
+        dir.get("pods"),
+        [
+            "pod/p1", "pod/p2", "pod/p3", "pod/p4", "pod/p5", "pod/q1", "pod/q2"
+        ]
+    );
+    let json = |name: &str| {
+        let run = crate::kdiag(&["get", "pod", name, "-n", "d", "-o", "json", dir.path()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()
+    };
+    assert_eq!(json("p2")["selector"]["app"], "web");
+    assert_eq!(json("p3")["x"], "12");
+    assert_eq!(json("q2")["selector"]["app"], "db");
+    assert_eq!(
+        json("p4")["metadata"]["annotations"]["note0"],
+        "value 0 of p4, long enough to be a real annotation"
+    );
+    assert!(problem_lines(&dir.analyze()).is_empty());
+}
+
+/// One anchor in one pod of a large List costs what the List costs without it: the rest
+/// of the List stays on the fast path (the general parser's trees cost several times
+/// the text: 8 MB of pods read whole by it peaked far above the same List without `&a`).
+#[test]
+fn one_anchor_does_not_send_a_large_list_to_the_general_parser() {
+    let dir = Scratch::new("oneanchor");
+    let items = |odd: usize| -> String {
+        (0..6000)
+            .map(|i| {
+                let extra = if i == odd {
+                    "  labels: &a {app: x}\n"
+                } else {
+                    ""
+                };
+                list_item(&format!("p{i}"), extra, 12)
+            })
+            .collect()
+    };
+    let plain = dir.write("plain/pods.yaml", list_of(&items(usize::MAX)));
+    let odd = dir.write("odd/pods.yaml", list_of(&items(3000)));
+    let (a, plain_rss) = analyze_with(&plain, None, &[]);
+    let (b, odd_rss) = analyze_with(&odd, None, &[]);
+    assert_eq!(a["findings"], b["findings"]);
+    assert!(
+        odd_rss < plain_rss + 16,
+        "peak RSS {odd_rss} MiB with one anchor, {plain_rss} MiB without"
+    );
+}

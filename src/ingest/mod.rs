@@ -24,6 +24,7 @@ pub mod source;
 pub mod want;
 #[cfg(test)]
 mod yaml_reads;
+mod yaml_split;
 
 use crate::kube::time::parse_timestamp;
 use crate::parse::spans;

@@ -266,7 +266,7 @@ fn next_marker(text: &str, from: Split, end: usize, line: u32) -> Option<Split> 
 }
 
 /// `doc` of a piece starting at line `shift + 1`, in the file's line numbers.
-fn shifted(mut doc: ParsedDoc, shift: u32) -> ParsedDoc {
+pub fn shifted(mut doc: ParsedDoc, shift: u32) -> ParsedDoc {
     let by = |s: Span| Span {
         start: s.start + shift,
         end: s.end + shift,
