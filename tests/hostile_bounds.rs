@@ -132,3 +132,72 @@ fn one_anchor_does_not_send_a_large_list_to_the_general_parser() {
         "peak RSS {odd_rss} MiB with one anchor, {plain_rss} MiB without"
     );
 }
+
+/// An archive holds at most as many files as a folder walk collects (`KDIAG_MAX_FILES`,
+/// 500,000 by default; 100 here): the members past it are counted, not read, and a
+/// problem names the archive and how many; the pod before them is analyzed. The same for
+/// a tar.gz (streamed) and a zip (planned from its central directory).
+#[test]
+fn an_archive_stops_at_the_folder_file_cap() {
+    let dir = Scratch::new("membercap");
+    let pod = bad_input_pod();
+    let names: Vec<String> = (0..300).map(|i| format!("notes/{i:03}.txt")).collect();
+    let mut members: Vec<(&str, &[u8])> = vec![("pods.yaml", &pod)];
+    members.extend(names.iter().map(|n| (n.as_str(), &b"x\n"[..])));
+    let tgz = dir.write(
+        "many.tar.gz",
+        crate::hostile::gzip(&crate::hostile::tar_of(&members)),
+    );
+    let zip = dir.write("many.zip", crate::zip_of(&members));
+    for (path, name) in [(tgz, "many.tar.gz"), (zip, "many.zip")] {
+        let (out, _) = analyze_with(&path, None, &[("KDIAG_MAX_FILES", 100)]);
+        assert_eq!(
+            problem_lines(&out),
+            [format!(
+                "{name}: the archive holds more than 100 files (KDIAG_MAX_FILES); the 201 after them were not read"
+            )],
+        );
+        assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{out:#}");
+    }
+}
+
+/// Endless stdin stops at the entry limit (64 MiB here, 1 GiB by default) without the
+/// buffer doubling on the way past it: peak RSS stays near the limit, not twice it.
+#[test]
+fn endless_stdin_stops_at_the_limit_without_doubling() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        .args(["analyze", "-", "--format", "json", "--fail-on", "never"])
+        .env("KDIAG_MAX_ENTRY_BYTES", (64u64 << 20).to_string())
+        .env("KDIAG_STATS", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Fed until kdiag stops reading (the pipe then breaks): 160 MiB at most.
+    let feeder = std::thread::spawn(move || {
+        let line = "key: value of a line that goes on and on\n".repeat(1 << 10);
+        for _ in 0..(160 << 20) / line.len() {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert_eq!(
+        problem_lines(&json),
+        ["<stdin>: more than 64 MiB; not read"]
+    );
+    let rss: u64 = stderr
+        .lines()
+        .filter_map(|l| l.split("peak RSS ").nth(1)?.split(' ').next()?.parse().ok())
+        .max()
+        .unwrap_or_else(|| panic!("no peak RSS in {stderr}"));
+    assert!(rss < 64 + 40, "peak RSS {rss} MiB for a 64 MiB limit");
+}
