@@ -201,3 +201,68 @@ fn endless_stdin_stops_at_the_limit_without_doubling() {
         .unwrap_or_else(|| panic!("no peak RSS in {stderr}"));
     assert!(rss < 64 + 40, "peak RSS {rss} MiB for a 64 MiB limit");
 }
+
+/// `kdiag merge` refuses a FIFO and a device as `analyze` does (a FIFO blocked it
+/// forever, `/dev/zero` grew it without end), and reads a file line by line, holding at
+/// most one line of 16 MiB: a sparse file of 64 MiB of NULs before a scan line is passed
+/// over with its line named, and the scan line after it is merged.
+#[test]
+fn merge_refuses_fifos_and_devices_and_holds_one_line() {
+    use std::io::{Seek, Write};
+    let dir = Scratch::new("mergebounds");
+    let line = |path: &str| {
+        format!(
+            "{{\"schema\":\"kdiag.scan/v1\",\"path\":\"{path}\",\"findings\":0,\"stages\":{{}},\"rules\":{{}}}}\n"
+        )
+    };
+    let good = dir.write("shard-0.jsonl", line("b1"));
+    let fifo = dir.file("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Were the FIFO opened, this writer would let it end (empty) after 5 s.
+    let writer = fifo.clone();
+    std::thread::spawn(move || {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        let nonblocking = 0o4000;
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(nonblocking)
+            .open(writer);
+    });
+    for (bad, kind) in [
+        (fifo.as_str(), "a FIFO (named pipe)"),
+        ("/dev/null", "a character device"),
+    ] {
+        let run = crate::kdiag(&["merge", &good, bad]);
+        assert_eq!(run.code, 2, "{bad}: {}", run.stdout);
+        assert!(
+            run.stderr.contains(&format!(
+                "kdiag: cannot read {bad}: is {kind}, not a regular file; not read"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    let sparse = dir.file("sparse.jsonl");
+    let mut file = std::fs::File::create(&sparse).unwrap();
+    file.set_len(64 << 20).unwrap();
+    file.seek(std::io::SeekFrom::End(0)).unwrap();
+    file.write_all(format!("\n{}", line("b2")).as_bytes())
+        .unwrap();
+    drop(file);
+    let run = crate::kdiag(&["merge", &good, &sparse]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim(),
+        format!("kdiag: {sparse}: line 1 is longer than 16 MiB, not a scan line; skipped")
+    );
+    assert!(
+        run.stdout.starts_with("fleet: 2 bundle(s)"),
+        "{}",
+        run.stdout
+    );
+}
