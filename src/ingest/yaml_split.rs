@@ -299,7 +299,7 @@ fn list_items(text: &str, doc: Piece) -> Option<ListItems> {
     let mut last_line = doc.line;
     for (at, no, l) in lines(text, doc) {
         let blank = l.trim().is_empty() || l.starts_with('#');
-        if !blank && !(l == "---" || l.starts_with("--- ")) {
+        if !(blank || l == "---" || l.starts_with("--- ")) {
             first.get_or_insert(Piece {
                 start: at,
                 end: doc.end,
