@@ -70,7 +70,8 @@ def event(name, ns, at, uid="11111111-2222-3333-4444-555555555555"):
 
 def hostile():
     """Odd shapes of the second hostile round: two pods of one uid, unreadable requests,
-    appended Lists, a bad document among good ones, UTF-16 text, a skewed clock."""
+    appended Lists, a bad document among good ones, UTF-16 text, odd YAML in one List
+    item, aliases of a long scalar, a skewed clock."""
     lst = lambda names: ("apiVersion: v1\nitems:\n" + "".join(pod(n, pad="  ") for n in names)
                          + 'kind: List\nmetadata:\n  resourceVersion: ""\n')
     yield "shared-uid", [("pods.yaml", pod("web", "a") + "---\n" + pod("web", "b")),
@@ -86,6 +87,13 @@ def hostile():
                             + 'Error from server (NotFound): pods "x" not found\n'
                             + '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j", "namespace": "d"}}\n')]
     yield "utf16", [("pods.yaml", b"\xff\xfe" + pod("w").replace("\n", "\r\n").encode("utf-16-le"))]
+    anchored = pod("a2", pad="  ").replace("  kind: Pod\n", "  kind: Pod\n  labels: &l {app: web}\n  selector: *l\n")
+    yield "odd-list-item", [("pods.yaml", "apiVersion: v1\nitems:\n" + pod("a1", pad="  ") + anchored
+                             + pod("a3", pad="  ").replace("  kind: Pod\n", "  kind: Pod\n  x: !!str 12\n")
+                             + 'kind: List\nmetadata:\n  resourceVersion: ""\n---\n' + pod("a4"))]
+    yield "alias-bytes", [("bomb.yaml", "kind: ConfigMap\napiVersion: v1\nmetadata: {name: b, namespace: d}\n"
+                           + "data:\n  a: &a " + "x" * 4096 + "\n" + "".join(f"  b{i}: *a\n" for i in range(64))),
+                          ("pods.yaml", pod("web"))]
     yield "skewed-clock", [("pods.yaml", pod("web")),
                            ("events.yaml", "---\n".join(event("web", "d", t) for t in [
                                "2026-11-20T08:05:00Z", "2028-12-21T00:00:00Z", "2027-02-31T00:00:00+99:99"]))]

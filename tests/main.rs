@@ -12,6 +12,7 @@ mod get_forms;
 mod guard;
 mod history;
 mod hostile;
+mod hostile_bounds;
 mod hostile_round2;
 mod html;
 mod identity;

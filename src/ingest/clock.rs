@@ -13,8 +13,9 @@ const SLACK: i64 = 3 * 86_400;
 /// The same for a metadata time when only object creation times speak against it (a
 /// quiet cluster creates nothing for weeks).
 const METADATA_SLACK_OBJECTS: i64 = 30 * 86_400;
-/// Outliers are told apart only among at least this many times.
-const MIN_BULK: usize = 10;
+/// Outliers are told apart only among at least this many times; fewer events are
+/// checked against the objects' times instead.
+pub const MIN_BULK: usize = 10;
 
 /// The times one input offers, each with where it comes from.
 #[derive(Default)]
@@ -26,6 +27,9 @@ pub struct Candidates {
     /// Other objects' creation times, and without events their newest status time, with
     /// their file.
     pub objects: Vec<(i64, String)>,
+    /// Other objects' newest status times when there are events but few (at most
+    /// [`MIN_BULK`]): what those few are checked against.
+    pub status: Vec<(i64, String)>,
 }
 
 /// The keys under `status` whose values are times the cluster wrote while the object
@@ -139,9 +143,15 @@ impl<'de> Visitor<'de> for Newest {
 /// saying what was used and what was set aside.
 pub fn decide(mut c: Candidates) -> (Option<i64>, bool, Vec<String>) {
     let mut notes = Vec::new();
-    for times in [&mut c.metadata, &mut c.events, &mut c.objects] {
+    for times in [
+        &mut c.metadata,
+        &mut c.events,
+        &mut c.objects,
+        &mut c.status,
+    ] {
         times.sort();
     }
+    notes.extend(few_events_checked(&mut c));
     let (events, events_aside) = bulk(&c.events);
     let (objects, objects_aside) = bulk(&c.objects);
     // What the bundle's metadata is checked against: events are dense near the capture.
@@ -190,6 +200,40 @@ pub fn decide(mut c: Candidates) -> (Option<i64>, bool, Vec<String>) {
         notes.extend(aside(&c.objects, c.objects.len() - later, "object"));
     }
     (Some(as_of), from_objects, notes)
+}
+
+/// Whether the clock depends on every object's time: without events (the newest object
+/// is the clock), or with few of them and no bundle metadata (they are checked against the
+/// objects' times).
+pub fn needs_every_object(c: &Candidates) -> bool {
+    c.events.is_empty() || (c.events.len() <= MIN_BULK && c.metadata.is_empty())
+}
+
+/// Too few events to tell an outlier among them (at most [`MIN_BULK`]): those more than
+/// [`METADATA_SLACK_OBJECTS`] after every object's time (creation or status) are set
+/// aside, with a note; one event dated years ahead must not make every age years long.
+/// Only without bundle metadata (which then gives the clock): a selective read sees every
+/// event's time but not every object, so it reads every object exactly when this check
+/// runs ([`needs_every_object`]), and chooses the clock a full read chooses.
+fn few_events_checked(c: &mut Candidates) -> Option<String> {
+    if !needs_every_object(c) || c.events.is_empty() {
+        return None;
+    }
+    let mut others: Vec<(i64, String)> = c.objects.iter().chain(&c.status).cloned().collect();
+    others.sort();
+    let newest = bulk(&others).0?;
+    let limit = newest + METADATA_SLACK_OBJECTS;
+    let keep = c.events.partition_point(|(t, _)| *t <= limit);
+    let k = c.events.len() - keep;
+    let note = aside(&c.events, k, "event").map(|n| {
+        format!(
+            "{n}, more than {} after every object's time (newest {})",
+            format_duration(METADATA_SLACK_OBJECTS),
+            format_rfc3339(newest)
+        )
+    });
+    c.events.truncate(keep);
+    note
 }
 
 /// The newest time of `times` (sorted) that is not an outlier, and how many of the newest
@@ -271,6 +315,44 @@ mod tests {
         });
         assert_eq!(t, Some(newest));
         assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    #[test]
+    fn one_of_few_events_years_ahead_is_set_aside() {
+        let mut events = many("2026-11-20T09:00:00Z", 4);
+        events.push((at("2028-12-21T00:00:00Z"), "events.yaml".into()));
+        let (t, _, notes) = decide(Candidates {
+            events: events.clone(),
+            objects: many("2026-11-01T00:00:00Z", 3),
+            status: many("2026-11-20T08:00:00Z", 3),
+            ..Default::default()
+        });
+        assert_eq!(t, Some(at("2026-11-20T09:03:00Z")), "{notes:?}");
+        // With bundle metadata, the metadata is the clock: the objects are not consulted
+        // (a selective read, which does not see them all, decides the same).
+        let metadata = vec![(at("2026-11-20T09:10:00Z"), "timestamp".to_string())];
+        let (t, _, _) = decide(Candidates {
+            metadata: metadata.clone(),
+            events: events.clone(),
+            ..Default::default()
+        });
+        assert_eq!(t, Some(at("2026-11-20T09:10:00Z")));
+        assert!(!needs_every_object(&Candidates {
+            metadata,
+            events: events.clone(),
+            ..Default::default()
+        }));
+        assert!(
+            notes[1].starts_with("set aside as outliers: 1 event timestamp(s) far after the other 4 (newest 2028-12-21T00:00:00Z in events.yaml), more than 30d after every object's time"),
+            "{notes:?}"
+        );
+        // A quiet month before a few events is no outlier.
+        let (t, _, _) = decide(Candidates {
+            events: many("2026-11-20T09:00:00Z", 3),
+            objects: many("2026-10-25T00:00:00Z", 3),
+            ..Default::default()
+        });
+        assert_eq!(t, Some(at("2026-11-20T09:02:00Z")));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! archive's members can be parsed as they are inflated, before every path (and so the
 //! layout) is known. What the content means for the bundle is decided by the caller.
 
-use super::{KeptText, body, buffers, early, header, json, layout, objects};
+use super::{KeptText, body, buffers, early, header, json, layout, objects, yaml_split};
 use crate::parse::{fast_yaml, pieces, spans};
 use std::sync::Arc;
 
@@ -159,7 +159,12 @@ fn scan_yaml_with(
         scan()
     };
     let Ok((docs, managed)) = scanned else {
-        return general(text);
+        // One document or List item the fast path does not read sends only itself to the
+        // general parser.
+        return match yaml_split::read(text, hint, views, later) {
+            Ok((text, docs)) => (text, docs, None),
+            Err(text) => general(text),
+        };
     };
     if docs
         .iter()

@@ -24,6 +24,7 @@ pub mod source;
 pub mod want;
 #[cfg(test)]
 mod yaml_reads;
+mod yaml_split;
 
 use crate::kube::time::parse_timestamp;
 use crate::parse::spans;
@@ -592,8 +593,10 @@ fn load_input(
         times.metadata.push((t, what));
     }
     // Without events, the snapshot time is the newest object's, or the metadata's checked
-    // against it: every object counts.
-    if !want.is_all() && want.needs_time() && times.events.is_empty() {
+    // against it; with few events and no metadata, those are checked against the
+    // objects' times: either way every object counts, so a selective read reads all and
+    // chooses the clock a full read chooses.
+    if !want.is_all() && want.needs_time() && clock::needs_every_object(&times) {
         return Some(Want::all());
     }
     let (as_of, from_objects, notes) = clock::decide(times);
@@ -717,14 +720,21 @@ fn object_times(
     }
     // Without events, the newest object is the clock: a status time is nearer the capture
     // than any creation time (one `kubectl get pod -o yaml` is dated by its conditions).
-    if times.events.is_empty() {
+    // With a few events, status times are what those few are checked against.
+    if times.events.len() <= clock::MIN_BULK {
+        let no_events = times.events.is_empty();
         for (file, objects) in loaded.files[first_file..]
             .iter()
             .zip(&loaded.objects[first_file..])
         {
             for o in objects.iter().filter(|o| o.kind != "Event") {
                 if let Some(t) = clock::status_time(&o.body) {
-                    times.objects.push((t, file.path.clone()));
+                    let to = if no_events {
+                        &mut times.objects
+                    } else {
+                        &mut times.status
+                    };
+                    to.push((t, file.path.clone()));
                 }
             }
         }

@@ -4,6 +4,7 @@
 //! archives inside archives are opened up to [`MAX_NESTING`] levels, their entries named
 //! `outer!/inner/path`.
 
+mod bounded;
 mod budget;
 mod folder;
 mod formats;
@@ -14,6 +15,7 @@ mod zipped;
 use super::content::FileRead;
 use super::layout::Detector;
 use super::want::Want;
+use bounded::{limit_text, read_bounded, read_capped, read_limited, size_text};
 use budget::{Budget, Metered, Packed};
 use rayon::prelude::*;
 use std::io::{Cursor, Read, Seek, SeekFrom};
@@ -374,11 +376,11 @@ pub fn collect_stdin(parse: Option<&ParseMember>) -> std::io::Result<Collected> 
         open_stream(STDIN_NAME, stream, true, 1, &reading, &mut out);
         return Ok(out);
     }
-    let mut bytes = head;
-    stdin
-        .take(max_entry_bytes() + 1 - n as u64)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max_entry_bytes() {
+    // One buffer of the limit's size, reserved once: its pages are resident only as they
+    // are written, where growing by doubling copies and leaves the smaller buffers behind
+    // (`read_to_end` peaked at twice the limit).
+    let limit = max_entry_bytes();
+    let Some(bytes) = read_capped(&mut Cursor::new(head).chain(stdin), limit)? else {
         return Ok(Collected {
             problems: vec![SourceProblem {
                 path: STDIN_NAME.to_string(),
@@ -386,7 +388,7 @@ pub fn collect_stdin(parse: Option<&ParseMember>) -> std::io::Result<Collected> 
             }],
             ..Collected::default()
         });
-    }
+    };
     Ok(collect_bytes(STDIN_NAME, bytes, parse))
 }
 
@@ -539,7 +541,7 @@ fn open_stream<R: Read + Send>(
             let format = formats::sniff(&head);
             let content = Cursor::new(head).chain(reader);
             match format {
-                Some(Format::Tar) => expand_tar(content, &prefix(path, top), depth, reading, out),
+                Some(Format::Tar) => expand_tar(content, path, top, depth, reading, out),
                 Some(Format::Unsupported(name)) => Err(format!(
                     "{name} archive or compressed file; kdiag reads zip, tar, gzip, bzip2, xz and zstd; not read"
                 )),
@@ -594,7 +596,7 @@ fn decompress<R: Read + Send>(
     let inner = formats::sniff(&head);
     let mut content = Cursor::new(head).chain(content);
     if inner == Some(Format::Tar) {
-        return expand_tar(content, &prefix(path, top), depth, reading, out)
+        return expand_tar(content, path, top, depth, reading, out)
             .map_err(|e| format!("{} data: {e}", format.name()));
     }
     let name = formats::inner_name(path);
@@ -678,13 +680,17 @@ fn too_large(size: u64) -> String {
     )
 }
 
+/// Reads a tar's members, the archive found at `path` (see [`open`] for `top`).
 fn expand_tar<R: Read>(
     reader: R,
-    prefix: &str,
+    path: &str,
+    top: bool,
     depth: usize,
     reading: &Reading,
     out: &mut Collected,
 ) -> Result<(), String> {
+    let archive_path = path;
+    let prefix = &prefix(path, top);
     // Members to parse go to the thread pool as they are read, while this thread inflates
     // the next; each parsed member lands in the entry slot kept for it.
     let parsed: Mutex<Vec<(usize, EntryData)>> = Mutex::new(Vec::new());
@@ -701,6 +707,9 @@ fn expand_tar<R: Read>(
             .filter(|_| prefix.is_empty())
             .map(|want| (want, Detector::default()));
         out.spared.whole = detector.is_some();
+        // Files read so far, and those past the cap (counted, their bytes streamed past).
+        let cap = folder::max_folder_files();
+        let (mut files, mut not_read) = (0u64, 0u64);
         for entry in entries {
             let mut entry = match entry {
                 Ok(e) => e,
@@ -743,6 +752,11 @@ fn expand_tar<R: Read>(
             // GNU tar's contiguous files ('7') are regular files; its sparse files ('S')
             // the tar crate expands.
             if !kind.is_file() && kind != tar::EntryType::Continuous && !kind.is_gnu_sparse() {
+                continue;
+            }
+            files += 1;
+            if files > cap {
+                not_read += 1;
                 continue;
             }
             let name = match safe_name(&raw_name) {
@@ -849,12 +863,26 @@ fn expand_tar<R: Read>(
                 (Err(message), _) => out.problems.push(SourceProblem { path, message }),
             }
         }
+        if not_read > 0 {
+            out.problems.push(SourceProblem {
+                path: archive_path.to_string(),
+                message: members_not_read(not_read),
+            });
+        }
         drain(archive.into_inner()).map_err(|e| reading.budget.tripped().map_or(e, str::to_string))
     });
     for (slot, data) in parsed.into_inner().unwrap_or_else(PoisonError::into_inner) {
         out.entries[slot].data = data;
     }
     result
+}
+
+/// The problem of an archive that holds more files than a folder walk collects.
+fn members_not_read(n: u64) -> String {
+    format!(
+        "the archive holds more than {} files (KDIAG_MAX_FILES); the {n} after them were not read",
+        folder::max_folder_files()
+    )
 }
 
 /// Reads a tar's stream past its end, so that a compression's checks (gzip's CRC-32 and
@@ -913,74 +941,6 @@ fn safe_name(raw: &str) -> Result<String, String> {
         return Err("archive member name contains `..`; skipped".into());
     }
     Ok(trimmed.to_string())
-}
-
-/// Reads a member whole, at most the entry limit. Its buffer never grows past the limit
-/// (plus one byte, to know it is passed), and `size_hint` (what the archive says; a
-/// tar's is exact, a zip's bounds what the zip crate inflates) is reserved up front.
-fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> Result<Vec<u8>, String> {
-    let cap = max_entry_bytes() + 1;
-    let mut data = super::buffers::for_len(size_hint.min(cap) as usize);
-    let mut reader = reader.take(cap);
-    let failed = |e: std::io::Error| format!("cannot read archive member: {e}");
-    loop {
-        if data.len() == data.capacity() {
-            // Full (often exactly, at the size the archive said): grow only if there is more.
-            let mut probe = [0u8; 64];
-            let n = read_head(&mut reader, &mut probe).map_err(failed)?;
-            if n == 0 {
-                break;
-            }
-            let grow = data.capacity().max(64 << 10).min(cap as usize - data.len());
-            data.reserve_exact(grow.max(n));
-            data.extend_from_slice(&probe[..n]);
-        }
-        let room = (data.capacity() - data.len()) as u64;
-        let n = (&mut reader)
-            .take(room)
-            .read_to_end(&mut data)
-            .map_err(failed)?;
-        if n == 0 {
-            break;
-        }
-    }
-    if data.len() as u64 > max_entry_bytes() {
-        return Err(format!(
-            "member inflates to more than {}; not read (zip bomb?)",
-            limit_text()
-        ));
-    }
-    Ok(data)
-}
-
-/// The entry size limit, said for people.
-fn limit_text() -> String {
-    size_text(max_entry_bytes())
-}
-
-/// A size in MiB or GiB when it is a whole number of them, else in bytes.
-fn size_text(bytes: u64) -> String {
-    if bytes > 1 << 30 && bytes.is_multiple_of(1 << 30) {
-        format!("{} GiB", bytes >> 30)
-    } else if bytes >= 1 << 20 {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{bytes} bytes")
-    }
-}
-
-fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > max_entry_bytes() {
-        return Err(std::io::Error::other(format!(
-            "file is larger than {}; not read",
-            limit_text()
-        )));
-    }
-    let mut data = super::buffers::for_len(len as usize);
-    file.take(max_entry_bytes()).read_to_end(&mut data)?;
-    Ok(data)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! full grammar gives it. Anything else — anchors, aliases, tags, flow collections with
 //! content, quoted scalars continued on the next line, comments, tabs — fails, and the
 //! caller parses that value with the full grammar (which takes the general parser for the
-//! file when it must). What this does not check is the inner structure of a skipped value
+//! document or List item when it must). What this does not check is the inner structure of a skipped value
 //! (whether its keys line up): a view that reads such a value parses it then, and an
 //! object the fast path cannot read is read by the general parser (see `Body`).
 

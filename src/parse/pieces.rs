@@ -185,7 +185,7 @@ pub fn yaml_in_pieces(text: &str, splits: &[Split]) -> (Vec<ParsedDoc>, Option<P
     let mut docs = Vec::new();
     let mut first: Option<ParseError> = None;
     let mut skipped = Skipped::default();
-    let mut spent = 0usize;
+    let mut spent = yaml::Expanded::default();
     for (i, piece) in bounds.iter().enumerate() {
         let end = bounds.get(i + 1).map_or(text.len(), |b| b.offset);
         let mut from = *piece;
@@ -266,7 +266,7 @@ fn next_marker(text: &str, from: Split, end: usize, line: u32) -> Option<Split> 
 }
 
 /// `doc` of a piece starting at line `shift + 1`, in the file's line numbers.
-fn shifted(mut doc: ParsedDoc, shift: u32) -> ParsedDoc {
+pub fn shifted(mut doc: ParsedDoc, shift: u32) -> ParsedDoc {
     let by = |s: Span| Span {
         start: s.start + shift,
         end: s.end + shift,

@@ -18,6 +18,38 @@ use std::collections::HashMap;
 const MAX_DEPTH: usize = 200;
 /// Nodes that alias expansion may add per file before we call it an alias bomb.
 const MAX_ALIAS_NODES: usize = 100_000;
+/// Bytes of text (keys and scalars) that alias expansion may copy per file: a few
+/// aliases of one long scalar copy as much as a billion laughs does with few nodes.
+const MAX_ALIAS_BYTES: usize = 16 << 20;
+
+/// What alias expansion has copied so far in a file: nodes and bytes of text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Expanded {
+    pub nodes: usize,
+    pub bytes: usize,
+}
+
+impl Expanded {
+    /// What copying `value` once costs.
+    fn of(value: &Value) -> Expanded {
+        let mut cost = Expanded::default();
+        cost.add(value);
+        cost
+    }
+
+    fn add(&mut self, value: &Value) {
+        self.nodes += 1;
+        match value {
+            Value::Array(a) => a.iter().for_each(|v| self.add(v)),
+            Value::Object(m) => m.iter().for_each(|(k, v)| {
+                self.bytes += k.len();
+                self.add(v);
+            }),
+            Value::String(s) => self.bytes += s.len(),
+            _ => self.bytes += 8,
+        }
+    }
+}
 
 /// One open collection while building the tree.
 enum Frame {
@@ -45,31 +77,31 @@ enum Frame {
 /// Parses every document of `text`. A syntax error ends the stream: the documents
 /// completed before it are returned together with the error.
 pub fn parse(text: &str) -> (Vec<ParsedDoc>, Option<ParseError>) {
-    parse_spending(text, &mut 0)
+    parse_spending(text, &mut Expanded::default())
 }
 
 /// [`parse`] of one piece of a file read in pieces: alias expansion counts on from
 /// `spent` (what the file's earlier pieces expanded), so the cap holds per file.
-pub fn parse_spending(text: &str, spent: &mut usize) -> (Vec<ParsedDoc>, Option<ParseError>) {
+pub fn parse_spending(text: &str, spent: &mut Expanded) -> (Vec<ParsedDoc>, Option<ParseError>) {
     let mut b = Builder {
-        alias_nodes: *spent,
+        expanded: *spent,
         ..Builder::default()
     };
     let start = *spent;
     let out = parse_into(text, &mut b);
-    *spent = b.alias_nodes;
+    *spent = b.expanded;
     // Flow content at column 0, as PyYAML reads it (see `flow_indent`).
     if let Some(err) = &out.1
         && err.message.starts_with("invalid YAML: invalid indentation")
         && let Some(indented) = super::flow_indent::indent_flow_lines(text)
     {
         let mut again = Builder {
-            alias_nodes: start,
+            expanded: start,
             ..Builder::default()
         };
         let retry = parse_into(&indented, &mut again);
         if retry.1.is_none() {
-            *spent = again.alias_nodes;
+            *spent = again.expanded;
             return retry;
         }
     }
@@ -127,8 +159,8 @@ fn parse_into(text: &str, b: &mut Builder) -> (Vec<ParsedDoc>, Option<ParseError
 struct Builder {
     docs: Vec<ParsedDoc>,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, (Value, usize)>,
-    alias_nodes: usize,
+    anchors: HashMap<usize, (Value, Expanded)>,
+    expanded: Expanded,
     doc_start: u32,
     last_line: u32,
     /// >0 while inside a subtree we drop (`managedFields`): counts open collections.
@@ -174,17 +206,26 @@ impl Builder {
             Event::DocumentEnd => {}
             Event::Alias(_) if self.take_skip() => {}
             Event::Alias(id) => {
-                let (value, nodes) = self
+                // The cost is counted before the value is copied.
+                let cost = self
                     .anchors
                     .get(&id)
-                    .cloned()
+                    .map(|(_, cost)| *cost)
                     .ok_or_else(|| format!("invalid YAML: unknown alias (anchor #{id})"))?;
-                self.alias_nodes += nodes;
-                if self.alias_nodes > MAX_ALIAS_NODES {
+                self.expanded.nodes += cost.nodes;
+                self.expanded.bytes += cost.bytes;
+                if self.expanded.nodes > MAX_ALIAS_NODES {
                     return Err(format!(
                         "YAML alias expansion exceeds {MAX_ALIAS_NODES} nodes (alias bomb?); file not loaded"
                     ));
                 }
+                if self.expanded.bytes > MAX_ALIAS_BYTES {
+                    return Err(format!(
+                        "YAML alias expansion copies more than {} MiB (alias bomb?); file not loaded",
+                        MAX_ALIAS_BYTES >> 20
+                    ));
+                }
+                let value = self.anchors[&id].0.clone();
                 self.push_value(value, line, end_line, 0)?;
             }
             Event::Scalar(..) if self.take_skip() => {}
@@ -334,7 +375,7 @@ impl Builder {
     ) -> Result<(), String> {
         if anchor != 0 {
             self.anchors
-                .insert(anchor, (value.clone(), count_nodes(&value)));
+                .insert(anchor, (value.clone(), Expanded::of(&value)));
         }
         if is_top {
             // The object's first line, not the `---` before it.
@@ -373,7 +414,7 @@ impl Builder {
     ) -> Result<(), String> {
         if anchor != 0 {
             self.anchors
-                .insert(anchor, (value.clone(), count_nodes(&value)));
+                .insert(anchor, (value.clone(), Expanded::of(&value)));
         }
         if self.stack.is_empty() {
             // A bare scalar document.
@@ -541,14 +582,6 @@ fn complex_key(value: &Value) -> String {
     let mut s = value.to_string();
     s.truncate(80);
     s
-}
-
-fn count_nodes(value: &Value) -> usize {
-    match value {
-        Value::Array(a) => 1 + a.iter().map(count_nodes).sum::<usize>(),
-        Value::Object(m) => 1 + m.values().map(count_nodes).sum::<usize>(),
-        _ => 1,
-    }
 }
 
 /// A plain scalar typed by the YAML 1.2 core schema (what kubectl's output relies on).
@@ -774,6 +807,33 @@ mod tests {
         }
         let (_, err) = parse(&text);
         assert!(err.unwrap().message.contains("alias"));
+    }
+
+    /// Few aliases of one long scalar copy as much as a billion laughs: the bytes an
+    /// expansion copies are bounded too, across the pieces of one file.
+    #[test]
+    fn aliases_of_a_long_scalar_are_refused_by_bytes() {
+        let long = "x".repeat(1 << 20);
+        let aliases: String = (0..20).map(|i| format!("b{i}: *a\n")).collect();
+        let text = format!("a: &a {long}\n{aliases}");
+        let err = parse(&text).1.expect("refused");
+        assert!(
+            err.message.contains("more than 16 MiB (alias bomb?)"),
+            "{err:?}"
+        );
+        // Under the cap, the same shape is read.
+        let few: String = (0..10).map(|i| format!("b{i}: *a\n")).collect();
+        let (docs, err) = parse(&format!("a: &a {long}\n{few}"));
+        assert!(err.is_none() && docs[0].value["b9"].as_str().unwrap().len() == 1 << 20);
+        // Pieces of one file share the budget.
+        let mut spent = Expanded::default();
+        assert!(
+            parse_spending(&format!("a: &a {long}\n{few}"), &mut spent)
+                .1
+                .is_none()
+        );
+        let second = parse_spending(&format!("a: &a {long}\n{few}"), &mut spent).1;
+        assert!(second.is_some_and(|e| e.message.contains("alias bomb")));
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub(super) fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
                 .map_err(|e| format!("unreadable zip central directory: {e}"))?;
         members.extend(shadowed);
     }
+    // At most as many files as a folder walk collects, in the central directory's order.
+    let not_read = over_member_cap(&mut members);
     // A selective read decides the layout from the member names, as ingest will.
     let picked = reading.pick.filter(|_| prefix.is_empty()).map(|want| {
         let names: Vec<String> = members
@@ -114,7 +116,22 @@ pub(super) fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
             Err(p) => out.problems.push(p),
         }
     }
-    Ok(())
+    match not_read {
+        0 => Ok(()),
+        n => Err(members_not_read(n)),
+    }
+}
+
+/// Keeps the first [`max_folder_files`](super::folder::max_folder_files) files of
+/// `members` (folders and links do not count); how many files it left out.
+fn over_member_cap(members: &mut Vec<formats::ZipMember>) -> u64 {
+    let cap = super::folder::max_folder_files();
+    let mut files = 0u64;
+    members.retain(|m| {
+        files += u64::from(!m.dir && !m.symlink);
+        m.dir || m.symlink || files <= cap
+    });
+    files.saturating_sub(cap)
 }
 
 /// Decides, from its central directory entry, whether a zip member is read: not a folder,

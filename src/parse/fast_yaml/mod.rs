@@ -7,7 +7,8 @@
 //! comments on their own line and `---` separators — and drops `managedFields` by
 //! skipping its lines. Anything else (anchors, aliases, tags, flow collections with
 //! content, complex keys, tabs, trailing comments) is [`Error::Unsupported`] and the
-//! caller uses the general parser ([`super::yaml`]) for the whole file. A differential
+//! caller uses the general parser ([`super::yaml`]) for the document or List item (ingest
+//! reads a file in pieces when it must: `ingest::yaml_split`). A differential
 //! test checks that both give the same documents on every file they both accept.
 //!
 //! Being a deserializer is what makes ingest cheap: ingest reads only an object's
@@ -128,13 +129,24 @@ pub fn scan_with<'a, T: Deserialize<'a>>(
     text: &'a str,
     check_lines: bool,
 ) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
+    scan_from(text, 0, 1, check_lines)
+}
+
+/// [`scan_with`] of the documents of `text` from byte `start`, the start of line `line`:
+/// offsets, spans and `managedFields` ranges are `text`'s.
+fn scan_from<'a, T: Deserialize<'a>>(
+    text: &'a str,
+    start: usize,
+    line: u32,
+    check_lines: bool,
+) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
     // A lone `\r` is a line break in YAML; lines here end at `\n` (or `\r\n`).
-    let bytes = text.as_bytes();
+    let bytes = &text.as_bytes()[start..];
     if let Some(i) = memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n')) {
-        let line = memchr::memchr_iter(b'\n', &bytes[..i]).count() as u32 + 1;
+        let line = line + memchr::memchr_iter(b'\n', &bytes[..i]).count() as u32;
         return unsupported("carriage return without a line feed", line);
     }
-    let mut p = Parser::new(text, 0, 1);
+    let mut p = Parser::new(text, start, line);
     p.check_lines = check_lines;
     let mut docs = Vec::new();
     loop {
@@ -423,6 +435,24 @@ pub fn scan_keeping<'a, T: Deserialize<'a>>(
         later: later.clone(),
     };
     reading(source, || scan(text))
+}
+
+/// [`scan_keeping`] of a piece of a file: the documents of `text[start..end]`, where
+/// `start` is the start of line `line`. Offsets, spans, `managedFields` ranges and the
+/// places [`LAZY`] fields keep are the whole file's (`text`'s).
+pub fn scan_piece_keeping<'a, T: Deserialize<'a>>(
+    text: &'a str,
+    start: usize,
+    line: u32,
+    end: usize,
+    later: &std::sync::Arc<LaterText>,
+) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
+    let source = Source::Scanned {
+        at: text.as_ptr() as usize,
+        len: text.len(),
+        later: later.clone(),
+    };
+    reading(source, || scan_from(&text[..end], start, line, true))
 }
 
 /// Where `slice` lies in the file being read, when it does.
