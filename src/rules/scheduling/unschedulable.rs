@@ -14,7 +14,7 @@ use super::fit_text::{
 };
 use super::message::FitMessage;
 use super::no_room::SharedCauses;
-use super::placer::{Fits, Placer};
+use super::placer::{Fits, Group, Placer};
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use super::waiting::{Wait, Waiting};
@@ -343,8 +343,9 @@ fn analyze(
     let (autoscaler, as_ev) = autoscaler(snap, &events);
     extra.extend(as_ev);
     let notes = format!("{}{autoscaler}", wffc_note(&claims));
-    let fitting: Vec<&NodeFit> = fits.iter().filter(|f| f.fits()).collect();
-    if !fitting.is_empty() {
+    if fits.any_fits() {
+        let fitting = fits.nodes_where(|v| v.exclusions.is_empty());
+        let fitting: Vec<&NodeFit> = fitting.iter().collect();
         return fits_now(snap, said, &fitting, fits.len(), extra, &notes);
     }
     if !said.has_evidence && fits.is_empty() {
@@ -435,13 +436,13 @@ fn claim_words(c: &Claim) -> (String, String, &'static str) {
 
 /// The values the verdict rests on that do not read (the pod's requests, then the
 /// nodes'), the first few named: no verdict, rather than one computed with zero.
-fn unreadable(snap: &Snapshot, pod: &Pod, fits: &[NodeFit], need: &Units) -> Option<String> {
+fn unreadable(snap: &Snapshot, pod: &Pod, fits: &Fits, need: &Units) -> Option<String> {
     const SHOWN: usize = 3;
     let mut unread: Vec<String> = unread_requests(&pod.spec)
         .iter()
         .map(UnreadRequest::describe)
         .collect();
-    let (on_nodes, on_nodes_total) = fit::unread_capacity(snap, fits, need, SHOWN);
+    let (on_nodes, on_nodes_total) = fit::unread_capacity(snap, fits.unread_nodes(), need, SHOWN);
     let total = unread.len() + on_nodes_total;
     if total == 0 {
         return None;
@@ -635,16 +636,17 @@ fn no_node_fits(
 ) -> Analysis {
     let total = fits.len();
     let by_cat = fits.by_category();
-    let mut cats: Vec<(&&str, &Vec<&NodeFit>)> = by_cat.iter().collect();
-    cats.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+    let mut cats: Vec<(&&str, &Group)> = by_cat.iter().collect();
+    cats.sort_by(|a, b| b.1.n.cmp(&a.1.n).then(a.0.cmp(b.0)));
     let cause = if total == 0 {
         "no-nodes".to_string()
     } else {
         let mut keys: Vec<String> = by_cat
             .iter()
-            .map(|(k, nodes)| {
+            .map(|(k, g)| {
                 if *k == "insufficient" {
-                    format!("insufficient-{}", short_resources(nodes).join(","))
+                    let classes = g.classes.iter().map(|(n, v)| (*n, &**v));
+                    format!("insufficient-{}", short_resources(classes).join(","))
                 } else {
                     k.to_string()
                 }
@@ -654,26 +656,26 @@ fn no_node_fits(
         keys.join("+")
     };
     let mut parts = Vec::new();
-    for (_, nodes) in &cats {
-        let x = nodes[0]
+    for (_, g) in &cats {
+        let x = g
+            .first
             .verdict
             .exclusions
             .first()
             .expect("grouped by first exclusion");
-        parts.push(phrase(snap, x, nodes, total));
+        parts.push(phrase(snap, x, g, total));
     }
-    let capacity: Vec<&NodeFit> = fits.iter().filter(|f| f.capacity_only()).collect();
-    let closest = closest(need, fits, &capacity);
+    let closest = closest(need, fits);
     if let Some((f, _)) = &closest {
         extra.push(node_room_evidence(snap, f));
     }
-    for (_, nodes) in &cats {
-        if let Some(Exclusion::Taint(_)) = nodes[0].verdict.exclusions.first() {
+    for (_, g) in &cats {
+        if let Some(Exclusion::Taint(_)) = g.first.verdict.exclusions.first() {
             extra.push(evidence::field(
                 snap,
-                nodes[0].id,
+                g.first.id,
                 &["spec", "taints"],
-                format!("node {}: spec.taints", nodes[0].name),
+                format!("node {}: spec.taints", g.first.name),
             ));
         }
     }
@@ -683,7 +685,7 @@ fn no_node_fits(
     let preemption = if hopeless_size {
         String::new()
     } else {
-        preemption(snap, pod, need, &capacity, said.parsed.as_ref())
+        preemption(snap, pod, need, fits, said.parsed.as_ref())
     };
     let comparison = compare(fits, said.parsed.as_ref(), said.text.as_deref(), total);
     let what = if total == 0 {
@@ -709,12 +711,12 @@ fn no_node_fits(
 
 /// One clause per excluding constraint, the one excluding most nodes first (`cats` is in
 /// that order).
-fn exclusion_help(cats: &[(&&str, &Vec<&NodeFit>)], hopeless_size: bool) -> String {
+fn exclusion_help(cats: &[(&&str, &Group)], hopeless_size: bool) -> String {
     let mut clauses: Vec<&str> = Vec::new();
     let mut capacity_seen = false;
     for x in cats
         .iter()
-        .filter_map(|(_, nodes)| nodes[0].verdict.exclusions.first())
+        .filter_map(|(_, g)| g.first.verdict.exclusions.first())
     {
         capacity_seen |= x.is_capacity();
         let clause = exclusion_clause(x, hopeless_size);
