@@ -509,6 +509,79 @@ mod tests {
         assert_eq!(pending, 12);
     }
 
+    /// The class-level views are what a pass over every node would give: per category
+    /// the count, the first names and the first node; the nodes that fit; per class the
+    /// node with the smallest name.
+    #[test]
+    fn class_views_match_a_pass_over_the_nodes() {
+        // Names out of node order, so "first" and "smallest name" differ.
+        let mut items: Vec<Value> = (0..23)
+            .map(|i| {
+                let mut n = node(i, ["2", "4", "8"][i % 3], ["a", "b"][i % 2], i % 5 == 4);
+                n["metadata"]["name"] = json!(format!("n{:02}", (i * 7) % 23));
+                n
+            })
+            .collect();
+        items.push(pod("bound-1", "1500m", Some("n01"), json!({})));
+        for (i, cpu) in ["1", "3", "5", "9"].iter().enumerate() {
+            items.push(pod(&format!("p{i}"), cpu, None, json!({})));
+            items.push(pod(
+                &format!("z{i}"),
+                cpu,
+                None,
+                json!({"nodeSelector": {"zone": "b"}}),
+            ));
+        }
+        let snap = snapshot(items, "views");
+        let usage = Usage::build(&snap);
+        let placer = Placer::new(&snap, &usage);
+        for (id, p) in snap
+            .pods()
+            .iter()
+            .filter(|(_, p)| p.spec.node_name.is_none())
+        {
+            let fits = placer.evaluate(*id, p);
+            let all = fits.nodes();
+            let mut by_cat: BTreeMap<&str, Vec<&NodeFit>> = BTreeMap::new();
+            for f in all {
+                if let Some(c) = f.verdict.category.as_deref() {
+                    by_cat.entry(c).or_default().push(f);
+                }
+            }
+            let groups = fits.by_category();
+            assert_eq!(
+                groups.keys().collect::<Vec<_>>(),
+                by_cat.keys().collect::<Vec<_>>()
+            );
+            for (cat, g) in &groups {
+                let nodes = &by_cat[cat];
+                let names: Vec<&str> = nodes.iter().take(Group::SHOWN).map(|f| f.name).collect();
+                assert_eq!(
+                    (g.n, &g.names, g.first.id),
+                    (nodes.len(), &names, nodes[0].id)
+                );
+                assert_eq!(g.classes.iter().map(|(n, _)| n).sum::<usize>(), g.n);
+            }
+            let fitting: Vec<ObjectId> = all.iter().filter(|f| f.fits()).map(|f| f.id).collect();
+            let viewed: Vec<ObjectId> = fits
+                .nodes_where(|v| v.exclusions.is_empty())
+                .iter()
+                .map(|f| f.id)
+                .collect();
+            assert_eq!(viewed, fitting);
+            assert_eq!(fits.any_fits(), !fitting.is_empty());
+            for least in fits.least_named(|_| true) {
+                let smallest = all
+                    .iter()
+                    .filter(|f| f.class == least.class)
+                    .map(|f| f.name)
+                    .min()
+                    .unwrap();
+                assert_eq!(least.name, smallest);
+            }
+        }
+    }
+
     /// Pods that ask alike are evaluated once, and nodes that are alike once per pod: 30
     /// pods of one template and 30 that each ask a different cpu over 40 nodes of 4 kinds
     /// cost 31 × 4 verdicts, not 60 × 40.
