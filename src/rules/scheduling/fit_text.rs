@@ -240,7 +240,7 @@ pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, group: &Group, total: usize
             if one { "s" } else { "" }
         ),
         Exclusion::Resources(_) => {
-            let counts = short_counts(group.classes.iter().map(|(n, v)| (*n, &**v)));
+            let counts = short_counts(group.classes.iter().map(|(n, f)| (*n, &*f.verdict)));
             let what = if counts.len() == 1 || counts.iter().all(|(_, c)| *c == n) {
                 counts
                     .iter()

@@ -40,8 +40,8 @@ pub struct Group<'a> {
     pub names: Vec<&'a str>,
     /// The first node (in `snap.nodes()` order).
     pub first: NodeFit<'a>,
-    /// Each class's node count and verdict, in order of their first node.
-    pub classes: Vec<(usize, Rc<Verdict>)>,
+    /// Each class's node count and first node, in order of their first node.
+    pub classes: Vec<(usize, NodeFit<'a>)>,
 }
 
 impl Group<'_> {
@@ -112,12 +112,6 @@ impl<'a> Fits<'a> {
         self.verdicts.iter().any(|v| v.exclusions.is_empty())
     }
 
-    /// The nodes of the classes `keep` accepts, in `snap.nodes()` order.
-    pub fn nodes_where(&self, keep: impl Fn(&Verdict) -> bool) -> Vec<NodeFit<'a>> {
-        let idx = self.indices_where(keep);
-        idx.into_iter().map(|i| self.node(i)).collect()
-    }
-
     /// The indices (in `snap.nodes()`) of the nodes of the classes `keep` accepts, in order.
     pub fn indices_where(&self, keep: impl Fn(&Verdict) -> bool) -> Vec<usize> {
         let mut idx: Vec<usize> = (0..self.verdicts.len())
@@ -174,25 +168,58 @@ impl<'a> Fits<'a> {
             }
         }
         cats.into_iter()
-            .map(|(cat, mut classes)| {
-                let members = &self.partition.members;
-                classes.sort_by_key(|&c| members[c][0]);
-                let first = self.first_of(&classes, Group::SHOWN);
-                let group = Group {
-                    n: classes.iter().map(|&c| members[c].len()).sum(),
-                    names: first
-                        .iter()
-                        .map(|&i| self.placer.snap.nodes()[i].1.metadata.name.as_str())
-                        .collect(),
-                    first: self.node(first[0]),
-                    classes: classes
-                        .iter()
-                        .map(|&c| (members[c].len(), Rc::clone(&self.verdicts[c])))
-                        .collect(),
-                };
-                (cat, group)
-            })
+            .map(|(cat, classes)| (cat, self.group(classes)))
             .collect()
+    }
+
+    /// The nodes that pass every filter as one group, when there are any.
+    pub fn fitting(&self) -> Option<Group<'a>> {
+        let classes: Vec<usize> = (0..self.verdicts.len())
+            .filter(|&c| self.verdicts[c].exclusions.is_empty())
+            .collect();
+        (!classes.is_empty()).then(|| self.group(classes))
+    }
+
+    /// The nodes that pass every filter and were created after `t` (a Unix time), with
+    /// their creation times, in `snap.nodes()` order: read from the nodes sorted by
+    /// creation, not from every node.
+    pub fn fitting_created_after(&self, t: i64) -> Vec<(&'a str, i64)> {
+        let created = self.placer.created();
+        let start = created.partition_point(|(c, _)| *c <= t);
+        let mut newer: Vec<(usize, i64)> = created[start..]
+            .iter()
+            .filter(|(_, i)| {
+                self.verdicts[self.partition.class_of[*i] as usize]
+                    .exclusions
+                    .is_empty()
+            })
+            .map(|(c, i)| (*i, *c))
+            .collect();
+        newer.sort_unstable();
+        let nodes = self.placer.snap.nodes();
+        newer
+            .into_iter()
+            .map(|(i, c)| (nodes[i].1.metadata.name.as_str(), c))
+            .collect()
+    }
+
+    /// The nodes of `classes` (not empty) as one group.
+    fn group(&self, mut classes: Vec<usize>) -> Group<'a> {
+        let members = &self.partition.members;
+        classes.sort_by_key(|&c| members[c][0]);
+        let first = self.first_of(&classes, Group::SHOWN);
+        Group {
+            n: classes.iter().map(|&c| members[c].len()).sum(),
+            names: first
+                .iter()
+                .map(|&i| self.placer.snap.nodes()[i].1.metadata.name.as_str())
+                .collect(),
+            first: self.node(first[0]),
+            classes: classes
+                .iter()
+                .map(|&c| (members[c].len(), self.node(members[c][0] as usize)))
+                .collect(),
+        }
     }
 
     /// The first `k` nodes of `classes` in `snap.nodes()` order: each class's first `k`
@@ -224,6 +251,8 @@ pub struct Placer<'a> {
     unread_at: Vec<usize>,
     /// Per node that holds pods: the lowest priority among them, and the node; ascending.
     lowest: std::cell::OnceCell<Vec<(i64, usize)>>,
+    /// Per node with a creation time that reads: that time and the node; ascending.
+    created: std::cell::OnceCell<Vec<(i64, usize)>>,
     partitions: RefCell<HashMap<Consulted, Rc<Partition>>>,
     /// Per pod key: the partition and each class's verdict.
     answers: RefCell<HashMap<String, Answer>>,
@@ -259,6 +288,7 @@ impl<'a> Placer<'a> {
             unread,
             unread_at,
             lowest: std::cell::OnceCell::new(),
+            created: std::cell::OnceCell::new(),
             partitions: RefCell::new(HashMap::new()),
             answers: RefCell::new(HashMap::new()),
             computed: std::cell::Cell::new(0),
@@ -310,6 +340,25 @@ impl<'a> Placer<'a> {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, u)| Some((u.by_priority(self.snap).pods.first()?.0, i)))
+                .collect();
+            v.sort_unstable();
+            v
+        })
+    }
+
+    /// Per node with a creation time that reads, that time; built once, for "the
+    /// scheduler's message is stale".
+    fn created(&self) -> &[(i64, usize)] {
+        self.created.get_or_init(|| {
+            let mut v: Vec<(i64, usize)> = self
+                .snap
+                .nodes()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (_, n))| {
+                    let t = n.metadata.creation_timestamp.as_deref()?;
+                    Some((crate::kube::time::parse_timestamp(t)?, i))
+                })
                 .collect();
             v.sort_unstable();
             v
@@ -519,6 +568,8 @@ mod tests {
             .map(|i| {
                 let mut n = node(i, ["2", "4", "8"][i % 3], ["a", "b"][i % 2], i % 5 == 4);
                 n["metadata"]["name"] = json!(format!("n{:02}", (i * 7) % 23));
+                n["metadata"]["creationTimestamp"] =
+                    json!(format!("2026-01-01T00:00:{:02}Z", (i * 5) % 23));
                 n
             })
             .collect();
@@ -562,14 +613,24 @@ mod tests {
                 );
                 assert_eq!(g.classes.iter().map(|(n, _)| n).sum::<usize>(), g.n);
             }
-            let fitting: Vec<ObjectId> = all.iter().filter(|f| f.fits()).map(|f| f.id).collect();
-            let viewed: Vec<ObjectId> = fits
-                .nodes_where(|v| v.exclusions.is_empty())
-                .iter()
-                .map(|f| f.id)
-                .collect();
-            assert_eq!(viewed, fitting);
+            let fitting: Vec<&NodeFit> = all.iter().filter(|f| f.fits()).collect();
+            let names: Vec<&str> = fitting.iter().take(Group::SHOWN).map(|f| f.name).collect();
+            let viewed = fits.fitting().map(|g| (g.n, g.names, g.first.id));
+            assert_eq!(
+                viewed,
+                fitting.first().map(|f| (fitting.len(), names, f.id))
+            );
             assert_eq!(fits.any_fits(), !fitting.is_empty());
+            let t0 = crate::kube::time::parse_timestamp("2026-01-01T00:00:10Z").unwrap();
+            let newer: Vec<(&str, i64)> = fitting
+                .iter()
+                .map(|f| {
+                    let c = f.node.metadata.creation_timestamp.as_deref().unwrap();
+                    (f.name, crate::kube::time::parse_timestamp(c).unwrap())
+                })
+                .filter(|(_, c)| *c > t0)
+                .collect();
+            assert_eq!(fits.fitting_created_after(t0), newer);
             for least in fits.least_named(|_| true) {
                 let smallest = all
                     .iter()

@@ -8,9 +8,10 @@
 
 use super::autoscaler::autoscaler;
 use super::claims::{Claim, ClaimState, claims};
-use super::fit::{self, Exclusion, NodeFit};
+use super::fit::{self, Exclusion};
 use super::fit_text::{
-    closest, list_names, need_text, node_room_evidence, phrase, requests_evidence, short_resources,
+    closest, list_first_names, list_names, need_text, node_room_evidence, phrase,
+    requests_evidence, short_resources,
 };
 use super::message::FitMessage;
 use super::no_room::SharedCauses;
@@ -343,10 +344,8 @@ fn analyze(
     let (autoscaler, as_ev) = autoscaler(snap, &events);
     extra.extend(as_ev);
     let notes = format!("{}{autoscaler}", wffc_note(&claims));
-    if fits.any_fits() {
-        let fitting = fits.nodes_where(|v| v.exclusions.is_empty());
-        let fitting: Vec<&NodeFit> = fitting.iter().collect();
-        return fits_now(snap, said, &fitting, fits.len(), extra, &notes);
+    if let Some(fitting) = fits.fitting() {
+        return fits_now(snap, said, &fits, &fitting, extra, &notes);
     }
     if !said.has_evidence && fits.is_empty() {
         return None;
@@ -492,8 +491,8 @@ fn wffc_note(claims: &[Claim]) -> String {
 fn fits_now(
     snap: &Snapshot,
     said: Said,
-    fitting: &[&NodeFit],
-    total: usize,
+    fits: &Fits,
+    fitting: &Group,
     mut extra: Vec<Evidence>,
     notes: &str,
 ) -> Option<Analysis> {
@@ -505,15 +504,13 @@ fn fits_now(
         .as_ref()
         .map(unrecomputed_reasons)
         .unwrap_or_default();
-    let (cause, mut what) = fits_now_words(&said, fitting, total, &unrecomputed);
+    let (cause, mut what) = fits_now_words(&said, fitting, fits.len(), &unrecomputed);
     if cause == "fits-now"
-        && let Some(stale) = stale_message(said.last_fit_event, fitting)
+        && let Some(stale) = stale_message(said.last_fit_event, fits)
     {
         what = format!("{what}; {stale}");
     }
-    for f in fitting.iter().take(1) {
-        extra.push(node_room_evidence(snap, f));
-    }
+    extra.push(node_room_evidence(snap, &fitting.first));
     let summary = format!(
         "cannot be scheduled{}: {what}.{}{notes}",
         said.since, said.scheduler_says
@@ -530,22 +527,23 @@ fn fits_now(
 /// stands, the bundle's or the scheduler's.
 fn fits_now_words(
     said: &Said,
-    fitting: &[&NodeFit],
+    fitting: &Group,
     total: usize,
     unrecomputed: &[String],
 ) -> (String, String) {
-    let names: Vec<&str> = fitting.iter().map(|f| f.name).collect();
+    let names = list_first_names(&fitting.names, fitting.n);
     // Nodes with no pod at all in the bundle: the bundle does not hold every pod
     // (Insights and partial dumps keep only some), so it cannot contradict the scheduler.
-    let uncollected = fitting.iter().all(|f| f.usage.pods.is_empty());
+    // (A class's nodes hold as many pods each.)
+    let uncollected = fitting.classes.iter().all(|(_, f)| f.usage.pods.is_empty());
     if uncollected && said.parsed.is_some() && unrecomputed.is_empty() {
         (
             said.cause_from_message(),
             format!(
                 "by the bundle's objects {} of {total} nodes could take it ({}), but the bundle holds no pod bound to {}, so it does not hold every pod and cannot check the scheduler's reasons, which stand",
-                fitting.len(),
-                list_names(&names),
-                if fitting.len() == 1 {
+                fitting.n,
+                names,
+                if fitting.n == 1 {
                     "that node"
                 } else {
                     "those nodes"
@@ -558,8 +556,8 @@ fn fits_now_words(
             format!(
                 "the scheduler excluded the nodes for reasons kdiag does not recompute ({}); by requests, taints, selectors and affinity {} of {total} nodes could take it ({})",
                 unrecomputed.join("; "),
-                fitting.len(),
-                list_names(&names)
+                fitting.n,
+                names
             ),
         )
     } else if let Some(m) = said.parsed.as_ref().filter(|m| m.nodes as usize != total) {
@@ -569,8 +567,8 @@ fn fits_now_words(
                 "the scheduler counted {} {}, but the bundle holds {total}, and by the bundle's nodes {} of them could take it ({}): the bundle's nodes are not the ones the scheduler saw (nodes were added or replaced after its message)",
                 m.nodes,
                 if m.nodes == 1 { "node" } else { "nodes" },
-                fitting.len(),
-                list_names(&names)
+                fitting.n,
+                names
             ),
         )
     } else {
@@ -578,8 +576,7 @@ fn fits_now_words(
             "fits-now".into(),
             format!(
                 "the bundle's nodes have room now: {} of {total} nodes pass every filter kdiag recomputes ({}), which disagrees with the scheduler's message; the cluster changed after it (pods finished or nodes were added) or the scheduler counts pods the bundle does not hold",
-                fitting.len(),
-                list_names(&names)
+                fitting.n, names
             ),
         )
     }
@@ -587,19 +584,8 @@ fn fits_now_words(
 
 /// "the scheduler's message is stale: …" when fitting nodes were created after the
 /// scheduler's last message (`last_msg`): it never saw them.
-fn stale_message(last_msg: Option<i64>, fitting: &[&NodeFit]) -> Option<String> {
-    let newer: Vec<(&str, i64)> = fitting
-        .iter()
-        .filter_map(|f| {
-            let created = f
-                .node
-                .metadata
-                .creation_timestamp
-                .as_deref()
-                .and_then(parse_timestamp)?;
-            (created > last_msg?).then_some((f.name, created))
-        })
-        .collect();
+fn stale_message(last_msg: Option<i64>, fits: &Fits) -> Option<String> {
+    let newer = fits.fitting_created_after(last_msg?);
     if newer.is_empty() {
         return None;
     }
@@ -645,7 +631,7 @@ fn no_node_fits(
             .iter()
             .map(|(k, g)| {
                 if *k == "insufficient" {
-                    let classes = g.classes.iter().map(|(n, v)| (*n, &**v));
+                    let classes = g.classes.iter().map(|(n, f)| (*n, &*f.verdict));
                     format!("insufficient-{}", short_resources(classes).join(","))
                 } else {
                     k.to_string()
