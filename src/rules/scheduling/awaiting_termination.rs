@@ -116,9 +116,8 @@ fn case(
     let mut evidence = said.evidence;
     evidence.extend(wait.evidence(snap));
     let extra = fits
-        .nodes()
+        .named(wait.freed.iter().map(|(n, _)| n.as_str()))
         .iter()
-        .filter(|f| wait.freed.iter().any(|(n, _)| n == f.name))
         .take(3)
         .map(|f| node_room_evidence(snap, f))
         .collect();

@@ -203,6 +203,27 @@ impl<'a> Fits<'a> {
             .collect()
     }
 
+    /// The nodes named `names`, in `snap.nodes()` order: found by name, not by a pass
+    /// over every node.
+    pub fn named<'n>(&self, names: impl IntoIterator<Item = &'n str>) -> Vec<NodeFit<'a>> {
+        let by_name = self.placer.by_name.get_or_init(|| {
+            let mut m: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, (_, n)) in self.placer.snap.nodes().iter().enumerate() {
+                m.entry(n.metadata.name.to_string()).or_default().push(i);
+            }
+            m
+        });
+        let mut idx: Vec<usize> = names
+            .into_iter()
+            .filter_map(|n| by_name.get(n))
+            .flatten()
+            .copied()
+            .collect();
+        idx.sort_unstable();
+        idx.dedup();
+        idx.into_iter().map(|i| self.node(i)).collect()
+    }
+
     /// The nodes of `classes` (not empty) as one group.
     fn group(&self, mut classes: Vec<usize>) -> Group<'a> {
         let members = &self.partition.members;
@@ -253,6 +274,8 @@ pub struct Placer<'a> {
     lowest: std::cell::OnceCell<Vec<(i64, usize)>>,
     /// Per node with a creation time that reads: that time and the node; ascending.
     created: std::cell::OnceCell<Vec<(i64, usize)>>,
+    /// The nodes by name.
+    by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
     partitions: RefCell<HashMap<Consulted, Rc<Partition>>>,
     /// Per pod key: the partition and each class's verdict.
     answers: RefCell<HashMap<String, Answer>>,
@@ -289,6 +312,7 @@ impl<'a> Placer<'a> {
             unread_at,
             lowest: std::cell::OnceCell::new(),
             created: std::cell::OnceCell::new(),
+            by_name: std::cell::OnceCell::new(),
             partitions: RefCell::new(HashMap::new()),
             answers: RefCell::new(HashMap::new()),
             computed: std::cell::Cell::new(0),
