@@ -7,6 +7,9 @@ Lists written into OUTDIR/<shape>-<scale>:
                   recomputed from the pods' labels), over 50 nodes
   pending SCALE   5,000 × SCALE pending pods, each asking a different cpu, over
                   2,000 × SCALE nodes of 4 classes (labels, taints, allocatable)
+  fitting SCALE   5,000 × SCALE pending pods, each asking a different cpu that the nodes
+                  have room for, each with an older FailedScheduling event, over 2,000 ×
+                  SCALE nodes of 4 classes (the bundle's nodes have room now)
   pernode SCALE   2,000 × SCALE Running pods, not Ready, on 10 nodes (pods per node)
   events SCALE    100 crash-looping pods with 50 × SCALE Warning events each
   kueue SCALE     one ClusterQueue whose 1,000 × SCALE Workloads wait for quota
@@ -134,6 +137,31 @@ def pending_shape(out, scale):
                [pod(i, f"team-{i % 20}", {"app": f"job-{i}"}, f"{17000 + i}m") for i in range(pods)])
 
 
+def fitting_shape(out, scale):
+    pods, nodes = 5_000 * scale, 2_000 * scale
+    write_list(f"{out}/nodes.json", [node(i, i % 4) for i in range(nodes)])
+    # Each pod asks a different cpu, all less than any node has free.
+    items = [pod(i, f"team-{i % 20}", {"app": f"job-{i}"}, f"{100 + i % 5000}m")
+             for i in range(pods)]
+    write_list(f"{out}/pods.json", items)
+    events = []
+    for i, p in enumerate(items):
+        meta = p["metadata"]
+        events.append({
+            "apiVersion": "v1", "kind": "Event", "type": "Warning", "reason": "FailedScheduling",
+            "message": f"0/{nodes} nodes are available: {nodes} Insufficient cpu. preemption: "
+                       f"0/{nodes} nodes are available: {nodes} No preemption victims found "
+                       "for incoming pod.",
+            "count": 1, "firstTimestamp": T0, "lastTimestamp": "2026-11-20T08:30:00Z",
+            "metadata": {"name": f"{meta['name']}.{i:016x}", "namespace": meta["namespace"],
+                         "uid": f"0000eeee-0000-4000-8000-{i:012}",
+                         "resourceVersion": str(90000 + i), "creationTimestamp": T0},
+            "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": meta["name"],
+                               "namespace": meta["namespace"], "uid": meta["uid"]},
+            "source": {"component": "default-scheduler"}})
+    write_list(f"{out}/events.json", events)
+
+
 def crashing(i, ns, node_name, restarts=40):
     """A Running pod whose container crash-loops (never Ready)."""
     p = pod(i, ns, {"app": f"app-{i % 10}"}, "100m", node_name=node_name)
@@ -254,6 +282,7 @@ def podlist(out, scale, indent):
 SHAPES = {
     "service": service_shape,
     "pending": pending_shape,
+    "fitting": fitting_shape,
     "pernode": pernode_shape,
     "events": events_shape,
     "kueue": kueue_shape,

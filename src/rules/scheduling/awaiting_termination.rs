@@ -1,9 +1,8 @@
 //! `scheduling/awaiting-termination`: a pending pod that only terminating pods keep off a
 //! node — a rollout or a preemption in progress, not a failure.
 
-use super::fit::NodeFit;
 use super::fit_text::{node_room_evidence, phrase};
-use super::placer::{Fits, Placer};
+use super::placer::{Fits, Group, Placer};
 use super::unschedulable::Said;
 use super::waiting::{Wait, Waiting};
 use crate::declare_rule;
@@ -117,8 +116,8 @@ fn case(
     let mut evidence = said.evidence;
     evidence.extend(wait.evidence(snap));
     let extra = fits
+        .named(wait.freed.iter().map(|(n, _)| n.as_str()))
         .iter()
-        .filter(|f| wait.freed.iter().any(|(n, _)| n == f.name))
         .take(3)
         .map(|f| node_room_evidence(snap, f))
         .collect();
@@ -136,12 +135,12 @@ fn case(
 /// exclusion, the one excluding most nodes first.
 fn excluded_words(snap: &Snapshot, fits: &Fits) -> String {
     let by_cat = fits.by_category();
-    let mut cats: Vec<(&&str, &Vec<&NodeFit>)> = by_cat.iter().collect();
-    cats.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+    let mut cats: Vec<(&&str, &Group)> = by_cat.iter().collect();
+    cats.sort_by(|a, b| b.1.n.cmp(&a.1.n).then(a.0.cmp(b.0)));
     cats.iter()
-        .filter_map(|(_, nodes)| {
-            let x = nodes[0].verdict.exclusions.first()?;
-            Some(phrase(snap, x, nodes, fits.len()))
+        .filter_map(|(_, g)| {
+            let x = g.first.verdict.exclusions.first()?;
+            Some(phrase(snap, x, g, fits.len()))
         })
         .collect::<Vec<_>>()
         .join("; ")

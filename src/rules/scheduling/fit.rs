@@ -188,16 +188,16 @@ where
 /// for nodes whose verdict is about capacity (they fit, or only lack room): another
 /// exclusion stands whatever the numbers are. The first `shown` in words, and how many
 /// there are (a bundle may hold thousands; only the shown ones are written out).
-pub fn unread_capacity(
+pub fn unread_capacity<'a>(
     snap: &Snapshot,
-    fits: &[NodeFit],
+    fits: impl IntoIterator<Item = NodeFit<'a>>,
     need: &Units,
     shown: usize,
 ) -> (Vec<String>, usize) {
     let mut words = Vec::new();
     let mut total = 0;
     for f in fits
-        .iter()
+        .into_iter()
         .filter(|f| f.unread && (f.fits() || f.capacity_only()))
     {
         let alloc = &f.node.status.allocatable;

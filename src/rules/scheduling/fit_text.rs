@@ -3,7 +3,8 @@
 //! category ("3 of 3 nodes lack cpu (…)"), and the node closest to fitting. Split from
 //! the rule so that it keeps only the decision of which cause applies.
 
-use super::fit::{Exclusion, NodeFit, Short, per_class};
+use super::fit::{Exclusion, NodeFit, Short, Verdict};
+use super::placer::{Fits, Group};
 use crate::kube::placement::is_not_ready_taint;
 use crate::kube::pod::Pod;
 use crate::kube::requests::{display_units, display_units_apart, pod_units};
@@ -157,19 +158,26 @@ fn peer_name(snap: &Snapshot, id: ObjectId) -> String {
 }
 
 pub(super) fn list_names(names: &[&str]) -> String {
-    if names.len() <= 4 {
-        names.join(", ")
+    list_first_names(names, names.len())
+}
+
+/// [`list_names`] of `n` names of which `first` holds the first (at least 4, or all).
+pub(super) fn list_first_names(first: &[&str], n: usize) -> String {
+    if n <= 4 {
+        first[..n].join(", ")
     } else {
-        format!("{}, … and {} more", names[..3].join(", "), names.len() - 3)
+        format!("{}, … and {} more", first[..3].join(", "), n - 3)
     }
 }
 
 /// Resources the nodes lack, most-lacked first: [("cpu", 3), ("memory", 1)]. Counted
 /// per class of nodes (they share a verdict), then per resource.
-fn short_counts(nodes: &[&NodeFit]) -> Vec<(String, usize)> {
+fn short_counts<'v>(
+    classes: impl IntoIterator<Item = (usize, &'v Verdict)>,
+) -> Vec<(String, usize)> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for (n, f) in per_class(nodes.iter().copied()) {
-        for x in &f.verdict.exclusions {
+    for (n, v) in classes {
+        for x in &v.exclusions {
             if let Exclusion::Resources(s) = x {
                 for s in s {
                     *counts.entry(s.resource.as_str()).or_default() += n;
@@ -185,16 +193,17 @@ fn short_counts(nodes: &[&NodeFit]) -> Vec<(String, usize)> {
     v
 }
 
-pub(super) fn short_resources(nodes: &[&NodeFit]) -> Vec<String> {
-    let mut v: Vec<String> = short_counts(nodes).into_iter().map(|(r, _)| r).collect();
+pub(super) fn short_resources<'v>(
+    classes: impl IntoIterator<Item = (usize, &'v Verdict)>,
+) -> Vec<String> {
+    let mut v: Vec<String> = short_counts(classes).into_iter().map(|(r, _)| r).collect();
     v.sort();
     v
 }
 
 /// "3 of 3 nodes lack cpu (node-a, node-b, node-c)" for one exclusion category.
-pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: usize) -> String {
-    let names: Vec<&str> = nodes.iter().map(|f| f.name).collect();
-    let n = nodes.len();
+pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, group: &Group, total: usize) -> String {
+    let n = group.n;
     let one = n == 1;
     let (is, has, lacks) = if one {
         ("is", "has", "lacks")
@@ -205,7 +214,7 @@ pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: 
         "{n} of {total} {}",
         if total == 1 { "node" } else { "nodes" }
     );
-    let who = format!(" ({})", list_names(&names));
+    let who = format!(" ({})", list_first_names(&group.names, n));
     match x {
         Exclusion::Cordoned => format!("{head} {is} cordoned{who}"),
         Exclusion::Taint(t) if is_not_ready_taint(&t.key) => format!(
@@ -231,7 +240,7 @@ pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: 
             if one { "s" } else { "" }
         ),
         Exclusion::Resources(_) => {
-            let counts = short_counts(nodes);
+            let counts = short_counts(group.classes.iter().map(|(n, f)| (*n, &*f.verdict)));
             let what = if counts.len() == 1 || counts.iter().all(|(_, c)| *c == n) {
                 counts
                     .iter()
@@ -281,23 +290,15 @@ pub(super) fn phrase(snap: &Snapshot, x: &Exclusion, nodes: &[&NodeFit], total: 
 }
 
 /// The node closest to fitting and a sentence about it: "needs 6 cpu; the most free is
-/// node-b with 5.5 of 7.8 allocatable cpu free".
+/// node-b with 5.5 of 7.8 allocatable cpu free". Read per class of nodes: within a class
+/// the room is the same, so its node with the smallest name stands for it.
 pub(super) fn closest<'a>(
     need: &BTreeMap<String, i128>,
-    fits: &'a [NodeFit<'a>],
-    capacity: &[&'a NodeFit<'a>],
-) -> Option<(&'a NodeFit<'a>, String)> {
+    fits: &Fits<'a>,
+) -> Option<(NodeFit<'a>, String)> {
     // Resources some capacity-only node lacks; else resources any node lacks.
-    let pool: Vec<&NodeFit> = if capacity.is_empty() {
-        fits.iter().collect()
-    } else {
-        capacity.to_vec()
-    };
-    // One node per class stands for its class's verdict.
-    let classes: Vec<&NodeFit> = per_class(pool.iter().copied())
-        .into_iter()
-        .map(|(_, f)| f)
-        .collect();
+    let capacity = fits.any_capacity_only();
+    let mut classes = fits.least_named(|v| !capacity || v.capacity_only);
     let slots = classes
         .iter()
         .map(|f| f.class as usize + 1)
@@ -321,8 +322,9 @@ pub(super) fn closest<'a>(
     if short.is_empty() {
         return None;
     }
+    let pool = &classes;
     let mut sentences = Vec::new();
-    let mut best_node: Option<&NodeFit> = None;
+    let mut best_node: Option<usize> = None;
     for res in &short {
         let n = need.get(*res).copied().unwrap_or(0);
         // (free, allocatable) by class.
@@ -332,14 +334,14 @@ pub(super) fn closest<'a>(
             class_free[f.class as usize] = (free.unwrap_or(i128::MIN), alloc.unwrap_or(0));
         }
         // The most free, then the first by name (as `max_by` with the name reversed).
-        let mut best: Option<(&NodeFit, i128)> = None;
-        for f in &pool {
+        let mut best: Option<(usize, &NodeFit, i128)> = None;
+        for (k, f) in pool.iter().enumerate() {
             let free = class_free[f.class as usize].0;
-            if best.is_none_or(|(b, bf)| free.cmp(&bf).then(b.name.cmp(f.name)).is_ge()) {
-                best = Some((f, free));
+            if best.is_none_or(|(_, b, bf)| free.cmp(&bf).then(b.name.cmp(f.name)).is_ge()) {
+                best = Some((k, f, free));
             }
         }
-        let (best, _) = best?;
+        let (k, best, _) = best?;
         let (free, alloc) = best.verdict.free.get(*res).copied().unwrap_or((0, 0));
         let largest = classes
             .iter()
@@ -357,7 +359,8 @@ pub(super) fn closest<'a>(
             ));
         }
         sentences.push(s);
-        best_node.get_or_insert(best);
+        best_node.get_or_insert(k);
     }
-    Some((best_node?, sentences.join("; ")))
+    let best = classes.swap_remove(best_node?);
+    Some((best, sentences.join("; ")))
 }

@@ -65,15 +65,15 @@ impl SharedCauses {
     /// the bundle.
     pub(super) fn of(&mut self, snap: &Snapshot, fits: &Fits) -> Option<Arc<SharedCause>> {
         let mut sides: Vec<(u32, String)> = Vec::new();
-        for (_, f) in per_class(fits.iter()) {
-            sides.push((f.class, node_side(f)?));
+        for (_, f) in fits.classes() {
+            sides.push((f.class, node_side(&f)?));
         }
         sides.sort();
         let classes = (fits.partition_id(), sides);
         if let Some(known) = self.by_classes.get(&classes) {
             return known.clone();
         }
-        let cause = self.of_nodes(snap, fits);
+        let cause = self.of_nodes(snap, fits.nodes());
         self.by_classes.insert(classes, cause.clone());
         cause
     }
@@ -152,9 +152,10 @@ fn node_side(f: &NodeFit) -> Option<String> {
         Exclusion::Taint(t) if is_not_ready_taint(&t.key) => Some("not-ready".into()),
         Exclusion::Taint(t) => Some(format!("taint:{}:{}", t.key, t.effect)),
         Exclusion::TooManyPods { .. } => Some("too-many-pods".into()),
-        Exclusion::Resources(_) => {
-            Some(format!("insufficient:{}", short_resources(&[f]).join(",")))
-        }
+        Exclusion::Resources(_) => Some(format!(
+            "insufficient:{}",
+            short_resources([(1, &*f.verdict)]).join(",")
+        )),
         _ => None,
     }
 }
@@ -191,7 +192,15 @@ fn state(nodes: &[&NodeFit]) -> String {
                 _ => format!("at {their} pod limit"),
             }
         }
-        _ => format!("short of {}", short_resources(nodes).join(", ")),
+        _ => format!(
+            "short of {}",
+            short_resources(
+                per_class(nodes.iter().copied())
+                    .into_iter()
+                    .map(|(n, f)| (n, &*f.verdict))
+            )
+            .join(", ")
+        ),
     }
 }
 

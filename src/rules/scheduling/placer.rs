@@ -18,24 +18,45 @@ use foldhash::{HashMap, HashMapExt};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::ops::Deref;
 use std::rc::Rc;
 
 /// Nodes split into classes for one set of consulted labels.
 pub struct Partition {
     /// Per node (in `snap.nodes()` order), its class.
     class_of: Vec<u32>,
-    /// Per class, its first node.
-    first: Vec<usize>,
+    /// Per class, its nodes in `snap.nodes()` order (the first is the class's sample).
+    members: Vec<Vec<u32>>,
+    /// Per class, the node with the smallest name (the last of equal names): the one
+    /// "the most free, then the first by name" picks within a class.
+    least_name: Vec<u32>,
 }
 
-/// Every node's verdict for one pod; derefs to the nodes' [`NodeFit`]s in
-/// `snap.nodes()` order.
+/// Nodes that share one category of first exclusion for a pod: how many, the first few
+/// in `snap.nodes()` order, and their classes with how many nodes each.
+pub struct Group<'a> {
+    /// How many nodes.
+    pub n: usize,
+    /// The first [`Group::SHOWN`] nodes' names, in `snap.nodes()` order.
+    pub names: Vec<&'a str>,
+    /// The first node (in `snap.nodes()` order).
+    pub first: NodeFit<'a>,
+    /// Each class's node count and first node, in order of their first node.
+    pub classes: Vec<(usize, NodeFit<'a>)>,
+}
+
+impl Group<'_> {
+    /// Names kept: enough for [`super::fit_text::list_names`] to word the list.
+    pub const SHOWN: usize = 4;
+}
+
+/// Every node's verdict for one pod, held per class of nodes: what a finding is worded
+/// from costs the classes, not the nodes; a node's own [`NodeFit`] is built on demand.
 pub struct Fits<'a> {
-    nodes: Vec<NodeFit<'a>>,
-    /// How many classes the verdicts came from (`NodeFit::class` is below it).
-    classes: usize,
+    placer: &'a Placer<'a>,
+    verdicts: Rc<[Rc<Verdict>]>,
     partition: Rc<Partition>,
+    /// Every node's [`NodeFit`], built only for the few uses that read each node.
+    all: std::cell::OnceCell<Vec<NodeFit<'a>>>,
 }
 
 impl<'a> Fits<'a> {
@@ -45,41 +66,193 @@ impl<'a> Fits<'a> {
         Rc::as_ptr(&self.partition) as usize
     }
 
+    /// How many nodes.
+    pub fn len(&self) -> usize {
+        self.partition.class_of.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Node `i` (in `snap.nodes()` order) with its verdict.
+    pub fn node(&self, i: usize) -> NodeFit<'a> {
+        let (nid, node) = &self.placer.snap.nodes()[i];
+        let class = self.partition.class_of[i];
+        NodeFit {
+            id: *nid,
+            name: node.metadata.name.as_str(),
+            node,
+            class,
+            verdict: Rc::clone(&self.verdicts[class as usize]),
+            usage: self.placer.usages[i],
+            unread: self.placer.unread[i],
+        }
+    }
+
+    /// Every node's verdict, in `snap.nodes()` order: a pass over every node, for the
+    /// uses that are not per pod (a shared cause is worded once per set of verdicts).
+    pub fn nodes(&self) -> &[NodeFit<'a>] {
+        self.all
+            .get_or_init(|| (0..self.len()).map(|i| self.node(i)).collect())
+    }
+
+    /// Each class: its node count, verdict and a sample node, in order of first node.
+    pub fn classes(&self) -> impl Iterator<Item = (usize, NodeFit<'a>)> + '_ {
+        let mut order: Vec<usize> = (0..self.verdicts.len()).collect();
+        order.sort_by_key(|&c| self.partition.members[c][0]);
+        order.into_iter().map(|c| {
+            let m = &self.partition.members[c];
+            (m.len(), self.node(m[0] as usize))
+        })
+    }
+
+    /// Whether some node passes every filter.
+    pub fn any_fits(&self) -> bool {
+        self.verdicts.iter().any(|v| v.exclusions.is_empty())
+    }
+
+    /// The indices (in `snap.nodes()`) of the nodes of the classes `keep` accepts, in order.
+    pub fn indices_where(&self, keep: impl Fn(&Verdict) -> bool) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..self.verdicts.len())
+            .filter(|&c| keep(&self.verdicts[c]))
+            .flat_map(|c| self.partition.members[c].iter().map(|&i| i as usize))
+            .collect();
+        idx.sort_unstable();
+        idx
+    }
+
+    /// Whether some node is excluded for capacity alone.
+    pub fn any_capacity_only(&self) -> bool {
+        self.verdicts.iter().any(|v| v.capacity_only)
+    }
+
+    /// Per class `keep` accepts, the node "the most free, then the first by name" would
+    /// pick among its nodes (the smallest name), with the class's verdict, in
+    /// `snap.nodes()` order.
+    pub fn least_named(&self, keep: impl Fn(&Verdict) -> bool) -> Vec<NodeFit<'a>> {
+        let mut idx: Vec<u32> = (0..self.verdicts.len())
+            .filter(|&c| keep(&self.verdicts[c]))
+            .map(|c| self.partition.least_name[c])
+            .collect();
+        idx.sort_unstable();
+        idx.into_iter().map(|i| self.node(i as usize)).collect()
+    }
+
+    /// The nodes whose allocatable, or a bound pod's request, does not read.
+    pub fn unread_nodes(&self) -> impl Iterator<Item = NodeFit<'a>> + '_ {
+        self.placer.unread_at.iter().map(|&i| self.node(i))
+    }
+
+    /// The nodes excluded for capacity alone that hold a pod with a priority below
+    /// `prio` (the only ones preemption can help), in `snap.nodes()` order.
+    pub fn capacity_with_lower(&self, prio: i64) -> Vec<NodeFit<'a>> {
+        let lowest = self.placer.lowest();
+        let end = lowest.partition_point(|(p, _)| *p < prio);
+        let mut idx: Vec<usize> = lowest[..end]
+            .iter()
+            .map(|(_, i)| *i)
+            .filter(|&i| self.verdicts[self.partition.class_of[i] as usize].capacity_only)
+            .collect();
+        idx.sort_unstable();
+        idx.into_iter().map(|i| self.node(i)).collect()
+    }
+
     /// The nodes grouped by their first exclusion's category (nodes that fit are in no
-    /// group), categories in order, nodes in `snap.nodes()` order: one lookup per class,
-    /// not a category's words per node.
-    pub fn by_category(&self) -> BTreeMap<&str, Vec<&NodeFit<'a>>> {
-        const UNSEEN: usize = usize::MAX;
-        const FITS: usize = usize::MAX - 1;
-        let mut slot_of = vec![UNSEEN; self.classes];
-        let mut slots: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut lists: Vec<Vec<&NodeFit<'a>>> = Vec::new();
-        for f in &self.nodes {
-            let c = f.class as usize;
-            if slot_of[c] == UNSEEN {
-                slot_of[c] = match f.verdict.category.as_deref() {
-                    None => FITS,
-                    Some(cat) => *slots.entry(cat).or_insert_with(|| {
-                        lists.push(Vec::new());
-                        lists.len() - 1
-                    }),
-                };
-            }
-            if slot_of[c] != FITS {
-                lists[slot_of[c]].push(f);
+    /// group), categories in order: counted per class, the first few named.
+    pub fn by_category(&self) -> BTreeMap<&str, Group<'a>> {
+        let mut cats: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (c, v) in self.verdicts.iter().enumerate() {
+            if let Some(cat) = v.category.as_deref() {
+                cats.entry(cat).or_default().push(c);
             }
         }
-        slots
-            .into_iter()
-            .map(|(cat, slot)| (cat, std::mem::take(&mut lists[slot])))
+        cats.into_iter()
+            .map(|(cat, classes)| (cat, self.group(classes)))
             .collect()
     }
-}
 
-impl<'a> Deref for Fits<'a> {
-    type Target = [NodeFit<'a>];
-    fn deref(&self) -> &[NodeFit<'a>] {
-        &self.nodes
+    /// The nodes that pass every filter as one group, when there are any.
+    pub fn fitting(&self) -> Option<Group<'a>> {
+        let classes: Vec<usize> = (0..self.verdicts.len())
+            .filter(|&c| self.verdicts[c].exclusions.is_empty())
+            .collect();
+        (!classes.is_empty()).then(|| self.group(classes))
+    }
+
+    /// The nodes that pass every filter and were created after `t` (a Unix time), with
+    /// their creation times, in `snap.nodes()` order: read from the nodes sorted by
+    /// creation, not from every node.
+    pub fn fitting_created_after(&self, t: i64) -> Vec<(&'a str, i64)> {
+        let created = self.placer.created();
+        let start = created.partition_point(|(c, _)| *c <= t);
+        let mut newer: Vec<(usize, i64)> = created[start..]
+            .iter()
+            .filter(|(_, i)| {
+                self.verdicts[self.partition.class_of[*i] as usize]
+                    .exclusions
+                    .is_empty()
+            })
+            .map(|(c, i)| (*i, *c))
+            .collect();
+        newer.sort_unstable();
+        let nodes = self.placer.snap.nodes();
+        newer
+            .into_iter()
+            .map(|(i, c)| (nodes[i].1.metadata.name.as_str(), c))
+            .collect()
+    }
+
+    /// The nodes named `names`, in `snap.nodes()` order: found by name, not by a pass
+    /// over every node.
+    pub fn named<'n>(&self, names: impl IntoIterator<Item = &'n str>) -> Vec<NodeFit<'a>> {
+        let by_name = self.placer.by_name.get_or_init(|| {
+            let mut m: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, (_, n)) in self.placer.snap.nodes().iter().enumerate() {
+                m.entry(n.metadata.name.to_string()).or_default().push(i);
+            }
+            m
+        });
+        let mut idx: Vec<usize> = names
+            .into_iter()
+            .filter_map(|n| by_name.get(n))
+            .flatten()
+            .copied()
+            .collect();
+        idx.sort_unstable();
+        idx.dedup();
+        idx.into_iter().map(|i| self.node(i)).collect()
+    }
+
+    /// The nodes of `classes` (not empty) as one group.
+    fn group(&self, mut classes: Vec<usize>) -> Group<'a> {
+        let members = &self.partition.members;
+        classes.sort_by_key(|&c| members[c][0]);
+        let first = self.first_of(&classes, Group::SHOWN);
+        Group {
+            n: classes.iter().map(|&c| members[c].len()).sum(),
+            names: first
+                .iter()
+                .map(|&i| self.placer.snap.nodes()[i].1.metadata.name.as_str())
+                .collect(),
+            first: self.node(first[0]),
+            classes: classes
+                .iter()
+                .map(|&c| (members[c].len(), self.node(members[c][0] as usize)))
+                .collect(),
+        }
+    }
+
+    /// The first `k` nodes of `classes` in `snap.nodes()` order: each class's first `k`
+    /// merged, not every member.
+    fn first_of(&self, classes: &[usize], k: usize) -> Vec<usize> {
+        let mut idx: Vec<u32> = classes
+            .iter()
+            .flat_map(|&c| self.partition.members[c].iter().take(k).copied())
+            .collect();
+        idx.sort_unstable();
+        idx.truncate(k);
+        idx.into_iter().map(|i| i as usize).collect()
     }
 }
 
@@ -95,6 +268,14 @@ pub struct Placer<'a> {
     base: Vec<u32>,
     /// Per node: some allocatable value or bound request of it does not read.
     unread: Vec<bool>,
+    /// The nodes with `unread`, in order.
+    unread_at: Vec<usize>,
+    /// Per node that holds pods: the lowest priority among them, and the node; ascending.
+    lowest: std::cell::OnceCell<Vec<(i64, usize)>>,
+    /// Per node with a creation time that reads: that time and the node; ascending.
+    created: std::cell::OnceCell<Vec<(i64, usize)>>,
+    /// The nodes by name.
+    by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
     partitions: RefCell<HashMap<Consulted, Rc<Partition>>>,
     /// Per pod key: the partition and each class's verdict.
     answers: RefCell<HashMap<String, Answer>>,
@@ -121,20 +302,25 @@ impl<'a> Placer<'a> {
                     || node.status.allocatable.values().any(|q| q.value.is_none()),
             );
         }
+        let unread_at = (0..unread.len()).filter(|&i| unread[i]).collect();
         Placer {
             snap,
             usage,
             usages,
             base,
             unread,
+            unread_at,
+            lowest: std::cell::OnceCell::new(),
+            created: std::cell::OnceCell::new(),
+            by_name: std::cell::OnceCell::new(),
             partitions: RefCell::new(HashMap::new()),
             answers: RefCell::new(HashMap::new()),
             computed: std::cell::Cell::new(0),
         }
     }
 
-    /// Every node's verdict for `pod`, in `snap.nodes()` order.
-    pub fn evaluate(&self, pod_id: ObjectId, pod: &Pod) -> Fits<'a> {
+    /// Every node's verdict for `pod`, held per class of nodes.
+    pub fn evaluate<'p>(&'p self, pod_id: ObjectId, pod: &Pod) -> Fits<'p> {
         let key = pod_key(self.snap, self.usage, pod_id, pod);
         let known = key
             .as_ref()
@@ -146,11 +332,12 @@ impl<'a> Placer<'a> {
                 let partition = self.partition(filter.consulted());
                 let nodes = self.snap.nodes();
                 self.computed
-                    .set(self.computed.get() + partition.first.len());
+                    .set(self.computed.get() + partition.members.len());
                 let verdicts: Rc<[Rc<Verdict>]> = partition
-                    .first
+                    .members
                     .iter()
-                    .map(|&i| Rc::new(filter.verdict(&nodes[i].1, self.usages[i])))
+                    .map(|m| m[0] as usize)
+                    .map(|i| Rc::new(filter.verdict(&nodes[i].1, self.usages[i])))
                     .collect();
                 if let Some(k) = key {
                     self.answers
@@ -160,29 +347,46 @@ impl<'a> Placer<'a> {
                 (partition, verdicts)
             }
         };
-        let nodes = self
-            .snap
-            .nodes()
-            .iter()
-            .enumerate()
-            .map(|(i, (nid, node))| {
-                let class = partition.class_of[i];
-                NodeFit {
-                    id: *nid,
-                    name: node.metadata.name.as_str(),
-                    node,
-                    class,
-                    verdict: Rc::clone(&verdicts[class as usize]),
-                    usage: self.usages[i],
-                    unread: self.unread[i],
-                }
-            })
-            .collect();
         Fits {
-            nodes,
-            classes: verdicts.len(),
+            placer: self,
+            verdicts,
             partition,
+            all: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Per node that holds pods, the lowest priority among them; built once, for the
+    /// preemption check.
+    fn lowest(&self) -> &[(i64, usize)] {
+        self.lowest.get_or_init(|| {
+            let mut v: Vec<(i64, usize)> = self
+                .usages
+                .iter()
+                .enumerate()
+                .filter_map(|(i, u)| Some((u.by_priority(self.snap).pods.first()?.0, i)))
+                .collect();
+            v.sort_unstable();
+            v
+        })
+    }
+
+    /// Per node with a creation time that reads, that time; built once, for "the
+    /// scheduler's message is stale".
+    fn created(&self) -> &[(i64, usize)] {
+        self.created.get_or_init(|| {
+            let mut v: Vec<(i64, usize)> = self
+                .snap
+                .nodes()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (_, n))| {
+                    let t = n.metadata.creation_timestamp.as_deref()?;
+                    Some((crate::kube::time::parse_timestamp(t)?, i))
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        })
     }
 
     /// The nodes' classes for a pod that reads `consulted`, built once per such set.
@@ -193,7 +397,7 @@ impl<'a> Placer<'a> {
         let (keys, by_name) = &consulted;
         let mut ids: HashMap<(u32, Vec<Option<&str>>), u32> = HashMap::new();
         let mut class_of = Vec::with_capacity(self.base.len());
-        let mut first = Vec::new();
+        let mut members: Vec<Vec<u32>> = Vec::new();
         for (i, (_, node)) in self.snap.nodes().iter().enumerate() {
             let labels = &node.metadata.labels;
             let mut values: Vec<Option<&str>> = keys
@@ -203,14 +407,32 @@ impl<'a> Placer<'a> {
             if *by_name {
                 values.push(Some(node.metadata.name.as_str()));
             }
-            let next = first.len() as u32;
+            let next = members.len() as u32;
             let class = *ids.entry((self.base[i], values)).or_insert(next);
             if class == next {
-                first.push(i);
+                members.push(Vec::new());
             }
+            members[class as usize].push(i as u32);
             class_of.push(class);
         }
-        let p = Rc::new(Partition { class_of, first });
+        let nodes = self.snap.nodes();
+        let name = |i: u32| nodes[i as usize].1.metadata.name.as_str();
+        let least_name = members
+            .iter()
+            .map(|m| {
+                // The smallest name; of equal names the last, as a scan in node order
+                // that keeps ties picks.
+                m.iter()
+                    .copied()
+                    .reduce(|b, i| if name(b) >= name(i) { i } else { b })
+                    .expect("a class has a node")
+            })
+            .collect();
+        let p = Rc::new(Partition {
+            class_of,
+            members,
+            least_name,
+        });
         self.partitions
             .borrow_mut()
             .insert(consulted, Rc::clone(&p));
@@ -345,7 +567,7 @@ mod tests {
             let fits = placer.evaluate(*id, p);
             let filter = PodFilter::new(&snap, &usage, *id, p);
             assert_eq!(fits.len(), 12);
-            for (f, (nid, n)) in fits.iter().zip(snap.nodes()) {
+            for (f, (nid, n)) in fits.nodes().iter().zip(snap.nodes()) {
                 let own = filter.verdict(n, usage.of(&n.metadata.name));
                 assert_eq!(f.id, *nid);
                 assert_eq!(
@@ -358,6 +580,91 @@ mod tests {
             }
         }
         assert_eq!(pending, 12);
+    }
+
+    /// The class-level views are what a pass over every node would give: per category
+    /// the count, the first names and the first node; the nodes that fit; per class the
+    /// node with the smallest name.
+    #[test]
+    fn class_views_match_a_pass_over_the_nodes() {
+        // Names out of node order, so "first" and "smallest name" differ.
+        let mut items: Vec<Value> = (0..23)
+            .map(|i| {
+                let mut n = node(i, ["2", "4", "8"][i % 3], ["a", "b"][i % 2], i % 5 == 4);
+                n["metadata"]["name"] = json!(format!("n{:02}", (i * 7) % 23));
+                n["metadata"]["creationTimestamp"] =
+                    json!(format!("2026-01-01T00:00:{:02}Z", (i * 5) % 23));
+                n
+            })
+            .collect();
+        items.push(pod("bound-1", "1500m", Some("n01"), json!({})));
+        for (i, cpu) in ["1", "3", "5", "9"].iter().enumerate() {
+            items.push(pod(&format!("p{i}"), cpu, None, json!({})));
+            items.push(pod(
+                &format!("z{i}"),
+                cpu,
+                None,
+                json!({"nodeSelector": {"zone": "b"}}),
+            ));
+        }
+        let snap = snapshot(items, "views");
+        let usage = Usage::build(&snap);
+        let placer = Placer::new(&snap, &usage);
+        for (id, p) in snap
+            .pods()
+            .iter()
+            .filter(|(_, p)| p.spec.node_name.is_none())
+        {
+            let fits = placer.evaluate(*id, p);
+            let all = fits.nodes();
+            let mut by_cat: BTreeMap<&str, Vec<&NodeFit>> = BTreeMap::new();
+            for f in all {
+                if let Some(c) = f.verdict.category.as_deref() {
+                    by_cat.entry(c).or_default().push(f);
+                }
+            }
+            let groups = fits.by_category();
+            assert_eq!(
+                groups.keys().collect::<Vec<_>>(),
+                by_cat.keys().collect::<Vec<_>>()
+            );
+            for (cat, g) in &groups {
+                let nodes = &by_cat[cat];
+                let names: Vec<&str> = nodes.iter().take(Group::SHOWN).map(|f| f.name).collect();
+                assert_eq!(
+                    (g.n, &g.names, g.first.id),
+                    (nodes.len(), &names, nodes[0].id)
+                );
+                assert_eq!(g.classes.iter().map(|(n, _)| n).sum::<usize>(), g.n);
+            }
+            let fitting: Vec<&NodeFit> = all.iter().filter(|f| f.fits()).collect();
+            let names: Vec<&str> = fitting.iter().take(Group::SHOWN).map(|f| f.name).collect();
+            let viewed = fits.fitting().map(|g| (g.n, g.names, g.first.id));
+            assert_eq!(
+                viewed,
+                fitting.first().map(|f| (fitting.len(), names, f.id))
+            );
+            assert_eq!(fits.any_fits(), !fitting.is_empty());
+            let t0 = crate::kube::time::parse_timestamp("2026-01-01T00:00:10Z").unwrap();
+            let newer: Vec<(&str, i64)> = fitting
+                .iter()
+                .map(|f| {
+                    let c = f.node.metadata.creation_timestamp.as_deref().unwrap();
+                    (f.name, crate::kube::time::parse_timestamp(c).unwrap())
+                })
+                .filter(|(_, c)| *c > t0)
+                .collect();
+            assert_eq!(fits.fitting_created_after(t0), newer);
+            for least in fits.least_named(|_| true) {
+                let smallest = all
+                    .iter()
+                    .filter(|f| f.class == least.class)
+                    .map(|f| f.name)
+                    .min()
+                    .unwrap();
+                assert_eq!(least.name, smallest);
+            }
+        }
     }
 
     /// Pods that ask alike are evaluated once, and nodes that are alike once per pod: 30
@@ -384,7 +691,8 @@ mod tests {
             let fits = placer.evaluate(*id, p);
             assert_eq!(fits.len(), 40);
             assert!(
-                fits.iter()
+                fits.nodes()
+                    .iter()
                     .all(|f| f.verdict.category.as_deref() == Some("insufficient"))
             );
         }

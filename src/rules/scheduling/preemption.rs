@@ -4,6 +4,7 @@
 
 use super::fit::{Exclusion, NodeFit};
 use super::message::FitMessage;
+use super::placer::Fits;
 use crate::kube::pod::Pod;
 use crate::rules::node_usage::priority_of;
 use crate::snapshot::{ObjectId, Snapshot};
@@ -15,28 +16,27 @@ pub(super) fn preemption(
     snap: &Snapshot,
     pod: &Pod,
     need: &BTreeMap<String, i128>,
-    capacity: &[&NodeFit],
+    fits: &Fits,
     msg: Option<&FitMessage>,
 ) -> String {
-    if capacity.is_empty() {
+    if !fits.any_capacity_only() {
         return String::new();
     }
     if pod.spec.preemption_policy.as_deref() == Some("Never") {
         return " Preemption is off for this pod (preemptionPolicy: Never).".into();
     }
     let prio = priority_of(snap, pod);
-    let mut any_lower = false;
+    // Only nodes with a pod below the pod's priority are read (a pass over every node
+    // was a pending pod times the cluster's nodes).
+    let candidates = fits.capacity_with_lower(prio);
+    let any_lower = !candidates.is_empty();
     // Nodes where evicting would make room, with how many pods it evicts there: the
     // victims are named for the first only (listing them for every node cost a pending
     // pod the whole cluster's pods once nodes fill up).
-    let mut helps: Vec<(&NodeFit, usize)> = Vec::new();
-    for f in capacity {
+    let mut helps: Vec<(NodeFit, usize)> = Vec::new();
+    for f in candidates {
         let by_priority = f.usage.by_priority(snap);
         let n = by_priority.below(prio);
-        if n == 0 {
-            continue;
-        }
-        any_lower = true;
         let enough = need.iter().all(|(r, want)| {
             let (free, _) = f.verdict.free.get(r).copied().unwrap_or((0, 0));
             *want <= free + by_priority.freed(n, r)
@@ -45,7 +45,7 @@ pub(super) fn preemption(
             _ => true,
         });
         if enough {
-            helps.push((*f, n));
+            helps.push((f, n));
         }
     }
     let hopeless = msg.and_then(FitMessage::preemption_hopeless);
@@ -78,7 +78,7 @@ pub(super) fn preemption(
             }
         );
     }
-    if let Some(&(f, n)) = helps.first() {
+    if let Some(&(ref f, n)) = helps.first() {
         // Named in the node's pod order, as the bundle lists them.
         let mut victims: Vec<ObjectId> = f.usage.by_priority(snap).pods[..n]
             .iter()

@@ -3,8 +3,9 @@
 //! does not recompute, and a cause key from its reasons when kdiag cannot recompute.
 //! [`super::message`] parses the message; this compares and words it.
 
-use super::fit::{Exclusion, NodeFit, per_class};
+use super::fit::Exclusion;
 use super::message::{FitMessage, ReasonKind};
+use super::placer::Fits;
 use std::collections::BTreeMap;
 
 /// "The scheduler agrees: …" or "The scheduler's message differs …", naming each count
@@ -17,7 +18,7 @@ use std::collections::BTreeMap;
 /// compared as one count. Reasons kdiag does not recompute are named, not counted as a
 /// disagreement.
 pub(super) fn compare(
-    fits: &[NodeFit],
+    fits: &Fits,
     msg: Option<&FitMessage>,
     text: Option<&str>,
     total: usize,
@@ -41,7 +42,7 @@ pub(super) fn compare(
     };
     let mut ours: BTreeMap<String, u32> = BTreeMap::new();
     // Counted once per class of nodes (they share a verdict), times its nodes.
-    for (n, f) in per_class(fits) {
+    for (n, f) in fits.classes() {
         let n = n as u32;
         match f.verdict.exclusions.first() {
             Some(x) if x.is_capacity() => {

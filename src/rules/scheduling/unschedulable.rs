@@ -8,13 +8,14 @@
 
 use super::autoscaler::autoscaler;
 use super::claims::{Claim, ClaimState, claims};
-use super::fit::{self, Exclusion, NodeFit};
+use super::fit::{self, Exclusion};
 use super::fit_text::{
-    closest, list_names, need_text, node_room_evidence, phrase, requests_evidence, short_resources,
+    closest, list_first_names, list_names, need_text, node_room_evidence, phrase,
+    requests_evidence, short_resources,
 };
 use super::message::FitMessage;
 use super::no_room::SharedCauses;
-use super::placer::{Fits, Placer};
+use super::placer::{Fits, Group, Placer};
 use super::preemption::preemption;
 use super::scheduler_compare::{compare, scheduler_cause, unrecomputed_reasons};
 use super::waiting::{Wait, Waiting};
@@ -343,9 +344,8 @@ fn analyze(
     let (autoscaler, as_ev) = autoscaler(snap, &events);
     extra.extend(as_ev);
     let notes = format!("{}{autoscaler}", wffc_note(&claims));
-    let fitting: Vec<&NodeFit> = fits.iter().filter(|f| f.fits()).collect();
-    if !fitting.is_empty() {
-        return fits_now(snap, said, &fitting, fits.len(), extra, &notes);
+    if let Some(fitting) = fits.fitting() {
+        return fits_now(snap, said, &fits, &fitting, extra, &notes);
     }
     if !said.has_evidence && fits.is_empty() {
         return None;
@@ -435,13 +435,13 @@ fn claim_words(c: &Claim) -> (String, String, &'static str) {
 
 /// The values the verdict rests on that do not read (the pod's requests, then the
 /// nodes'), the first few named: no verdict, rather than one computed with zero.
-fn unreadable(snap: &Snapshot, pod: &Pod, fits: &[NodeFit], need: &Units) -> Option<String> {
+fn unreadable(snap: &Snapshot, pod: &Pod, fits: &Fits, need: &Units) -> Option<String> {
     const SHOWN: usize = 3;
     let mut unread: Vec<String> = unread_requests(&pod.spec)
         .iter()
         .map(UnreadRequest::describe)
         .collect();
-    let (on_nodes, on_nodes_total) = fit::unread_capacity(snap, fits, need, SHOWN);
+    let (on_nodes, on_nodes_total) = fit::unread_capacity(snap, fits.unread_nodes(), need, SHOWN);
     let total = unread.len() + on_nodes_total;
     if total == 0 {
         return None;
@@ -491,8 +491,8 @@ fn wffc_note(claims: &[Claim]) -> String {
 fn fits_now(
     snap: &Snapshot,
     said: Said,
-    fitting: &[&NodeFit],
-    total: usize,
+    fits: &Fits,
+    fitting: &Group,
     mut extra: Vec<Evidence>,
     notes: &str,
 ) -> Option<Analysis> {
@@ -504,15 +504,13 @@ fn fits_now(
         .as_ref()
         .map(unrecomputed_reasons)
         .unwrap_or_default();
-    let (cause, mut what) = fits_now_words(&said, fitting, total, &unrecomputed);
+    let (cause, mut what) = fits_now_words(&said, fitting, fits.len(), &unrecomputed);
     if cause == "fits-now"
-        && let Some(stale) = stale_message(said.last_fit_event, fitting)
+        && let Some(stale) = stale_message(said.last_fit_event, fits)
     {
         what = format!("{what}; {stale}");
     }
-    for f in fitting.iter().take(1) {
-        extra.push(node_room_evidence(snap, f));
-    }
+    extra.push(node_room_evidence(snap, &fitting.first));
     let summary = format!(
         "cannot be scheduled{}: {what}.{}{notes}",
         said.since, said.scheduler_says
@@ -529,22 +527,23 @@ fn fits_now(
 /// stands, the bundle's or the scheduler's.
 fn fits_now_words(
     said: &Said,
-    fitting: &[&NodeFit],
+    fitting: &Group,
     total: usize,
     unrecomputed: &[String],
 ) -> (String, String) {
-    let names: Vec<&str> = fitting.iter().map(|f| f.name).collect();
+    let names = list_first_names(&fitting.names, fitting.n);
     // Nodes with no pod at all in the bundle: the bundle does not hold every pod
     // (Insights and partial dumps keep only some), so it cannot contradict the scheduler.
-    let uncollected = fitting.iter().all(|f| f.usage.pods.is_empty());
+    // (A class's nodes hold as many pods each.)
+    let uncollected = fitting.classes.iter().all(|(_, f)| f.usage.pods.is_empty());
     if uncollected && said.parsed.is_some() && unrecomputed.is_empty() {
         (
             said.cause_from_message(),
             format!(
                 "by the bundle's objects {} of {total} nodes could take it ({}), but the bundle holds no pod bound to {}, so it does not hold every pod and cannot check the scheduler's reasons, which stand",
-                fitting.len(),
-                list_names(&names),
-                if fitting.len() == 1 {
+                fitting.n,
+                names,
+                if fitting.n == 1 {
                     "that node"
                 } else {
                     "those nodes"
@@ -557,8 +556,8 @@ fn fits_now_words(
             format!(
                 "the scheduler excluded the nodes for reasons kdiag does not recompute ({}); by requests, taints, selectors and affinity {} of {total} nodes could take it ({})",
                 unrecomputed.join("; "),
-                fitting.len(),
-                list_names(&names)
+                fitting.n,
+                names
             ),
         )
     } else if let Some(m) = said.parsed.as_ref().filter(|m| m.nodes as usize != total) {
@@ -568,8 +567,8 @@ fn fits_now_words(
                 "the scheduler counted {} {}, but the bundle holds {total}, and by the bundle's nodes {} of them could take it ({}): the bundle's nodes are not the ones the scheduler saw (nodes were added or replaced after its message)",
                 m.nodes,
                 if m.nodes == 1 { "node" } else { "nodes" },
-                fitting.len(),
-                list_names(&names)
+                fitting.n,
+                names
             ),
         )
     } else {
@@ -577,8 +576,7 @@ fn fits_now_words(
             "fits-now".into(),
             format!(
                 "the bundle's nodes have room now: {} of {total} nodes pass every filter kdiag recomputes ({}), which disagrees with the scheduler's message; the cluster changed after it (pods finished or nodes were added) or the scheduler counts pods the bundle does not hold",
-                fitting.len(),
-                list_names(&names)
+                fitting.n, names
             ),
         )
     }
@@ -586,19 +584,8 @@ fn fits_now_words(
 
 /// "the scheduler's message is stale: …" when fitting nodes were created after the
 /// scheduler's last message (`last_msg`): it never saw them.
-fn stale_message(last_msg: Option<i64>, fitting: &[&NodeFit]) -> Option<String> {
-    let newer: Vec<(&str, i64)> = fitting
-        .iter()
-        .filter_map(|f| {
-            let created = f
-                .node
-                .metadata
-                .creation_timestamp
-                .as_deref()
-                .and_then(parse_timestamp)?;
-            (created > last_msg?).then_some((f.name, created))
-        })
-        .collect();
+fn stale_message(last_msg: Option<i64>, fits: &Fits) -> Option<String> {
+    let newer = fits.fitting_created_after(last_msg?);
     if newer.is_empty() {
         return None;
     }
@@ -635,16 +622,17 @@ fn no_node_fits(
 ) -> Analysis {
     let total = fits.len();
     let by_cat = fits.by_category();
-    let mut cats: Vec<(&&str, &Vec<&NodeFit>)> = by_cat.iter().collect();
-    cats.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+    let mut cats: Vec<(&&str, &Group)> = by_cat.iter().collect();
+    cats.sort_by(|a, b| b.1.n.cmp(&a.1.n).then(a.0.cmp(b.0)));
     let cause = if total == 0 {
         "no-nodes".to_string()
     } else {
         let mut keys: Vec<String> = by_cat
             .iter()
-            .map(|(k, nodes)| {
+            .map(|(k, g)| {
                 if *k == "insufficient" {
-                    format!("insufficient-{}", short_resources(nodes).join(","))
+                    let classes = g.classes.iter().map(|(n, f)| (*n, &*f.verdict));
+                    format!("insufficient-{}", short_resources(classes).join(","))
                 } else {
                     k.to_string()
                 }
@@ -654,26 +642,26 @@ fn no_node_fits(
         keys.join("+")
     };
     let mut parts = Vec::new();
-    for (_, nodes) in &cats {
-        let x = nodes[0]
+    for (_, g) in &cats {
+        let x = g
+            .first
             .verdict
             .exclusions
             .first()
             .expect("grouped by first exclusion");
-        parts.push(phrase(snap, x, nodes, total));
+        parts.push(phrase(snap, x, g, total));
     }
-    let capacity: Vec<&NodeFit> = fits.iter().filter(|f| f.capacity_only()).collect();
-    let closest = closest(need, fits, &capacity);
+    let closest = closest(need, fits);
     if let Some((f, _)) = &closest {
         extra.push(node_room_evidence(snap, f));
     }
-    for (_, nodes) in &cats {
-        if let Some(Exclusion::Taint(_)) = nodes[0].verdict.exclusions.first() {
+    for (_, g) in &cats {
+        if let Some(Exclusion::Taint(_)) = g.first.verdict.exclusions.first() {
             extra.push(evidence::field(
                 snap,
-                nodes[0].id,
+                g.first.id,
                 &["spec", "taints"],
-                format!("node {}: spec.taints", nodes[0].name),
+                format!("node {}: spec.taints", g.first.name),
             ));
         }
     }
@@ -683,7 +671,7 @@ fn no_node_fits(
     let preemption = if hopeless_size {
         String::new()
     } else {
-        preemption(snap, pod, need, &capacity, said.parsed.as_ref())
+        preemption(snap, pod, need, fits, said.parsed.as_ref())
     };
     let comparison = compare(fits, said.parsed.as_ref(), said.text.as_deref(), total);
     let what = if total == 0 {
@@ -709,12 +697,12 @@ fn no_node_fits(
 
 /// One clause per excluding constraint, the one excluding most nodes first (`cats` is in
 /// that order).
-fn exclusion_help(cats: &[(&&str, &Vec<&NodeFit>)], hopeless_size: bool) -> String {
+fn exclusion_help(cats: &[(&&str, &Group)], hopeless_size: bool) -> String {
     let mut clauses: Vec<&str> = Vec::new();
     let mut capacity_seen = false;
     for x in cats
         .iter()
-        .filter_map(|(_, nodes)| nodes[0].verdict.exclusions.first())
+        .filter_map(|(_, g)| g.first.verdict.exclusions.first())
     {
         capacity_seen |= x.is_capacity();
         let clause = exclusion_clause(x, hopeless_size);

@@ -224,22 +224,24 @@ fn analyze(snap: &Snapshot, counts: &Counts, id: ObjectId, pod: &Pod) -> Option<
         return None;
     }
     let now = usage.evaluate(id, pod);
-    if now.is_empty() || now.iter().any(NodeFit::fits) {
+    if now.is_empty() || now.any_fits() {
         return None;
     }
     let need = pod_units(&pod.spec);
-    if fit::unread_capacity(snap, &now, &need, 0).1 > 0 {
+    if fit::unread_capacity(snap, now.unread_nodes(), &need, 0).1 > 0 {
         return None;
     }
     let later = without.evaluate(id, pod);
     let mut freed = Vec::new();
     let mut ids = BTreeSet::new();
     let prio = priority_of(snap, pod);
-    for (n, l) in now.iter().zip(later.iter()) {
-        if !l.fits() || taken_by_nominated(snap, counts.nominated, id, prio, &need, l) {
+    // Only nodes that fit once the terminating pods are gone can be freed by them.
+    for i in later.indices_where(|v| v.exclusions.is_empty()) {
+        let (n, l) = (now.node(i), later.node(i));
+        if taken_by_nominated(snap, counts.nominated, id, prio, &need, &l) {
             continue;
         }
-        let held = holders(snap, pod, n);
+        let held = holders(snap, pod, &n);
         if held.is_empty() {
             continue;
         }
