@@ -288,3 +288,87 @@ fn scan_reads_folders_of_folders_of_bundles_and_names_each_in_the_table() {
         refused.stderr
     );
 }
+
+/// `-o jsonpath=` and `-o custom-columns=` as kubectl prints them (compared byte for
+/// byte with the pinned kubectl in `serve_clients.rs`; these hold without it).
+#[test]
+fn jsonpath_and_custom_columns_print_as_kubectl() {
+    let names = kdiag(&[
+        "get",
+        "nodes",
+        "-o",
+        r#"jsonpath={range .items[*]}{.metadata.name}{"\t"}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}"#,
+        SEED,
+    ]);
+    assert_eq!(names.code, 0, "{}", names.stderr);
+    let listed = kdiag(&["get", "nodes", "-o", "name", SEED]).stdout;
+    assert_eq!(names.stdout.lines().count(), listed.lines().count());
+    for (line, name) in names.stdout.lines().zip(listed.lines()) {
+        let (n, ready) = line.split_once('\t').expect("a tab between");
+        assert_eq!(format!("node/{n}"), name);
+        assert!(
+            ready == "True" || ready == "False" || ready == "Unknown",
+            "{line}"
+        );
+    }
+    // No newline of its own, a space between the values of one action.
+    let flat = kdiag(&[
+        "get",
+        "nodes",
+        "-o",
+        "jsonpath={.items[*].metadata.name}",
+        SEED,
+    ]);
+    assert_eq!(
+        flat.stdout,
+        names
+            .stdout
+            .lines()
+            .map(|l| l.split('\t').next().unwrap())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let cols = kdiag(&[
+        "get",
+        "pods",
+        "-n",
+        "demo",
+        "-o",
+        "custom-columns=NAME:.metadata.name,NODE:.spec.nodeName,X:.spec.nothing",
+        SEED,
+    ]);
+    assert_eq!(cols.code, 0, "{}", cols.stderr);
+    let mut lines = cols.stdout.lines();
+    assert_eq!(
+        lines.next().unwrap().split_whitespace().collect::<Vec<_>>(),
+        ["NAME", "NODE", "X"]
+    );
+    assert!(lines.all(|l| l.ends_with("   <none>")), "{}", cols.stdout);
+    // Mistakes, in kubectl's words, before the bundle is read.
+    for (format, words) in [
+        (
+            "yamll",
+            "unable to match a printer suitable for the output format \"yamll\", allowed formats are: custom-columns,json,jsonpath,name,wide,yaml",
+        ),
+        (
+            "jsonpath",
+            "template format specified but no template given",
+        ),
+        (
+            "jsonpath={.items[",
+            "error parsing jsonpath {.items[, unterminated array",
+        ),
+        (
+            "custom-columns=NAME",
+            "unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>",
+        ),
+        (
+            "jsonpath={.items[99]}",
+            "error executing jsonpath \"{.items[99]}\": Error executing template: array index out of bounds: index 99, length",
+        ),
+    ] {
+        let run = kdiag(&["get", "nodes", "-o", format, SEED]);
+        assert_eq!(run.code, 2, "{format}: {}", run.stdout);
+        assert!(run.stderr.contains(words), "{format}: {}", run.stderr);
+    }
+}

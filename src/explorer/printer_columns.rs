@@ -240,7 +240,7 @@ fn rfc3339(s: &str) -> bool {
 
 /// A value as kubectl's JSONPath prints one result: lists and objects as compact JSON
 /// (keys sorted, `<`, `>`, `&` escaped as Go's encoder does), `null` as `<no value>`.
-fn as_text(v: &Value) -> String {
+pub(super) fn as_text(v: &Value) -> String {
     match v {
         Value::Null => "<no value>".into(),
         Value::String(s) => s.clone(),
@@ -261,7 +261,7 @@ fn as_text(v: &Value) -> String {
 }
 
 /// Go's `fmt.Sprint` of a float64 (`%g`, shortest): an exponent below 1e-4 or from 1e6.
-fn go_float(f: f64) -> String {
+pub(super) fn go_float(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0" } else { "0" }.into();
     }
