@@ -372,3 +372,99 @@ fn jsonpath_and_custom_columns_print_as_kubectl() {
         assert!(run.stderr.contains(words), "{format}: {}", run.stderr);
     }
 }
+
+/// A bundle whose pods were collected after its events (as sbctl's): the newest event,
+/// the snapshot's time, lies 30s before a container exit the pod records.
+const LATE_POD: &str = r#"apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Event
+  metadata: {name: web-1.a, namespace: shop, creationTimestamp: "2026-01-01T09:59:10Z"}
+  involvedObject: {kind: Pod, name: web-1, namespace: shop}
+  reason: BackOff
+  type: Warning
+  message: Back-off restarting failed container
+  count: 2
+  firstTimestamp: "2026-01-01T09:59:10Z"
+  lastTimestamp: "2026-01-01T10:00:00Z"
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: web-1, namespace: shop, creationTimestamp: "2026-01-01T09:59:00Z", uid: u-web-1}
+  spec:
+    nodeName: node-a
+    containers: [{name: web, image: web:1}]
+  status:
+    phase: Running
+    startTime: "2026-01-01T09:59:00Z"
+    conditions:
+    - {type: Ready, status: "False", lastTransitionTime: "2026-01-01T09:59:05Z"}
+    containerStatuses:
+    - name: web
+      image: web:1
+      ready: false
+      restartCount: 2
+      state: {waiting: {reason: CrashLoopBackOff, message: back-off 20s}}
+      lastState: {terminated: {exitCode: 1, reason: Error, startedAt: "2026-01-01T10:00:29Z", finishedAt: "2026-01-01T10:00:30Z"}}
+- apiVersion: config.openshift.io/v1
+  kind: ClusterOperator
+  metadata: {name: dns, creationTimestamp: "2025-12-01T00:00:00Z"}
+  status:
+    conditions:
+    - {type: Available, status: "False", reason: DNSUnavailable, message: no DNS pods, lastTransitionTime: "2026-01-01T08:47:00Z"}
+    - {type: Progressing, status: "False", lastTransitionTime: "2026-01-01T08:47:00Z"}
+    - {type: Degraded, status: "True", reason: DNSDegraded, message: no DNS pods, lastTransitionTime: "2026-01-01T08:47:00Z"}
+    versions: [{name: operator, version: 4.14.1}]
+"#;
+
+/// One clock: `get`'s ages (selective or full read) never go below zero where a pod
+/// records a time after the snapshot's, `get co` SINCE and `analyze`'s durations agree.
+#[test]
+fn one_snapshot_clock_for_get_describe_and_analyze() {
+    let dir = Scratch::with_files("late-pod", &[("bundle.yaml", LATE_POD)]);
+    let bundle = dir.file("bundle.yaml");
+    // kubectl, run when the pod was collected, printed the exit as just now.
+    let pods = kdiag(&["get", "pods", "-n", "shop", &bundle]);
+    assert_eq!(
+        pods.stdout,
+        "NAME    READY   STATUS             RESTARTS     AGE\nweb-1   0/1     CrashLoopBackOff   2 (0s ago)   90s\n"
+    );
+    // A full read (`--redact` reads everything) prints the same ages.
+    let full = kdiag(&["get", "pods", "-n", "shop", "--redact", &bundle]);
+    assert_eq!(full.stdout, pods.stdout);
+    // `get co` SINCE is Available's transition, which `analyze` measures too.
+    let co = kdiag(&["get", "co", &bundle]);
+    let since = co
+        .stdout
+        .lines()
+        .nth(1)
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap();
+    assert_eq!(since, "73m", "{}", co.stdout);
+    let report = json(&kdiag(&["analyze", "--format", "json", &bundle]));
+    let messages: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("dns is unavailable") && m.contains(&format!("for {since}"))),
+        "{messages:?}"
+    );
+    // describe names the snapshot time analyze reports.
+    let describe = kdiag(&["describe", "pod", "web-1", "-n", "shop", &bundle]);
+    let stamp = describe
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Snapshot:"))
+        .map(str::trim);
+    assert_eq!(
+        stamp,
+        report["inputs"][0]["as_of"].as_str(),
+        "{}",
+        describe.stdout
+    );
+}

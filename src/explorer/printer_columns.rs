@@ -17,7 +17,7 @@
 //!   evaluation error, or a value of another type is an empty cell. A cell stops at its
 //!   first line break, followed by `...`.
 
-use super::age::human_duration;
+use super::age::{human_duration, now_of};
 use super::jsonpath::{JsonPath, Num, number};
 use super::openshift_columns::OPENSHIFT_KINDS;
 use crate::kube::time::parse_timestamp;
@@ -219,7 +219,10 @@ fn cell(snap: &Snapshot, kind: &str, path: &JsonPath, v: &Value) -> String {
         ("boolean", Value::Bool(b)) => b.to_string(),
         ("date", Value::String(s)) if s.is_empty() || s == "null" => "<unknown>".into(),
         ("date", Value::String(s)) => {
-            match (rfc3339(s).then(|| parse_timestamp(s)).flatten(), snap.as_of) {
+            match (
+                rfc3339(s).then(|| parse_timestamp(s)).flatten(),
+                now_of(snap, v),
+            ) {
                 (None, _) => "<invalid>".into(),
                 (Some(t), Some(now)) => human_duration(now - t),
                 (Some(_), None) => "<unknown>".into(),
