@@ -468,3 +468,124 @@ fn one_snapshot_clock_for_get_describe_and_analyze() {
         describe.stdout
     );
 }
+
+/// Runs `kdiag ARGS` on a pseudo-terminal (util-linux `script`), with `env`.
+fn on_terminal(args: &str, env: &[(&str, &str)]) -> std::process::Output {
+    let script = ["/usr/bin/script", "/bin/script"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("util-linux `script`, to run kdiag on a terminal");
+    let line = format!("{} {args}", env!("CARGO_BIN_EXE_kdiag"));
+    std::process::Command::new(script)
+        .args(["-qec", &line, "/dev/null"])
+        .env("SHELL", "/bin/sh")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script runs")
+}
+
+#[test]
+fn man_opens_the_page_on_a_terminal_and_prints_roff_when_piped() {
+    let piped = kdiag(&["man"]);
+    assert_eq!(piped.code, 0);
+    assert!(
+        piped.stdout.contains(".TH kdiag 1"),
+        "{}",
+        &piped.stdout[..200]
+    );
+    // On a terminal, `man -l -` renders it (MANPAGER=cat: to the terminal, no pager).
+    let man_here = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("man").is_file()));
+    if man_here {
+        let shown = on_terminal("man", &[("MANPAGER", "cat"), ("PAGER", "cat")]);
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(text.contains("General Commands Manual"), "{text}");
+        assert!(!text.contains(".TH kdiag"), "{text}");
+    }
+    // Without `man`: the page is written to a file and the way to open it said.
+    let tmp = Scratch::new("man-tmp");
+    let empty = Scratch::new("no-man-path");
+    let shown = on_terminal("man", &[("PATH", empty.path()), ("TMPDIR", tmp.path())]);
+    let text = String::from_utf8_lossy(&shown.stdout);
+    let page = tmp.file("kdiag.1");
+    assert!(text.contains(&format!("man -l {page}")), "{text}");
+    assert!(
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .contains(".TH kdiag 1")
+    );
+}
+
+/// `kdiag __complete` (what the completion scripts call) completes from the bundle in use.
+#[test]
+fn completion_offers_kinds_namespaces_and_names_of_the_bundle_in_use() {
+    let complete = |words: &[&str]| -> Vec<String> {
+        let mut args = vec!["__complete"];
+        args.extend(words);
+        let run = kdiag_env(&args, None, &[("KDIAG_BUNDLE", SEED.to_string())]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout.lines().map(str::to_string).collect()
+    };
+    assert_eq!(complete(&["get", "deplo"]), ["deployments"]);
+    assert_eq!(complete(&["get", "-n", ""]), ["demo", "kube-system"]);
+    assert_eq!(
+        complete(&["get", "pods", "-n", "demo", "mig"]),
+        ["migrate-4kz7x", "migrate-9tqwn"]
+    );
+    assert_eq!(
+        complete(&["describe", "-n", "demo", "deploy/w"]),
+        ["deploy/web", "deploy/worker"]
+    );
+    assert_eq!(
+        complete(&["logs", "-n", "demo", "work"]),
+        ["worker-66b9dc7f5c-tq4vn"]
+    );
+    assert_eq!(
+        complete(&["get", "nodes", "node-"]),
+        ["node-a", "node-b", "node-c"]
+    );
+    // `default` holds none of the seed's pods; a PATH on the line is read over the one in use.
+    assert!(complete(&["get", "pods", ""]).is_empty());
+    let on_line = kdiag(&["__complete", "get", TARBALL, "pods", "-A", "web"]);
+    assert_eq!(on_line.stdout, "web-5c8d7b9f46-hj7wd\n");
+    // Flags are left to clap's script.
+    assert!(complete(&["get", "--na"]).is_empty());
+}
+
+/// The bash script calls it: `kdiag get pods -n demo mig<TAB>` in a real bash.
+#[test]
+fn the_bash_script_completes_names_through_kdiag() {
+    let script = kdiag(&["completions", "bash"]).stdout;
+    assert!(script.contains("kdiag __complete"), "{script}");
+    for shell in ["zsh", "fish"] {
+        assert!(
+            kdiag(&["completions", shell])
+                .stdout
+                .contains("kdiag __complete"),
+            "{shell}"
+        );
+    }
+    let dir = Scratch::with_files("bash-completion", &[("kdiag.bash", &script)]);
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_kdiag"))
+        .parent()
+        .unwrap();
+    let test = format!(
+        "source {}; COMP_WORDS=(kdiag get pods -n demo mig); COMP_CWORD=5; _kdiag_bundle; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        dir.file("kdiag.bash")
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &test])
+        .current_dir(root())
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env("KDIAG_BUNDLE", SEED)
+        .env("XDG_CONFIG_HOME", dir.path())
+        .output()
+        .expect("bash runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "migrate-4kz7x\nmigrate-9tqwn\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

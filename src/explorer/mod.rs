@@ -25,11 +25,13 @@
 //!   `selector.rs`: label selectors (`-l`); `field_selector.rs`: `--field-selector`;
 //!   `sort_by.rs`: `--sort-by`; `jsonpath_template.rs`: `-o jsonpath=`;
 //!   `custom_columns.rs`: `-o custom-columns=`; `get_request.rs`: `get`'s KIND, NAME and PATH arguments.
+//! - `complete.rs`: what a shell completes for `get`, `describe` and `logs`.
 //! - `yaml.rs`: an object as YAML (its own text from the bundle, or emitted).
 //! - `fields.rs`: a string or integer at a JSON pointer; `age.rs`: kubectl's AGE and durations.
 
 mod age;
 mod columns;
+pub mod complete;
 mod custom_columns;
 pub mod describe;
 mod describe_apps;
