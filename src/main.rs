@@ -79,7 +79,14 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff), or write one page per command into a folder.
+    /// The candidates a shell completes for `get`, `describe` and `logs` (the completion scripts call it).
+    #[command(name = "__complete", hide = true)]
+    Complete {
+        /// The words after `kdiag`, the last one being completed.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        words: Vec<String>,
+    },
+    /// Open the man page on a terminal (print it as roff when piped), or write one page per command into a folder.
     Man {
         /// Write kdiag.1 and kdiag-COMMAND.1 pages into this folder instead of printing kdiag.1.
         #[arg(long, value_name = "DIR")]
@@ -110,6 +117,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cli::merge::run(args),
         Command::Serve(args) => cli::serve::run(args),
         Command::Completions { shell } => cli::completions::run(Cli::command(), shell),
+        Command::Complete { words } => cli::completions::complete(&words),
         Command::Man { dir } => cli::man::run(Cli::command(), dir),
     }
 }

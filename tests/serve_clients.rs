@@ -198,6 +198,44 @@ fn compare_gets(case: &Case, k: &Kubectl, matched: &mut Vec<String>) {
         commands.push(vec!["get", "clusterqueues.kueue.x-k8s.io"]);
         commands.push(vec!["get", "localqueues.kueue.x-k8s.io", "-A"]);
     }
+    // kubectl's client-side printers: JSONPath templates and custom columns.
+    let one_pod = format!("pods/{}", case.pod);
+    commands.extend([
+        vec!["get", "pods", "-A", "-o", CUSTOM_COLUMNS],
+        vec!["get", "pods", "-A", "-o", JSONPATH_RANGE],
+        vec!["get", "nodes", "-o", "jsonpath={.items[*].metadata.name}"],
+        vec!["get", "nodes", "-o", "jsonpath={.items[0].status.capacity}"],
+        vec![
+            "get",
+            "nodes",
+            "-o",
+            "jsonpath={.items[-1:].metadata.labels}",
+        ],
+        // Not `..`: kubectl walks a map's keys in Go's random order.
+        vec![
+            "get",
+            "pods",
+            "-A",
+            "-o",
+            "jsonpath={.items[*].spec.containers[*].image}",
+        ],
+        vec![
+            "get",
+            "-n",
+            case.namespace,
+            &one_pod,
+            "-o",
+            "jsonpath=name: {.metadata.name}{\"\\n\"}{.spec.containers[0]}",
+        ],
+        vec![
+            "get",
+            "-n",
+            case.namespace,
+            &one_pod,
+            "-o",
+            "custom-columns=NAME:metadata.name,LABELS:{.metadata.labels},VOL:.spec.volumes[*].name",
+        ],
+    ]);
     for args in commands {
         let theirs = k.ok(&args);
         let ours = explorer(&args, case.bundle);
@@ -209,6 +247,9 @@ fn compare_gets(case: &Case, k: &Kubectl, matched: &mut Vec<String>) {
         matched.push(args.join(" "));
     }
 }
+
+const CUSTOM_COLUMNS: &str = r#"custom-columns=NAME:.metadata.name,NODE:.spec.nodeName,IP:status.podIP,READY:{.status.conditions[?(@.type=="Ready")].status},CONTAINERS:.spec.containers[*].name,RESTARTS:.status.containerStatuses[*].restartCount,OWNER:.metadata.ownerReferences[0].kind"#;
+const JSONPATH_RANGE: &str = r#"jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\t"}{.status.phase}{"\t"}{range .status.containerStatuses[*]}{.name}={.ready},{end}{"\n"}{end}"#;
 
 /// A describe text cut where kubectl's own side begins to differ: the part before
 /// `Events:` (with the client-clock AGE column of `Non-terminated Pods` dropped and the

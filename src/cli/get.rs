@@ -10,7 +10,6 @@ use crate::explorer::get_request::{Request, no_path, split_args};
 use crate::explorer::{GetFormat, GetQuery, needs};
 use crate::report::redact::Redactor;
 use crate::snapshot::Snapshot;
-use clap::ValueEnum;
 use std::process::ExitCode;
 
 pub const EXAMPLES: &str = "\
@@ -22,6 +21,8 @@ Examples:
   kdiag get pods,svc -n shop bundle/          several kinds; `all` is kubectl's all
   kdiag get po -A -l 'app in (web,api)' --field-selector status.phase!=Running bundle/
   kdiag get po -A --sort-by .status.containerStatuses[0].restartCount bundle/
+  kdiag get po -A -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName bundle/
+  kdiag get po -n shop -o jsonpath='{range .items[*]}{.metadata.name}{\"\\t\"}{.status.phase}{\"\\n\"}{end}' bundle/
   kdiag get cq bundle/                        Kueue ClusterQueues (also kwl, lq, rf)
   kdiag get co must-gather/                   custom resources print their CRD's columns
   kdiag get ev -n shop bundle/                events, oldest first
@@ -44,9 +45,11 @@ pub struct GetArgs {
     /// All namespaces.
     #[arg(long = "all-namespaces", short = 'A', conflicts_with = "namespace")]
     pub all_namespaces: bool,
-    /// Output format: a table (default), wide, yaml, json or name.
-    #[arg(long = "output", short = 'o', value_enum)]
-    pub output: Option<OutputArg>,
+    /// Output format: a table (default), wide, yaml, json, name,
+    /// `jsonpath=TEMPLATE` (e.g. `'{range .items[*]}{.metadata.name}{"\n"}{end}'`) or
+    /// `custom-columns=HEADER:PATH,…` (e.g. `NAME:.metadata.name,NODE:.spec.nodeName`).
+    #[arg(long = "output", short = 'o', value_name = "FORMAT", value_parser = GetFormat::parse)]
+    pub output: Option<GetFormat>,
     /// Only objects whose labels match, e.g. `app=web,tier!=cache`, `app in (a,b)`,
     /// `tier notin (db)`, `app`, `!canary`.
     #[arg(long = "selector", short = 'l', value_name = "SELECTOR")]
@@ -68,27 +71,13 @@ pub struct GetArgs {
     pub merge: bool,
 }
 
-/// `-o`'s words, one per [`GetFormat`].
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputArg {
-    Wide,
-    Yaml,
-    Json,
-    Name,
-}
-
 impl GetArgs {
     /// What the explorer is asked besides the KIND, NAME and PATH arguments.
     fn query(&self) -> GetQuery {
         GetQuery {
             namespace: self.namespace.clone(),
             all_namespaces: self.all_namespaces,
-            output: self.output.map(|o| match o {
-                OutputArg::Wide => GetFormat::Wide,
-                OutputArg::Yaml => GetFormat::Yaml,
-                OutputArg::Json => GetFormat::Json,
-                OutputArg::Name => GetFormat::Name,
-            }),
+            output: self.output.clone(),
             selector: self.selector.clone(),
             field_selector: self.field_selector.clone(),
             sort_by: self.sort_by.clone(),
@@ -157,10 +146,15 @@ fn get(args: &GetArgs) -> Result<ExitCode, String> {
         namespace_hint();
     }
     let redactor = query.redact.then(|| Redactor::from_snapshot(&snap));
-    let text = render(&snap, &tables, &request, &query, redactor.as_ref());
+    let text = render(&snap, &tables, &request, &query, redactor.as_ref())?;
     // JSON and YAML are masked and escaped by their serializer; tables and names are text.
     let code = match query.output {
-        Some(GetFormat::Json | GetFormat::Yaml) => write_stdout(&text),
+        Some(
+            GetFormat::Json
+            | GetFormat::Yaml
+            | GetFormat::JsonPath(_)
+            | GetFormat::CustomColumns(_),
+        ) => write_stdout(&text),
         _ => write_bundle_text(text, redactor.as_ref()),
     };
     Ok(if not_found.is_empty() { code } else { failed() })

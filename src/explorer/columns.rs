@@ -4,7 +4,7 @@
 //! kind's columns ([`columns_of`]) and computes the cells it shows; [`columns`] is the
 //! header and row `get` prints.
 
-use super::age::{age, created_age, human_duration};
+use super::age::{age, created_age, human_duration, now_of};
 use super::fields::{int_at, str_at};
 use super::pod_status::pod_status;
 use crate::kube::time::parse_timestamp;
@@ -298,7 +298,7 @@ static PRINTERS: &[Printer] = &[
             col("LAST SCHEDULE", |o| {
                 match str_at(o.v, "/status/lastScheduleTime") {
                     "" => "<none>".into(),
-                    t => age(o.snap, t),
+                    t => age(o.snap, o.v, t),
                 }
             }),
             AGE,
@@ -374,7 +374,7 @@ static PRINTERS: &[Printer] = &[
         columns: &[
             col("LAST SEEN", |o| {
                 let e = event(o);
-                match (e.last, o.snap.as_of) {
+                match (e.last, now_of(o.snap, o.v)) {
                     (Some(t), Some(now)) => human_duration(now - t),
                     _ => "<unknown>".into(),
                 }
@@ -628,7 +628,7 @@ fn pod_restarts(o: &Item) -> String {
                 .and_then(parse_timestamp)
         })
         .max();
-    match (last_restart, o.snap.as_of) {
+    match (last_restart, now_of(o.snap, o.v)) {
         (Some(t), Some(now)) if restarts > 0 => {
             format!("{restarts} ({} ago)", human_duration(now - t))
         }
@@ -696,7 +696,7 @@ fn job_duration(o: &Item) -> String {
     match (
         parse_timestamp(str_at(o.v, "/status/startTime")),
         parse_timestamp(str_at(o.v, "/status/completionTime")),
-        o.snap.as_of,
+        now_of(o.snap, o.v),
     ) {
         (Some(s), Some(e), _) => human_duration(e - s),
         (Some(s), None, Some(now)) => human_duration(now - s),

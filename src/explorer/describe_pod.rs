@@ -45,7 +45,7 @@ pub(super) fn describe_pod(snap: &Snapshot, v: &Value, w: &mut Tabbed) {
     if !deleting.is_empty() && phase != "Failed" && phase != "Succeeded" {
         w.line(
             0,
-            &format!("Status:\tTerminating (lasts {})", age(snap, deleting)),
+            &format!("Status:\tTerminating (lasts {})", age(snap, v, deleting)),
         );
         let grace = v
             .pointer("/metadata/deletionGracePeriodSeconds")

@@ -4,14 +4,17 @@
 //! to read of the bundle is said in `needs.rs`.
 
 use super::columns::columns;
+use super::custom_columns::CustomColumns;
 use super::field_selector::{FieldReq, check_fields, matches_fields, parse_field_selector};
 use super::get_request::Request;
+use super::jsonpath_template::Template;
 use super::lookup::{Kind, cluster_scoped, kind_names, resolve_kind, resolve_object};
 use super::printer_columns::{custom_table, printer_columns};
 use super::selector::{Req, matches_selector, parse_selector};
 use super::sort_by::{compare, parse_sort_by, sort_key};
 use super::yaml::{object_json, object_yaml, object_yaml_of};
 use super::{GetFormat, GetQuery};
+use crate::parse::terminal;
 use crate::parse::typo::did_you_mean;
 use crate::report::redact::Redactor;
 use crate::snapshot::{ObjectId, Snapshot};
@@ -37,17 +40,19 @@ impl Table {
 }
 
 /// The objects picked, as `-o` asks: JSON or YAML (a `List` unless one object was named),
-/// names, or a table per kind. JSON and YAML are masked value by value with `redactor`
-/// and escaped by their serializer only: they go out as
-/// they are, to a terminal too; a table or names are text the caller masks and escapes
-/// for the terminal.
+/// names, a JSONPath template run on that JSON, custom columns, or a table per kind.
+/// JSON, YAML, JSONPath and custom columns are masked value by value with `redactor`
+/// and escaped by their serializer (JSONPath and custom columns: each value from the
+/// bundle): they go out as they are, to a terminal too; a table or names are text the
+/// caller masks and escapes for the terminal. `Err`: a template that fails on the data,
+/// in kubectl's words.
 pub fn render(
     snap: &Snapshot,
     tables: &[Table],
     request: &Request,
     query: &GetQuery,
     redactor: Option<&Redactor>,
-) -> String {
+) -> Result<String, String> {
     let all_ids: Vec<ObjectId> = tables.iter().flat_map(|t| t.ids.iter().copied()).collect();
     let single = request.named() == 1 && all_ids.len() == 1;
     let masked = |v: serde_json::Value| match redactor {
@@ -59,13 +64,29 @@ pub fn render(
         Some(r) => object_yaml_of(&r.mask_value(&object_json(snap, id))),
         None => object_yaml(snap, id),
     };
-    match query.output {
+    // What kubectl's generic printers are given: the one object named, else a List.
+    let as_json = || {
+        if single {
+            masked(object_json(snap, all_ids[0]))
+        } else {
+            json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| masked(object_json(snap, id))).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+        }
+    };
+    Ok(match &query.output {
+        Some(GetFormat::JsonPath(t)) => {
+            Template::parse(t)?.execute(&as_json(), |s| terminal::lines(s).into_owned())?
+        }
+        Some(GetFormat::CustomColumns(spec)) => {
+            let objects: Vec<serde_json::Value> = all_ids
+                .iter()
+                .map(|&id| masked(object_json(snap, id)))
+                .collect();
+            let (header, rows) = CustomColumns::parse(spec)?
+                .rows(&objects, |s| terminal::one_line(s).into_owned())?;
+            table(&header, &rows)
+        }
         Some(GetFormat::Json) => {
-            let v = if single {
-                masked(object_json(snap, all_ids[0]))
-            } else {
-                json!({"apiVersion": "v1", "items": all_ids.iter().map(|&id| masked(object_json(snap, id))).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
-            };
+            let v = as_json();
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');
             crate::parse::terminal::json_escapes(&s).into_owned()
@@ -105,7 +126,7 @@ pub fn render(
                 .collect();
             printed.join("\n")
         }
-    }
+    })
 }
 
 /// What `get` reads before the bundle, so a typo costs no load: the label and field
@@ -116,9 +137,20 @@ pub struct Selectors {
     sort_by: Option<super::jsonpath::JsonPath>,
 }
 
+/// `-o jsonpath=` and `-o custom-columns=` are parsed before the bundle too (and again
+/// when printing, where they cannot fail).
+fn check_output(output: Option<&GetFormat>) -> Result<(), String> {
+    match output {
+        Some(GetFormat::JsonPath(t)) => Template::parse(t).map(drop),
+        Some(GetFormat::CustomColumns(spec)) => CustomColumns::parse(spec).map(drop),
+        _ => Ok(()),
+    }
+}
+
 impl Selectors {
     /// The selectors and sort key of `query`; `Err` says what does not read.
     pub fn parse(query: &GetQuery) -> Result<Selectors, String> {
+        check_output(query.output.as_ref())?;
         Ok(Selectors {
             labels: query.selector.as_deref().map(parse_selector).transpose()?,
             fields: query
@@ -336,9 +368,10 @@ pub(super) fn kind_table(
     (header, rows)
 }
 
-/// Cells padded to their column's width plus three spaces, as kubectl's tabwriter.
+/// Cells padded to their column's width plus three spaces, and to six at least, as
+/// kubectl's tabwriter (`minwidth` 6, `padding` 3).
 fn table(header: &[String], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count().max(3)).collect();
     for r in rows {
         for (i, c) in r.iter().enumerate() {
             if i < widths.len() {

@@ -7,8 +7,10 @@
 //! (an index out of range, a filter over a non-list, comparing a string with a number)
 //! is an error here too, and the caller shows an empty cell for it.
 //!
-//! Left out: `range`/`end` and other template text, and walking into a string's bytes
-//! (`..` and `.*` visit objects and lists only). Objects are visited in key order.
+//! Inside a template's `{…}` (`jsonpath_template.rs`, for `get -o jsonpath`) the action
+//! ends at its `}`, and the identifiers `range` and `end` are read. Left out: walking
+//! into a string's bytes (`..` and `.*` visit objects and lists only). Objects are
+//! visited in key order.
 
 use serde_json::{Number, Value};
 use std::borrow::Cow;
@@ -26,6 +28,8 @@ enum Node {
     Union(Vec<Vec<Node>>),
     Filter(Box<Filter>),
     Text(String),
+    /// `range` or `end` of a template, or an identifier upstream only refuses when run.
+    Ident(String),
     Int(i64),
     Float(f64),
     Bool(bool),
@@ -49,7 +53,31 @@ struct Filter {
 impl JsonPath {
     /// Parses a column's `jsonPath` (the text the API server wraps in `{…}`).
     pub fn parse(text: &str) -> Result<JsonPath, String> {
-        Parser { s: text, pos: 0 }.list().map(JsonPath)
+        Parser::new(text).list().map(JsonPath)
+    }
+
+    /// Parses the action of a template that starts at byte `pos` of `text` (after its
+    /// `{`), up to its `}`; returns the action and the byte after the `}`.
+    pub fn parse_action(text: &str, pos: usize) -> Result<(JsonPath, usize), String> {
+        let mut p = Parser {
+            s: text,
+            pos,
+            action: true,
+        };
+        let nodes = p.list()?;
+        Ok((JsonPath(nodes), p.pos))
+    }
+
+    /// Every value the expression selects from each of `input`, in order.
+    pub fn find_in<'a>(&self, input: Vec<Cow<'a, Value>>) -> Result<Vec<Cow<'a, Value>>, String> {
+        eval_list(input, &self.0)
+    }
+
+    /// Whether the action holds the identifier `name` (`range`, `end`).
+    pub fn has_ident(&self, name: &str) -> bool {
+        self.0
+            .iter()
+            .any(|n| matches!(n, Node::Ident(i) if i == name))
     }
 
     /// Every value the expression selects, in order.
@@ -61,6 +89,8 @@ impl JsonPath {
 struct Parser<'s> {
     s: &'s str,
     pos: usize,
+    /// In a template's `{…}`: ends at `}`, reads identifiers.
+    action: bool,
 }
 
 fn is_terminator(c: Option<char>) -> bool {
@@ -70,7 +100,15 @@ fn is_terminator(c: Option<char>) -> bool {
     )
 }
 
-impl Parser<'_> {
+impl<'s> Parser<'s> {
+    fn new(s: &'s str) -> Parser<'s> {
+        Parser {
+            s,
+            pos: 0,
+            action: false,
+        }
+    }
+
     fn rest(&self) -> &str {
         &self.s[self.pos..]
     }
@@ -106,7 +144,9 @@ impl Parser<'_> {
                 continue;
             }
             match self.bump() {
+                None if self.action => return Err("unclosed action".into()),
                 None => return Ok(nodes),
+                Some('}') if self.action => return Ok(nodes),
                 Some('\r' | '\n') => return Err("unclosed action".into()),
                 Some(' ' | '@' | '$') => {}
                 Some('[') => self.array(&mut nodes)?,
@@ -125,6 +165,7 @@ impl Parser<'_> {
                     match &self.s[start..self.pos] {
                         "true" => nodes.push(Node::Bool(true)),
                         "false" => nodes.push(Node::Bool(false)),
+                        other if self.action => nodes.push(Node::Ident(other.into())),
                         other => return Err(format!("unsupported identifier {other:?}")),
                     }
                 }
@@ -207,7 +248,7 @@ impl Parser<'_> {
             let mut members = Vec::new();
             for part in text.split(',') {
                 let inner = format!("[{}]", part.trim_matches(' '));
-                members.push(Parser { s: &inner, pos: 0 }.list()?);
+                members.push(Parser::new(&inner).list()?);
             }
             nodes.push(Node::Union(members));
             return Ok(());
@@ -218,7 +259,7 @@ impl Parser<'_> {
             .filter(|k| !k.contains('\''))
         {
             let inner = format!(".{key}");
-            nodes.extend(Parser { s: &inner, pos: 0 }.list()?);
+            nodes.extend(Parser::new(&inner).list()?);
             return Ok(());
         }
         nodes.push(Node::Slice(slice_params(text)?));
@@ -248,7 +289,7 @@ impl Parser<'_> {
         if self.bump() != Some(']') {
             return Err("unclosed array expect ]".into());
         }
-        let parse = |t: &str| Parser { s: t, pos: 0 }.list();
+        let parse = |t: &str| Parser::new(t).list();
         // Upstream's `^([^!<>=]+)([!<>=]+)(.+?)$`.
         let op_chars = |c: char| matches!(c, '!' | '<' | '>' | '=');
         let split = text.find(op_chars).filter(|&i| i > 0).and_then(|i| {
@@ -384,6 +425,11 @@ fn eval<'a>(input: Vals<'a>, node: &Node) -> Result<Vals<'a>, String> {
         Node::Int(i) => each_literal(Value::from(*i)),
         Node::Float(f) => each_literal(Number::from_f64(*f).map_or(Value::Null, Value::Number)),
         Node::Bool(b) => each_literal(Value::Bool(*b)),
+        // Upstream's `evalIdentifier`: `range` passes its input on; the template runs
+        // `end` (which selects nothing).
+        Node::Ident(i) if i == "range" => input,
+        Node::Ident(i) if i == "end" => Vec::new(),
+        Node::Ident(i) => return Err(format!("unrecognized identifier {i}")),
         Node::Field(key) => input
             .iter()
             .filter_map(|v| borrowed(v)?.as_object()?.get(key))

@@ -14,6 +14,13 @@ fn kubectl_kinds() -> impl Iterator<Item = (&'static KindInfo, &'static [&'stati
         .filter_map(|k| Some((k, k.kubectl_short_names()?)))
 }
 
+/// The plural names of the explorer's own kinds (what `kubectl get <TAB>` offers).
+pub(super) fn kubectl_plurals() -> impl Iterator<Item = &'static str> {
+    kubectl_kinds()
+        .map(|(k, _)| k.plural)
+        .filter(|p| !p.is_empty())
+}
+
 /// The explorer's kind that `t` (lower case, without a group) names: its singular (the
 /// lowercased Kind), plural or a short name.
 fn kubectl_kind(t: &str) -> Option<&'static KindInfo> {

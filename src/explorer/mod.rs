@@ -23,12 +23,16 @@
 //! - `lookup.rs`: kinds by kubectl's names, cluster scope, one object by name (and
 //!   where it is when `-n` names another namespace), names by prefix;
 //!   `selector.rs`: label selectors (`-l`); `field_selector.rs`: `--field-selector`;
-//!   `sort_by.rs`: `--sort-by`; `get_request.rs`: `get`'s KIND, NAME and PATH arguments.
+//!   `sort_by.rs`: `--sort-by`; `jsonpath_template.rs`: `-o jsonpath=`;
+//!   `custom_columns.rs`: `-o custom-columns=`; `get_request.rs`: `get`'s KIND, NAME and PATH arguments.
+//! - `complete.rs`: what a shell completes for `get`, `describe` and `logs`.
 //! - `yaml.rs`: an object as YAML (its own text from the bundle, or emitted).
 //! - `fields.rs`: a string or integer at a JSON pointer; `age.rs`: kubectl's AGE and durations.
 
 mod age;
 mod columns;
+pub mod complete;
+mod custom_columns;
 pub mod describe;
 mod describe_apps;
 mod describe_containers;
@@ -40,6 +44,7 @@ mod fields;
 pub mod get;
 pub mod get_request;
 mod jsonpath;
+mod jsonpath_template;
 pub mod logs;
 mod lookup;
 pub mod needs;
@@ -69,10 +74,40 @@ pub struct GetQuery {
 }
 
 /// `get -o`: what to print instead of a table.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GetFormat {
     Wide,
     Yaml,
     Json,
     Name,
+    /// `jsonpath=TEMPLATE`.
+    JsonPath(String),
+    /// `custom-columns=HEADER:PATH,…`.
+    CustomColumns(String),
+}
+
+impl GetFormat {
+    /// kubectl's `-o` words, as far as kdiag prints them.
+    pub fn parse(text: &str) -> Result<GetFormat, String> {
+        let (word, arg) = match text.split_once('=') {
+            Some((w, a)) => (w, Some(a)),
+            None => (text, None),
+        };
+        Ok(match (word, arg) {
+            ("wide", None) => GetFormat::Wide,
+            ("yaml", None) => GetFormat::Yaml,
+            ("json", None) => GetFormat::Json,
+            ("name", None) => GetFormat::Name,
+            ("jsonpath", a) => match a.filter(|a| !a.is_empty()) {
+                Some(t) => GetFormat::JsonPath(t.to_string()),
+                None => return Err("template format specified but no template given".into()),
+            },
+            ("custom-columns", a) => GetFormat::CustomColumns(a.unwrap_or("").to_string()),
+            _ => {
+                return Err(format!(
+                    "unable to match a printer suitable for the output format {text:?}, allowed formats are: custom-columns,json,jsonpath,name,wide,yaml"
+                ));
+            }
+        })
+    }
 }

@@ -17,7 +17,7 @@
 //!   evaluation error, or a value of another type is an empty cell. A cell stops at its
 //!   first line break, followed by `...`.
 
-use super::age::human_duration;
+use super::age::{human_duration, now_of};
 use super::jsonpath::{JsonPath, Num, number};
 use super::openshift_columns::OPENSHIFT_KINDS;
 use crate::kube::time::parse_timestamp;
@@ -242,7 +242,10 @@ fn cell(snap: &Snapshot, kind: &str, path: &JsonPath, v: &Value) -> String {
         ("boolean", Value::Bool(b)) => b.to_string(),
         ("date", Value::String(s)) if s.is_empty() || s == "null" => "<unknown>".into(),
         ("date", Value::String(s)) => {
-            match (rfc3339(s).then(|| parse_timestamp(s)).flatten(), snap.as_of) {
+            match (
+                rfc3339(s).then(|| parse_timestamp(s)).flatten(),
+                now_of(snap, v),
+            ) {
                 (None, _) => "<invalid>".into(),
                 (Some(t), Some(now)) => human_duration(now - t),
                 (Some(_), None) => "<unknown>".into(),
@@ -263,7 +266,7 @@ fn rfc3339(s: &str) -> bool {
 
 /// A value as kubectl's JSONPath prints one result: lists and objects as compact JSON
 /// (keys sorted, `<`, `>`, `&` escaped as Go's encoder does), `null` as `<no value>`.
-fn as_text(v: &Value) -> String {
+pub(super) fn as_text(v: &Value) -> String {
     match v {
         Value::Null => "<no value>".into(),
         Value::String(s) => s.clone(),
@@ -284,7 +287,7 @@ fn as_text(v: &Value) -> String {
 }
 
 /// Go's `fmt.Sprint` of a float64 (`%g`, shortest): an exponent below 1e-4 or from 1e6.
-fn go_float(f: f64) -> String {
+pub(super) fn go_float(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0" } else { "0" }.into();
     }

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// How far past the rest a time may lie before it is an outlier, not the clock.
-const SLACK: i64 = 3 * 86_400;
+pub const SLACK: i64 = 3 * 86_400;
 /// The same for a metadata time when only object creation times speak against it (a
 /// quiet cluster creates nothing for weeks).
 const METADATA_SLACK_OBJECTS: i64 = 30 * 86_400;
@@ -54,6 +54,11 @@ const STATUS_TIME_KEYS: [&str; 10] = [
 /// are passed over, not copied.
 pub fn status_time(body: &super::body::Body) -> Option<i64> {
     body.deserialize::<StatusTimes>().ok().and_then(|t| t.0)
+}
+
+/// [`status_time`] of an object already read into a tree.
+pub fn status_time_of(v: &serde_json::Value) -> Option<i64> {
+    StatusTimes::deserialize(v).ok().and_then(|t| t.0)
 }
 
 /// See [`status_time`].
