@@ -444,14 +444,28 @@ impl Browser {
 
     /// One DevTools command and its result (events in between are skipped).
     fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        match self.try_call(method, params) {
+            Ok(result) => result,
+            Err(m) => panic!("{method}: {m}"),
+        }
+    }
+
+    /// [`Self::call`], its error answer given back.
+    fn try_call(
+        &mut self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, serde_json::Value> {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&serde_json::json!({"id": id, "method": method, "params": params}).to_string());
         loop {
             let m: serde_json::Value = serde_json::from_str(&self.receive()).unwrap();
             if m["id"] == id {
-                assert!(m.get("error").is_none(), "{method}: {m}");
-                return m["result"].clone();
+                return match m.get("error") {
+                    None => Ok(m["result"].clone()),
+                    Some(_) => Err(m),
+                };
             }
         }
     }
@@ -469,8 +483,19 @@ impl Browser {
     /// Waits until the page at `url` has loaded.
     fn loaded(&mut self, url: &str) {
         for _ in 0..200 {
-            let v = self.eval("[location.href, document.readyState]");
-            if v[0] == url && v[1] == "complete" {
+            // While the page navigates, DevTools answers "Inspected target navigated or
+            // closed": not loaded yet.
+            let v = self.try_call(
+                "Runtime.evaluate",
+                serde_json::json!({
+                    "expression": "[location.href, document.readyState]",
+                    "returnByValue": true,
+                }),
+            );
+            if let Ok(r) = v
+                && r["result"]["value"][0] == url
+                && r["result"]["value"][1] == "complete"
+            {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(25));
@@ -487,12 +512,20 @@ impl Browser {
     fn click(&mut self, selector: &str) -> String {
         let sel = serde_json::to_string(selector).unwrap();
         let href = self.eval(&format!(
-            "(() => {{ const a = document.querySelector({sel}); if (!a) return null; a.scrollIntoView(); a.click(); return a.href; }})()"
+            "(() => {{ const a = document.querySelector({sel}); return a ? a.href : null; }})()"
         ));
         let href = href
             .as_str()
             .unwrap_or_else(|| panic!("no {selector} on {}", self.eval("location.href")))
             .to_string();
+        // The click navigates: its answer may be "Inspected target navigated or closed".
+        let _ = self.try_call(
+            "Runtime.evaluate",
+            serde_json::json!({
+                "expression": format!("(() => {{ const a = document.querySelector({sel}); a.scrollIntoView(); a.click(); }})()"),
+                "returnByValue": true,
+            }),
+        );
         self.loaded(&href);
         href
     }

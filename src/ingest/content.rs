@@ -2,7 +2,7 @@
 //! archive's members can be parsed as they are inflated, before every path (and so the
 //! layout) is known. What the content means for the bundle is decided by the caller.
 
-use super::{KeptText, body, buffers, early, header, json, layout, objects, yaml_split};
+use super::{KeptText, buffers, early, header, json, layout, objects, yaml_split};
 use crate::parse::{fast_yaml, pieces, spans};
 use std::sync::Arc;
 
@@ -144,7 +144,6 @@ fn scan_yaml_with(
     hint: Option<&'static str>,
     views: bool,
 ) -> (KeptText, Vec<objects::Doc>, Option<spans::ParseError>) {
-    use body::Body;
     use header::{Header, ItemHeader};
     let general = |text: String| {
         let (docs, error) = general_yaml(&text, &[]);
@@ -173,43 +172,11 @@ fn scan_yaml_with(
         // Items the fast path could not place: let the general parser read the file.
         return general(text);
     }
-    let (compacted, shifts) = if managed.is_empty() {
-        (None, fast_yaml::Shifts::default())
-    } else {
-        let (kept, shifts) = fast_yaml::compact(&text, &managed);
-        (Some(kept), shifts)
-    };
-    let text: KeptText = Arc::new(buffers::kept(text, compacted));
-    let shifts = &later.get_or_init(|| (text.clone(), shifts)).1;
-    let moved = |p: fast_yaml::ItemPos| fast_yaml::ItemPos {
-        offset: shifts.map(p.offset),
-        span: p.span,
-    };
-    let mut out = Vec::with_capacity(docs.len());
-    for d in docs {
-        let positions: Vec<_> = d.items.into_iter().map(moved).collect();
-        let header = objects::with_items(d.value, |i, h| objects::Item {
-            header: h,
-            body: Some(Body::Yaml {
-                text: text.clone(),
-                pos: positions[i],
-                item: true,
-            }),
-            span: positions[i].span,
-        });
-        out.push(objects::Doc {
-            header,
-            body: Body::Yaml {
-                text: text.clone(),
-                pos: moved(fast_yaml::ItemPos {
-                    offset: d.offset,
-                    span: d.span,
-                }),
-                item: false,
-            },
-            span: d.span,
-        });
-    }
+    let (text, shifts) = yaml_split::keep(text, &managed, &later);
+    let out = docs
+        .into_iter()
+        .map(|d| yaml_split::fast_doc(d, &text, shifts))
+        .collect();
     (text, out, None)
 }
 

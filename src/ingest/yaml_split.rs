@@ -57,14 +57,7 @@ pub fn read(
     let Some((parts, managed)) = parts(&text, hint, views, &later) else {
         return Err(text);
     };
-    let (compacted, shifts) = if managed.is_empty() {
-        (None, fast_yaml::Shifts::default())
-    } else {
-        let (kept, shifts) = fast_yaml::compact(&text, &managed);
-        (Some(kept), shifts)
-    };
-    let text: KeptText = Arc::new(buffers::kept(text, compacted));
-    let shifts = &later.get_or_init(|| (text.clone(), shifts)).1;
+    let (text, shifts) = keep(text, &managed, &later);
     let moved = |p: ItemPos| ItemPos {
         offset: shifts.map(p.offset),
         span: p.span,
@@ -78,24 +71,7 @@ pub fn read(
         .into_iter()
         .map(|part| match part {
             Part::Tree(doc) => doc,
-            Part::Fast(d) => {
-                let positions = d.items;
-                objects::Doc {
-                    header: objects::with_items(d.value, |i, h| objects::Item {
-                        header: h,
-                        body: Some(yaml(positions[i], true)),
-                        span: positions[i].span,
-                    }),
-                    body: yaml(
-                        ItemPos {
-                            offset: d.offset,
-                            span: d.span,
-                        },
-                        false,
-                    ),
-                    span: d.span,
-                }
-            }
+            Part::Fast(d) => fast_doc(d, &text, shifts),
             Part::List {
                 mut header,
                 offset,
@@ -129,6 +105,58 @@ pub fn read(
         })
         .collect();
     Ok((text, docs))
+}
+
+/// The file's text as kept (its `managedFields` blocks cut out when the fast path found
+/// any), set as the text the views' lazy fields point into, and how offsets in the read
+/// text move in the kept one.
+pub fn keep<'l>(
+    text: String,
+    managed: &[Managed],
+    later: &'l fast_yaml::LaterText,
+) -> (KeptText, &'l fast_yaml::Shifts) {
+    let (compacted, shifts) = if managed.is_empty() {
+        (None, fast_yaml::Shifts::default())
+    } else {
+        let (kept, shifts) = fast_yaml::compact(&text, managed);
+        (Some(kept), shifts)
+    };
+    let text: KeptText = Arc::new(buffers::kept(text, compacted));
+    let shifts = &later.get_or_init(|| (text.clone(), shifts)).1;
+    (text, shifts)
+}
+
+/// A document the fast path read, as an object (and its List items) placed in the kept
+/// `text`.
+pub fn fast_doc(
+    d: fast_yaml::Doc<Header<ItemHeader>>,
+    text: &KeptText,
+    shifts: &fast_yaml::Shifts,
+) -> objects::Doc {
+    let yaml = |pos: ItemPos, item: bool| Body::Yaml {
+        text: text.clone(),
+        pos: ItemPos {
+            offset: shifts.map(pos.offset),
+            span: pos.span,
+        },
+        item,
+    };
+    let positions = d.items;
+    objects::Doc {
+        header: objects::with_items(d.value, |i, h| objects::Item {
+            header: h,
+            body: Some(yaml(positions[i], true)),
+            span: positions[i].span,
+        }),
+        body: yaml(
+            ItemPos {
+                offset: d.offset,
+                span: d.span,
+            },
+            false,
+        ),
+        span: d.span,
+    }
 }
 
 /// Each document of `text` read as [`Part`]s, and the `managedFields` blocks the fast

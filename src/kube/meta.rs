@@ -14,6 +14,7 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ObjectMeta {
+    #[serde(deserialize_with = "string_only")]
     pub name: Str,
     pub namespace: Option<Str>,
     pub uid: Option<Str>,
@@ -26,6 +27,23 @@ pub struct ObjectMeta {
     pub creation_timestamp: Option<Str>,
     pub deletion_timestamp: Option<Str>,
     pub resource_version: Option<Str>,
+}
+
+/// `metadata.name` as the API server takes it: a string only. A plain `123` or `true`
+/// refuses the view, so the identity check reads the name again and names what it is,
+/// as it does for a file the general parser reads.
+fn string_only<'de, D: Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = Str;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E>(self, s: &str) -> Result<Str, E> {
+            Ok(Str::from(s))
+        }
+    }
+    d.deserialize_any(Text)
 }
 
 impl ObjectMeta {
