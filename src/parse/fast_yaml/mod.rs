@@ -429,12 +429,7 @@ pub fn scan_keeping<'a, T: Deserialize<'a>>(
     text: &'a str,
     later: &std::sync::Arc<LaterText>,
 ) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
-    let source = Source::Scanned {
-        at: text.as_ptr() as usize,
-        len: text.len(),
-        later: later.clone(),
-    };
-    reading(source, || scan(text))
+    reading(scanned(text, later), || scan(text))
 }
 
 /// [`scan_keeping`] of a piece of a file: the documents of `text[start..end]`, where
@@ -447,12 +442,18 @@ pub fn scan_piece_keeping<'a, T: Deserialize<'a>>(
     end: usize,
     later: &std::sync::Arc<LaterText>,
 ) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
-    let source = Source::Scanned {
+    reading(scanned(text, later), || {
+        scan_from(&text[..end], start, line, true)
+    })
+}
+
+/// The whole of `text` as the source [`LAZY`] fields are placed in, kept as `later` says.
+fn scanned(text: &str, later: &std::sync::Arc<LaterText>) -> Source {
+    Source::Scanned {
         at: text.as_ptr() as usize,
         len: text.len(),
         later: later.clone(),
-    };
-    reading(source, || scan_from(&text[..end], start, line, true))
+    }
 }
 
 /// Where `slice` lies in the file being read, when it does.
