@@ -265,4 +265,106 @@ fn merge_refuses_fifos_and_devices_and_holds_one_line() {
         "{}",
         run.stdout
     );
+    // Stdin that never ends (`merge - < /dev/zero`) stops at the entry limit.
+    let zero = std::process::Command::new(env!("CARGO_BIN_EXE_kdiag"))
+        .args(["merge", "-"])
+        .env("KDIAG_MAX_ENTRY_BYTES", (32u64 << 20).to_string())
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(zero.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&zero.stderr).trim(),
+        "kdiag: cannot read stdin: more than 33554432 bytes (KDIAG_MAX_ENTRY_BYTES) and no end; a scan result is a line of a few KB per bundle"
+    );
+}
+
+/// The file cap holds across a folder's archives together, not per archive: three
+/// archives of 60 files each beside nothing else pass a cap of 100 between them. The
+/// archives are read in name order up to the cap, each one cut short is named with the
+/// files it lost, and the run is the same every time (the archives are opened in
+/// parallel, then again in order when the cap is met).
+#[test]
+fn a_folder_of_archives_stops_at_the_file_cap_in_all() {
+    let dir = Scratch::new("walkcap");
+    let names: Vec<String> = (0..59).map(|i| format!("notes/{i:02}.txt")).collect();
+    for (archive, pod) in ["a", "b", "c"].into_iter().enumerate() {
+        let pod = String::from_utf8(bad_input_pod())
+            .unwrap()
+            .replace("name: crasher", &format!("name: crasher-{pod}"))
+            .replace("34cc65a7", &format!("34cc65a{archive}"));
+        let mut members: Vec<(&str, &[u8])> = vec![("pods.yaml", pod.as_bytes())];
+        members.extend(names.iter().map(|n| (n.as_str(), &b"x\n"[..])));
+        let packed = match archive {
+            1 => crate::zip_of(&members),
+            _ => crate::hostile::gzip(&crate::hostile::tar_of(&members)),
+        };
+        dir.write(["a.tar.gz", "b.zip", "c.tar.gz"][archive], packed);
+    }
+    for _ in 0..2 {
+        let (out, _) = analyze_with(dir.path(), None, &[("KDIAG_MAX_FILES", 100)]);
+        assert_eq!(
+            problem_lines(&out),
+            [
+                "b.zip: with this archive's files the input holds more than 100 files (KDIAG_MAX_FILES); its last 23 were not read",
+                "c.tar.gz: with this archive's files the input holds more than 100 files (KDIAG_MAX_FILES); its last 60 were not read",
+            ],
+        );
+        // The pods of a.tar.gz and b.zip (each archive's first member) are read.
+        assert_eq!(out["findings"].as_array().unwrap().len(), 2, "{out:#}");
+    }
+}
+
+/// Many bad pieces of one file are a few problems naming their lines, not one problem
+/// each (100,000 of them cost 400 MB and buried the one that mattered): documents that
+/// are no objects after a pod, one top-level key given again and again, documents that
+/// do not parse after a pod. The pods beside them are analyzed.
+#[test]
+fn many_bad_pieces_of_one_file_are_a_few_problems() {
+    let dir = Scratch::new("floods");
+    let pod = String::from_utf8(bad_input_pod()).unwrap();
+    let n = 20_000;
+    dir.write(
+        "docs.yaml",
+        format!("{pod}{}", "---\nkey: value\n".repeat(n)),
+    );
+    dir.write("keys.yaml", "key: value\n".repeat(n));
+    let broken = "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: b\nspec: [\n";
+    dir.write(
+        "broken.yaml",
+        format!(
+            "{}{}",
+            pod.replace("name: crasher", "name: other"),
+            broken.repeat(n)
+        ),
+    );
+    let (out, _) = analyze_with(dir.path(), None, &[]);
+    let p = problem_lines(&out);
+    let pod_lines = pod.lines().count();
+    let docs_first = pod_lines + 2;
+    let expected_docs = format!(
+        "docs.yaml: not a Kubernetes object (no `kind`, `apiVersion` or `metadata`) (and at {} more places in this file: lines {}, …)",
+        n - 1,
+        (1..=10)
+            .map(|i| (docs_first + 2 * i).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(p.contains(&expected_docs), "{p:#?}");
+    assert!(
+        p.contains(&format!(
+            "keys.yaml: top-level key `key` is given again at line 2 (first at line 1) and {} more times after it, with no `---` before it and not as the start of another object; the last value is read",
+            n - 2
+        )),
+        "{p:#?}"
+    );
+    let broken_problem = p.iter().find(|l| l.starts_with("broken.yaml: ")).unwrap();
+    assert!(
+        broken_problem.contains(&format!("; {n} documents skipped (the others at lines "))
+            && broken_problem.contains(", …), reading went on at the next `---`")
+            && broken_problem.len() < 400,
+        "{broken_problem}"
+    );
+    assert_eq!(p.len(), 4, "{p:#?}");
+    assert_eq!(out["findings"].as_array().unwrap().len(), 2, "{out:#}");
 }

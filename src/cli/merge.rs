@@ -38,9 +38,11 @@ pub fn run(args: MergeArgs) -> ExitCode {
     for f in &args.files {
         let name = if f == "-" { "stdin" } else { f.as_str() };
         let read = if f == "-" {
-            read_lines(std::io::stdin().lock(), &mut by_path)
+            // Stdin may never end (`< /dev/zero`): it is read up to the entry limit.
+            let limit = crate::ingest::source::max_entry_bytes();
+            read_lines(std::io::stdin().lock(), &mut by_path, Some(limit))
         } else {
-            open_regular(f).and_then(|file| read_lines(file, &mut by_path))
+            open_regular(f).and_then(|file| read_lines(file, &mut by_path, None))
         };
         let read = match read {
             Ok(read) => read,
@@ -97,10 +99,11 @@ struct Read {
 }
 
 /// Reads `reader` line by line into `by_path` (a bundle's last line wins), holding at most
-/// one line of [`MAX_LINE`] bytes at a time.
+/// one line of [`MAX_LINE`] bytes at a time, and failing past `limit` bytes when given.
 fn read_lines(
     reader: impl std::io::Read,
     by_path: &mut BTreeMap<String, Value>,
+    limit: Option<u64>,
 ) -> std::io::Result<Read> {
     use std::io::BufRead;
     let mut reader = std::io::BufReader::with_capacity(64 << 10, reader);
@@ -111,16 +114,24 @@ fn read_lines(
     let mut line = Vec::new();
     let mut too_long = false;
     let mut number = 1u64;
+    let mut total = 0u64;
     loop {
         let buf = reader.fill_buf()?;
         if buf.is_empty() {
             break;
         }
+
         let (piece, ends) = match memchr::memchr(b'\n', buf) {
             Some(i) => (&buf[..=i], true),
             None => (buf, false),
         };
         let used = piece.len();
+        total += used as u64;
+        if let Some(limit) = limit.filter(|l| total > *l) {
+            return Err(std::io::Error::other(format!(
+                "more than {limit} bytes (KDIAG_MAX_ENTRY_BYTES) and no end; a scan result is a line of a few KB per bundle"
+            )));
+        }
         if out.head.len() < MAX_LINE {
             let room = MAX_LINE - out.head.len();
             out.head.extend_from_slice(&piece[..used.min(room)]);

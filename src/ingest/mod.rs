@@ -9,6 +9,7 @@ pub mod body;
 pub mod buffers;
 pub mod clock;
 pub mod content;
+mod defects;
 pub mod dump_logs;
 pub mod early;
 pub mod header;
@@ -566,7 +567,7 @@ fn load_input(
                 if extracted.internal_dump {
                     read_as.internal_dumps.push(entry.path.clone());
                 }
-                for d in extracted.defects {
+                for d in defects::grouped(extracted.defects) {
                     loaded.problems.push(Problem {
                         input,
                         file: Some(entry.path.clone()),

@@ -755,7 +755,7 @@ fn expand_tar<R: Read>(
                 continue;
             }
             files += 1;
-            if files > cap {
+            if files > cap || !reading.budget.take_file() {
                 not_read += 1;
                 continue;
             }
@@ -866,7 +866,7 @@ fn expand_tar<R: Read>(
         if not_read > 0 {
             out.problems.push(SourceProblem {
                 path: archive_path.to_string(),
-                message: members_not_read(not_read),
+                message: members_not_read(not_read, files > cap),
             });
         }
         drain(archive.into_inner()).map_err(|e| reading.budget.tripped().map_or(e, str::to_string))
@@ -877,12 +877,18 @@ fn expand_tar<R: Read>(
     result
 }
 
-/// The problem of an archive that holds more files than a folder walk collects.
-fn members_not_read(n: u64) -> String {
-    format!(
-        "the archive holds more than {} files (KDIAG_MAX_FILES); the {n} after them were not read",
-        folder::max_folder_files()
-    )
+/// The problem of an archive that holds more files than a folder walk collects
+/// (`alone`), or whose files pass that number with the rest of the input's.
+fn members_not_read(n: u64, alone: bool) -> String {
+    let cap = folder::max_folder_files();
+    match alone {
+        true => format!(
+            "the archive holds more than {cap} files (KDIAG_MAX_FILES); the {n} after them were not read"
+        ),
+        false => format!(
+            "with this archive's files the input holds more than {cap} files (KDIAG_MAX_FILES); its last {n} were not read"
+        ),
+    }
 }
 
 /// Reads a tar's stream past its end, so that a compression's checks (gzip's CRC-32 and

@@ -5,6 +5,7 @@
 
 use super::spans::{ParseError, ParsedDoc, Span};
 use super::yaml;
+use std::collections::HashMap;
 
 /// Where a document starts without a `---` before it: an appended output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,13 +27,32 @@ pub struct Appended {
 /// One run of top-level keys between document starts.
 struct Run {
     split: Split,
-    /// Each key and the line it is on.
-    keys: Vec<(String, u32)>,
+    /// The key that started the run (a repeat, for runs after a document's first) and
+    /// its line.
+    first: Option<(String, u32)>,
+    /// Each key and the first line it is on (a map: a file of many distinct keys is one
+    /// look-up per line, not a walk of every key before it).
+    keys: HashMap<String, u32>,
 }
 
 impl Run {
+    fn new(split: Split) -> Run {
+        Run {
+            split,
+            first: None,
+            keys: HashMap::new(),
+        }
+    }
+
+    fn add(&mut self, key: &str, line: u32) {
+        if self.first.is_none() {
+            self.first = Some((key.to_string(), line));
+        }
+        self.keys.entry(key.to_string()).or_insert(line);
+    }
+
     fn has(&self, key: &str) -> bool {
-        self.keys.iter().any(|(k, _)| k == key)
+        self.keys.contains_key(key)
     }
 
     /// Keys that name an object on their own, as kubectl writes one (or a List) first.
@@ -47,10 +67,7 @@ impl Run {
 /// over the lines; only lines at column 0 are looked at.
 pub fn appended(text: &str) -> Appended {
     let mut out = Appended::default();
-    let mut runs: Vec<Run> = vec![Run {
-        split: Split { offset: 0, line: 1 },
-        keys: Vec::new(),
-    }];
+    let mut runs: Vec<Run> = vec![Run::new(Split { offset: 0, line: 1 })];
     let mut offset = 0;
     let mut line = 0u32;
     for raw in text.split_inclusive('\n') {
@@ -60,25 +77,21 @@ pub fn appended(text: &str) -> Appended {
         let l = raw.trim_end_matches(['\n', '\r']);
         if l == "---" || l.starts_with("--- ") || l == "..." || l.starts_with("... ") {
             settle(&mut runs, &mut out);
-            runs = vec![Run {
-                split: Split {
-                    offset,
-                    line: line + 1,
-                },
-                keys: Vec::new(),
-            }];
+            runs = vec![Run::new(Split {
+                offset,
+                line: line + 1,
+            })];
             continue;
         }
         let Some(key) = top_level_key(l) else {
             continue;
         };
         if runs.last().is_some_and(|r| r.has(key)) {
-            runs.push(Run {
-                split: Split { offset: at, line },
-                keys: vec![(key.to_string(), line)],
-            });
+            let mut run = Run::new(Split { offset: at, line });
+            run.add(key, line);
+            runs.push(run);
         } else if let Some(current) = runs.last_mut() {
-            current.keys.push((key.to_string(), line));
+            current.add(key, line);
         }
     }
     settle(&mut runs, &mut out);
@@ -86,10 +99,12 @@ pub fn appended(text: &str) -> Appended {
 }
 
 /// Decides the runs of one document: each run after the first that is an object after
-/// one that is, is a split; the others are merged back into the run before, with a note
-/// for their first key (the repeated one).
+/// one that is, is a split; the others are merged back into the run before, with one
+/// note per repeated key (its first repeat, and how many more there are).
 fn settle(runs: &mut Vec<Run>, out: &mut Appended) {
     let mut kept: Vec<Run> = Vec::new();
+    // Per repeated key: its note's place in `out.notes` and how many more repeats.
+    let mut noted: HashMap<String, (usize, u32)> = HashMap::new();
     for run in runs.drain(..) {
         let Some(last) = kept.last_mut() else {
             kept.push(run);
@@ -100,29 +115,41 @@ fn settle(runs: &mut Vec<Run>, out: &mut Appended) {
             kept.push(run);
             continue;
         }
-        let (key, line) = run.keys[0].clone();
-        let first = last
-            .keys
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map_or(0, |(_, l)| *l);
+        let Some((key, line)) = run.first.clone() else {
+            continue;
+        };
+        let first = last.keys.get(&key).copied().unwrap_or(0);
         // A repeated `kind`, `apiVersion` or `metadata` of one object is said with the
         // object (ingest names it); what else repeats is said here.
         let said_with_object = matches!(key.as_str(), "kind" | "apiVersion" | "metadata")
             && !(last.has("items") || run.has("items"));
         if !said_with_object {
-            out.notes.push((
-                line,
-                format!(
-                    "top-level key `{key}` is given again at line {line} (first at line {first}), with no `---` before it and not as the start of another object; the last value is read"
-                ),
-            ));
-        }
-        for k in run.keys {
-            if !last.has(&k.0) {
-                last.keys.push(k);
+            match noted.get_mut(&key) {
+                Some((_, more)) => *more += 1,
+                None => {
+                    noted.insert(key.clone(), (out.notes.len(), 0));
+                    out.notes.push((
+                        line,
+                        format!(
+                            "top-level key `{key}` is given again at line {line} (first at line {first})"
+                        ),
+                    ));
+                }
             }
         }
+        for (k, l) in run.keys {
+            last.keys.entry(k).or_insert(l);
+        }
+    }
+    for (at, more) in noted.into_values() {
+        let note = &mut out.notes[at].1;
+        if more > 0 {
+            note.push_str(&format!(
+                " and {more} more time{} after it",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
+        note.push_str(", with no `---` before it and not as the start of another object; the last value is read");
     }
 }
 
@@ -190,29 +217,44 @@ pub fn yaml_in_pieces(text: &str, splits: &[Split]) -> (Vec<ParsedDoc>, Option<P
         let end = bounds.get(i + 1).map_or(text.len(), |b| b.offset);
         let mut from = *piece;
         loop {
-            let (got, error) = yaml::parse_spending(&text[from.offset..end], &mut spent);
+            // After an error, one document at a time: a parse of all the rest would look
+            // through all of it again after each bad document.
+            let next = first
+                .is_some()
+                .then(|| next_marker(text, from, end, from.line + 1))
+                .flatten();
+            let until = next.map_or(end, |n| n.offset);
+            let (got, error) = yaml::parse_spending(&text[from.offset..until], &mut spent);
             let shift = from.line - 1;
             if first.is_some() {
                 skipped.read_after += got.len();
             }
             docs.extend(got.into_iter().map(|d| shifted(d, shift)));
-            let Some(mut e) = error else { break };
-            e.line = e.line.map(|l| l + shift);
-            let resume = e
-                .line
-                .filter(|_| !e.message.contains("alias bomb"))
-                .and_then(|l| next_marker(text, from, end, l));
-            if first.is_none() {
-                first = Some(e);
-            } else {
-                skipped.more += 1;
-                skipped.lines.extend(e.line);
-            }
-            match resume {
-                Some(next) => {
-                    skipped.resumed_at.get_or_insert(next.line);
-                    from = next;
+            let resume = match error {
+                None => next,
+                Some(mut e) => {
+                    e.line = e.line.map(|l| l + shift);
+                    let resume = match next {
+                        Some(next) => Some(next).filter(|_| !e.message.contains("alias bomb")),
+                        None => e
+                            .line
+                            .filter(|_| !e.message.contains("alias bomb"))
+                            .and_then(|l| next_marker(text, from, end, l)),
+                    };
+                    if first.is_none() {
+                        first = Some(e);
+                    } else {
+                        skipped.more += 1;
+                        skipped.lines.extend(e.line);
+                    }
+                    if let Some(next) = resume {
+                        skipped.resumed_at.get_or_insert(next.line);
+                    }
+                    resume
                 }
+            };
+            match resume {
+                Some(next) => from = next,
                 None => break,
             }
         }
@@ -226,19 +268,28 @@ pub fn yaml_in_pieces(text: &str, splits: &[Split]) -> (Vec<ParsedDoc>, Option<P
     (docs, error)
 }
 
+/// Lines of skipped documents named in the first error's message.
+const LINES_NAMED: usize = 10;
+
 /// What [`yaml_in_pieces`] adds to the first error's message.
 fn resumed_words(s: &Skipped) -> String {
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     let others = match s.lines.as_slice() {
         [] => String::new(),
         lines => format!(
-            " (the others at line{} {})",
+            " (the others at line{} {}{})",
             plural(lines.len()),
             lines
                 .iter()
+                .take(LINES_NAMED)
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            if lines.len() > LINES_NAMED {
+                ", …"
+            } else {
+                ""
+            }
         ),
     };
     let skipped = 1 + s.more;

@@ -70,6 +70,9 @@ pub struct Budget {
     walk: Option<Arc<Budget>>,
     /// Whether this is an input's budget (its messages say "the input's archives").
     is_walk: bool,
+    /// Of an input's budget: the files of the walk so far, its folders' and its
+    /// archives' members together (see [`Budget::take_file`]).
+    files: AtomicU64,
 }
 
 impl Budget {
@@ -93,6 +96,36 @@ impl Budget {
         Budget {
             walk: walk.cloned(),
             ..Budget::default()
+        }
+    }
+
+    /// Counts `n` files of the input's folders into its walk's files.
+    pub fn add_files(&self, n: u64) {
+        self.files.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Counts one more archive member into the input's walk; `false` once the walk
+    /// holds more than [`max_folder_files`](super::folder::max_folder_files) files in
+    /// all: each archive's cap alone would let a folder of many archives each just
+    /// under it hold millions of files between them.
+    pub fn take_file(&self) -> bool {
+        match &self.walk {
+            Some(walk) => walk.take_file(),
+            None if self.is_walk => {
+                self.files.fetch_add(1, Ordering::Relaxed) < super::folder::max_folder_files()
+            }
+            None => true,
+        }
+    }
+
+    /// Whether the input's walk has more files than it reads (see [`Budget::take_file`]).
+    pub fn past_file_cap(&self) -> bool {
+        match &self.walk {
+            Some(walk) => walk.past_file_cap(),
+            None => {
+                self.is_walk
+                    && self.files.load(Ordering::Relaxed) > super::folder::max_folder_files()
+            }
         }
     }
 

@@ -66,21 +66,25 @@ pub(super) fn collect_dir(root: &Path, parse: Option<&ParseMember>) -> Collected
     }
     // Files named like archives are opened here, in parallel, by what they hold; each is
     // one archive with its own budget, counted into the walk's.
+    // The folder's files count towards the walk's cap with its archives' members.
+    let files = out.entries.len() as u64;
     let (archives, plain): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut out.entries)
         .into_iter()
         .partition(|e| formats::has_archive_name(&e.path) && !formats::is_compressed_log(&e.path));
     out.entries = plain;
     let walk = Budget::for_walk();
+    walk.add_files(files);
     let mut opened: Vec<Collected> = archives
         .par_iter()
         .map(|e| open_archive(e, parse, &walk))
         .collect();
-    if walk.tripped().is_some() {
-        // Where the walk's budget ran out depends on which archive's thread got there
-        // first: read them again one at a time in name order, so that it runs out at the
-        // same member on every run.
+    if walk.tripped().is_some() || walk.past_file_cap() {
+        // Where the walk's budget or file cap ran out depends on which archive's thread
+        // got there first: read them again one at a time in name order, so that it runs
+        // out at the same member on every run.
         drop(opened);
         let walk = Budget::for_walk();
+        walk.add_files(files);
         opened = archives
             .iter()
             .map(|e| open_archive(e, parse, &walk))

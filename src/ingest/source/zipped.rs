@@ -49,7 +49,7 @@ pub(super) fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
         members.extend(shadowed);
     }
     // At most as many files as a folder walk collects, in the central directory's order.
-    let not_read = over_member_cap(&mut members);
+    let not_read = over_member_cap(&mut members, &reading.budget);
     // A selective read decides the layout from the member names, as ingest will.
     let picked = reading.pick.filter(|_| prefix.is_empty()).map(|want| {
         let names: Vec<String> = members
@@ -117,21 +117,28 @@ pub(super) fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
         }
     }
     match not_read {
-        0 => Ok(()),
-        n => Err(members_not_read(n)),
+        (0, _) => Ok(()),
+        (n, alone) => Err(members_not_read(n, alone)),
     }
 }
 
 /// Keeps the first [`max_folder_files`](super::folder::max_folder_files) files of
-/// `members` (folders and links do not count); how many files it left out.
-fn over_member_cap(members: &mut Vec<formats::ZipMember>) -> u64 {
+/// `members` (folders and links do not count), fewer when the input's walk has that many
+/// with them (see [`Budget::take_file`]); how many files it left out, and whether the
+/// archive alone holds more than the cap.
+fn over_member_cap(members: &mut Vec<formats::ZipMember>, budget: &Budget) -> (u64, bool) {
     let cap = super::folder::max_folder_files();
-    let mut files = 0u64;
+    let (mut files, mut left_out) = (0u64, 0u64);
     members.retain(|m| {
-        files += u64::from(!m.dir && !m.symlink);
-        m.dir || m.symlink || files <= cap
+        if m.dir || m.symlink {
+            return true;
+        }
+        files += 1;
+        let kept = files <= cap && budget.take_file();
+        left_out += u64::from(!kept);
+        kept
     });
-    files.saturating_sub(cap)
+    (left_out, files > cap)
 }
 
 /// Decides, from its central directory entry, whether a zip member is read: not a folder,
