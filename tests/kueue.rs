@@ -504,6 +504,34 @@ fn queue_full_names_the_holders() {
     );
 }
 
+/// A need just over what is free never reads equal to it: 8.0000001Gi against 8Gi free
+/// of a 20Gi nominal quota with 12Gi reserved.
+#[test]
+fn a_need_just_over_the_free_quota_does_not_read_equal() {
+    let text = std::fs::read_to_string(bundle("queue-full")).unwrap();
+    let text = text
+        .replacen("nominalQuota: \"8\"", "nominalQuota: \"16\"", 1)
+        .replacen("nominalQuota: 32Gi", "nominalQuota: 20Gi", 1)
+        .replacen(
+            "    - count: 4\n      name: main\n      template:\n        metadata:\n          labels:\n            kueue.x-k8s.io/queue-name: batch-queue\n        spec:\n          containers:\n          - image: registry.example.com/ml/trainer:2.4\n            imagePullPolicy: IfNotPresent\n            name: run\n            resources:\n              requests:\n                cpu: \"1\"\n                memory: 2Gi",
+            "    - count: 1\n      name: main\n      template:\n        metadata:\n          labels:\n            kueue.x-k8s.io/queue-name: batch-queue\n        spec:\n          containers:\n          - image: registry.example.com/ml/trainer:2.4\n            imagePullPolicy: IfNotPresent\n            name: run\n            resources:\n              requests:\n                cpu: \"1\"\n                memory: 8.0000001Gi",
+            1,
+        )
+        .replace(
+            "insufficient unused quota for cpu in flavor default-flavor, 2 more needed",
+            "insufficient unused quota for memory in flavor default-flavor, 108 more needed",
+        );
+    assert!(text.contains("memory: 8.0000001Gi"));
+    let dir = crate::Scratch::new("kueue-just-over");
+    let out = analyze_json(&dir.write("queue.yaml", text));
+    let f = find(&out, "kueue/quota-in-use", "job-backfill-16664");
+    let m = f["message"].as_str().unwrap();
+    assert!(
+        m.starts_with("Job batch/backfill needs 8.0000001Gi memory in flavor default-flavor; ClusterQueue cq-batch has 20Gi memory nominal and 12Gi reserved, 8Gi free: "),
+        "{m}"
+    );
+}
+
 /// Pods held by Kueue's admission gate get the Kueue finding, not the generic one.
 #[test]
 fn kueue_gated_pods_are_not_reported_twice() {

@@ -7,7 +7,7 @@ use super::kueue_says::Class;
 use super::words::join_and;
 use super::{Chain, Ctx, PodSetNeed, Try, Verdict, verdict_word};
 use crate::kube::kueue::ClusterQueue;
-use crate::kube::requests::display_units;
+use crate::kube::requests::{display_units, display_units_apart};
 use crate::rules::kueue::model::{FlavorResource, Node, Units, show_with};
 use crate::snapshot::ObjectId;
 use std::collections::BTreeMap;
@@ -585,27 +585,26 @@ impl Chain<'_> {
                 let reserved = ctx.tree.usage(&node, &fr);
                 let max = ctx.tree.max_capacity(&node, &fr);
                 let free = (*free).max(0);
+                // Amounts of one sentence never read equal when they differ (a need of
+                // 8.0000001Gi beside 8Gi free).
+                let [need_t, nominal_t, reserved_t, free_t, max_t, more_t] =
+                    display_units_apart(r, [*need, nominal, reserved, free, max, need - free]);
                 let mut s = format!(
-                    "needs {} in flavor {f}; ClusterQueue {} has {} nominal and {} reserved",
-                    show_with(r, *need),
+                    "needs {need_t} {r} in flavor {f}; ClusterQueue {} has {nominal_t} {r} nominal and {reserved_t} reserved",
                     cq.metadata.name,
-                    show_with(r, nominal),
-                    display_units(r, reserved),
                 );
                 if cq.cohort().is_some() {
                     s.push_str(&format!(
-                        "; with what {} can lend, {} free now ({} at most{})",
+                        "; with what {} can lend, {free_t} free now ({max_t} at most{})",
                         self.cohort_words(cq),
-                        display_units(r, free),
-                        display_units(r, max),
                         self.cap_words(ctx, &fr)
                             .map(|w| format!(": {w}"))
                             .unwrap_or_default()
                     ));
                 } else {
-                    s.push_str(&format!(", {} free", display_units(r, free)));
+                    s.push_str(&format!(", {free_t} free"));
                 }
-                s.push_str(&format!(": {} more needed", display_units(r, need - free)));
+                s.push_str(&format!(": {more_t} more needed"));
                 s
             })
             .collect();
