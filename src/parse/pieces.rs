@@ -67,7 +67,7 @@ impl Run {
 /// over the lines; only lines at column 0 are looked at.
 pub fn appended(text: &str) -> Appended {
     let mut out = Appended::default();
-    let mut runs: Vec<Run> = vec![Run::new(Split { offset: 0, line: 1 })];
+    let mut doc = Document::new(Split { offset: 0, line: 1 });
     let mut offset = 0;
     let mut line = 0u32;
     for raw in text.split_inclusive('\n') {
@@ -76,47 +76,64 @@ pub fn appended(text: &str) -> Appended {
         line += 1;
         let l = raw.trim_end_matches(['\n', '\r']);
         if l == "---" || l.starts_with("--- ") || l == "..." || l.starts_with("... ") {
-            settle(&mut runs, &mut out);
-            runs = vec![Run::new(Split {
+            let next = Document::new(Split {
                 offset,
                 line: line + 1,
-            })];
+            });
+            std::mem::replace(&mut doc, next).finish(&mut out);
             continue;
         }
         let Some(key) = top_level_key(l) else {
             continue;
         };
-        if runs.last().is_some_and(|r| r.has(key)) {
+        if doc.current.has(key) {
             let mut run = Run::new(Split { offset: at, line });
             run.add(key, line);
-            runs.push(run);
-        } else if let Some(current) = runs.last_mut() {
-            current.add(key, line);
+            doc.settle(run, &mut out);
+        } else {
+            doc.current.add(key, line);
         }
     }
-    settle(&mut runs, &mut out);
+    doc.finish(&mut out);
     out
 }
 
-/// Decides the runs of one document: each run after the first that is an object after
-/// one that is, is a split; the others are merged back into the run before, with one
-/// note per repeated key (its first repeat, and how many more there are).
-fn settle(runs: &mut Vec<Run>, out: &mut Appended) {
-    let mut kept: Vec<Run> = Vec::new();
-    // Per repeated key: its note's place in `out.notes` and how many more repeats.
-    let mut noted: HashMap<String, (usize, u32)> = HashMap::new();
-    for run in runs.drain(..) {
-        let Some(last) = kept.last_mut() else {
-            kept.push(run);
-            continue;
+/// One document's runs as they are read: each run is settled when the next one starts,
+/// so a file of one key repeated 400,000 times holds two runs, not 400,000.
+struct Document {
+    /// The runs settled so far: the first, and each that split from the one before.
+    kept: Vec<Run>,
+    /// The run being read.
+    current: Run,
+    /// Per repeated key: its note's place in the output and how many more repeats.
+    noted: HashMap<String, (usize, u32)>,
+}
+
+impl Document {
+    fn new(split: Split) -> Document {
+        Document {
+            kept: Vec::new(),
+            current: Run::new(split),
+            noted: HashMap::new(),
+        }
+    }
+
+    /// Settles the run being read and starts `next`: a run that is an object after one
+    /// that is, is a split; any other is merged back into the run before, with one note
+    /// per repeated key (its first repeat, and how many more there are).
+    fn settle(&mut self, next: Run, out: &mut Appended) {
+        let run = std::mem::replace(&mut self.current, next);
+        let Some(last) = self.kept.last_mut() else {
+            self.kept.push(run);
+            return;
         };
         if last.is_object() && run.is_object() {
             out.splits.push(run.split);
-            kept.push(run);
-            continue;
+            self.kept.push(run);
+            return;
         }
         let Some((key, line)) = run.first.clone() else {
-            continue;
+            return;
         };
         let first = last.keys.get(&key).copied().unwrap_or(0);
         // A repeated `kind`, `apiVersion` or `metadata` of one object is said with the
@@ -124,10 +141,10 @@ fn settle(runs: &mut Vec<Run>, out: &mut Appended) {
         let said_with_object = matches!(key.as_str(), "kind" | "apiVersion" | "metadata")
             && !(last.has("items") || run.has("items"));
         if !said_with_object {
-            match noted.get_mut(&key) {
+            match self.noted.get_mut(&key) {
                 Some((_, more)) => *more += 1,
                 None => {
-                    noted.insert(key.clone(), (out.notes.len(), 0));
+                    self.noted.insert(key.clone(), (out.notes.len(), 0));
                     out.notes.push((
                         line,
                         format!(
@@ -141,15 +158,20 @@ fn settle(runs: &mut Vec<Run>, out: &mut Appended) {
             last.keys.entry(k).or_insert(l);
         }
     }
-    for (at, more) in noted.into_values() {
-        let note = &mut out.notes[at].1;
-        if more > 0 {
-            note.push_str(&format!(
-                " and {more} more time{} after it",
-                if more == 1 { "" } else { "s" }
-            ));
+
+    /// Settles the last run and completes the document's notes.
+    fn finish(mut self, out: &mut Appended) {
+        self.settle(Run::new(Split { offset: 0, line: 0 }), out);
+        for (at, more) in self.noted.into_values() {
+            let note = &mut out.notes[at].1;
+            if more > 0 {
+                note.push_str(&format!(
+                    " and {more} more time{} after it",
+                    if more == 1 { "" } else { "s" }
+                ));
+            }
+            note.push_str(", with no `---` before it and not as the start of another object; the last value is read");
         }
-        note.push_str(", with no `---` before it and not as the start of another object; the last value is read");
     }
 }
 
