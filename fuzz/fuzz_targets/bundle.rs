@@ -7,6 +7,7 @@
 
 use kdiag::ingest::InputArg;
 use kdiag::report::{self, Analysis, redact::Redactor};
+use kdiag::rules::Severity;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 
@@ -91,17 +92,24 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let analysis = Analysis::new(&snapshot, findings);
-    let style = report::human::Style {
+    let outcome = report::verdict::Outcome {
+        exit: u8::from(packing & 1 != 0),
+        fail_on: "error",
+    };
+    let style = |top: Option<usize>, summary_only: bool| report::human::Style {
         color: packing & 4 != 0,
         width: 40 + usize::from(packing >> 3) * 4,
-        top: None,
-        summary_only: false,
+        top,
+        summary_only,
+        details: if packing & 2 != 0 {
+            Severity::Info
+        } else {
+            Severity::Warning
+        },
+        notes: packing & 1 != 0,
+        verdict: Some(report::verdict::line(&analysis, None, &outcome)),
     };
-    let summary = report::human::Style {
-        top: Some(1),
-        summary_only: true,
-        ..style
-    };
+    let (style, summary) = (style(None, false), style(Some(1), true));
     let texts = [
         report::human::render(&analysis, &style),
         report::human::render(&analysis, &summary),
