@@ -15,7 +15,7 @@ use super::header::{Header, ItemHeader};
 use super::{buffers, early, objects};
 use crate::parse::fast_yaml::{self, ItemPos, Managed};
 use crate::parse::spans::{ParsedDoc, Span};
-use crate::parse::{KeptText, flow_split, pieces, yaml};
+use crate::parse::{KeptText, flow_split, pieces, tree, yaml};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::sync::Arc;
@@ -190,9 +190,15 @@ fn parts(
     views: bool,
     later: &Arc<fast_yaml::LaterText>,
 ) -> Option<(Vec<Part>, Vec<Managed>)> {
-    let scan = |p: Piece| {
+    let scan = |p: Piece, indented: bool| {
         let go = || {
-            fast_yaml::scan_piece_keeping::<Header<ItemHeader>>(text, p.start, p.line, p.end, later)
+            fast_yaml::scan_piece_keeping::<Header<ItemHeader>>(
+                text,
+                (p.start, p.end),
+                p.line,
+                indented,
+                later,
+            )
         };
         let scanned = if views {
             early::with_early_views(hint, go)
@@ -220,7 +226,7 @@ fn parts(
     let mut managed = Vec::new();
     let mut split = false;
     for doc in documents(text) {
-        if let Some((docs, m)) = scan(doc) {
+        if let Some((docs, m)) = scan(doc, false) {
             split = true;
             managed.extend(m);
             parts.extend(docs.into_iter().map(Part::Fast));
@@ -239,7 +245,7 @@ fn parts(
         for item in list.items {
             let fast = list
                 .block
-                .then(|| scan(item))
+                .then(|| scan(item, true))
                 .flatten()
                 .map(|(mut docs, m)| (docs.pop(), docs.is_empty(), m));
             match fast {
@@ -248,7 +254,10 @@ fn parts(
                     let h = d.value.items.and_then(|mut i| i.pop()).unwrap_or_default();
                     items.push(ItemPart::Fast(h, d.items[0]));
                 }
-                _ => items.push(general_item(general(item)?, item, list.block)?),
+                _ => {
+                    let views = views.then_some(hint);
+                    items.push(general_item(general(item)?, item, list.block, views)?);
+                }
             }
         }
         let (mut own, error) = yaml::parse(&list.own);
@@ -272,12 +281,26 @@ fn parts(
 }
 
 /// An item the general parser read alone (`docs`, of `piece`), checked to be one value
-/// (`block`: one `- ` item), kept as its header and where its text is.
-fn general_item(mut docs: Vec<ParsedDoc>, piece: Piece, block: bool) -> Option<ItemPart> {
+/// (`block`: one `- ` item), kept as its header and where its text is; with its early
+/// view when `views` (the kind of objects that do not say theirs) says so.
+fn general_item(
+    mut docs: Vec<ParsedDoc>,
+    piece: Piece,
+    block: bool,
+    views: Option<Option<&'static str>>,
+) -> Option<ItemPart> {
     let (Some(d), true) = (docs.pop(), docs.is_empty()) else {
         return None;
     };
-    let (header, span) = if block {
+    // The view read from the tree now, as a JSON item's is: its text would otherwise be
+    // parsed again for it.
+    let early = |value: &Value| {
+        let hint = views?;
+        early::with_early_views(hint, || tree::read::<ItemHeader>(value))
+            .ok()?
+            .early
+    };
+    let (mut header, span, early) = if block {
         let span = d.item_spans.first().copied().unwrap_or(d.span);
         let read = objects::Doc::from_parsed(d);
         let (Some(mut headers), Body::Tree(Value::Array(values))) = (read.header.items, read.body)
@@ -287,12 +310,26 @@ fn general_item(mut docs: Vec<ParsedDoc>, piece: Piece, block: bool) -> Option<I
         if headers.len() != 1 || values.len() != 1 {
             return None;
         }
-        (headers.pop().map(|i| i.header).unwrap_or_default(), span)
+        let early = early(&values[0]);
+        (
+            headers.pop().map(|i| i.header).unwrap_or_default(),
+            span,
+            early,
+        )
     } else {
         let span = d.span;
         let read = objects::Doc::from_parsed(d);
-        (objects::with_items(read.header, |_, _| IgnoredAny), span)
+        let Body::Tree(value) = &read.body else {
+            return None;
+        };
+        let early = early(value);
+        (
+            objects::with_items(read.header, |_, _| IgnoredAny),
+            span,
+            early,
+        )
     };
+    header.early = early;
     Some(ItemPart::General {
         header,
         piece,
