@@ -2,13 +2,17 @@
 //! and, in a List document, each item of its `items:` on its own, so that one anchor, tag
 //! or flow mapping sends only its document or item to the general parser, whose trees
 //! cost several times the text (a 94 MB List of pods with one `&a` in one pod cost
-//! 1.12 GB read whole by the general parser, 381 MB by the fast path).
+//! 1.12 GB read whole by the general parser, 381 MB by the fast path). An item the
+//! general parser reads is kept as its text ([`Body::General`]) and read again when asked.
 //!
 //! Pieces are found by lines at column 0: a document starts at a `---` line, and a List's
-//! items at the `- ` lines under an `items:` line, up to the first other line at column 0.
-//! YAML can hold an alias to an anchor of another item; such an item does not parse on its
-//! own, and then the file is read whole by the general parser, as before (the caller does
-//! that when [`read`] returns `None`).
+//! items at the `- ` lines under an `items:` line (at column 0 as kubectl writes them, or
+//! at one indentation as yq does), up to the first other line at column 0. A document
+//! that is one flow mapping is split at the items of its `items: [...]` by a scanner of
+//! flow syntax ([`flow_split`]); the List's own keys are read from the document with its
+//! items blanked out. YAML can hold an alias to an anchor of another item; such an item
+//! does not parse on its own, and then the file is read whole by the general parser, as
+//! before (the caller does that when [`read`] gives the text back).
 
 use super::body::Body;
 use super::header::{Header, ItemHeader};
