@@ -247,3 +247,28 @@ fn an_unbalanced_flow_list_is_read_as_before() {
     assert!(problems[0].1 > 0, "{problems:#?}");
     assert_eq!(out["findings"].as_array().unwrap().len(), 1, "{out:#}");
 }
+
+/// The views read at ingest from the trees of items the general parser reads (flow
+/// items, the anchored one) are the views read later from their kept text, and every pod
+/// has one.
+#[test]
+fn views_of_items_read_by_the_general_parser_match_their_text() {
+    use kdiag::ingest::content::{self, FileRead};
+    let pods: Vec<Value> = (0..12).map(pod).collect();
+    for (style, text) in styles(&pods, &[]) {
+        let FileRead::Parsed { extracted, .. } =
+            content::read("pods.yaml", text.into_bytes(), true)
+        else {
+            panic!("{style}: not read");
+        };
+        assert_eq!(extracted.objects.len(), 12, "{style}");
+        for o in &extracted.objects {
+            let e = o
+                .early
+                .as_ref()
+                .unwrap_or_else(|| panic!("{style} {}", o.name));
+            let (now, later) = e.and_later(&o.body);
+            assert_eq!(now, later, "{style} {}", o.name);
+        }
+    }
+}
