@@ -8,6 +8,7 @@ mod conditions;
 mod corpus;
 mod describe;
 mod first_hour;
+mod flow_lists;
 mod get_forms;
 mod guard;
 mod history;

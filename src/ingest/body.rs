@@ -18,6 +18,17 @@ pub enum Body {
         pos: ItemPos,
         item: bool,
     },
+    /// YAML the fast path does not read (flow style, an anchor, a tag), kept as its text
+    /// and read by the general parser each time it is asked: its tree would cost several
+    /// times the text. `start..end` of the text starts on line `line`; `item`: the text
+    /// is one `- ` item of a sequence, else the value itself.
+    General {
+        text: super::KeptText,
+        start: usize,
+        end: usize,
+        line: u32,
+        item: bool,
+    },
     /// A JSON value at `start..end` of the file.
     Json {
         text: super::KeptText,
@@ -41,6 +52,13 @@ impl Body {
                 }
                 Err(e) => Err(e.to_string()),
             },
+            Body::General {
+                text,
+                start,
+                end,
+                line,
+                item,
+            } => tree::read(&general_piece(text, *start..*end, *line, *item)?),
             Body::Json { text, start, end } => {
                 let piece = &text[*start..*end];
                 let mut de = serde_json::Deserializer::from_str(piece);
@@ -63,6 +81,10 @@ impl Body {
             Body::Yaml { text, pos, .. } if std::sync::Arc::ptr_eq(text, file) => {
                 file.get(pos.offset..)
             }
+            // A flow item may start and end inside a line.
+            Body::General {
+                text, start, end, ..
+            } if std::sync::Arc::ptr_eq(text, file) => file.get(*start..*end),
             // Up to its last byte: one-line JSON holds a whole List on its one line, and
             // the lines of the rest of the file are not this object's.
             Body::Json { text, start, end } if std::sync::Arc::ptr_eq(text, file) => {
@@ -81,7 +103,9 @@ impl Body {
             Body::Json { text, start, end } => {
                 crate::parse::tree::json_tree(&text[*start..*end]).unwrap_or(Value::Null)
             }
-            Body::Yaml { .. } => self.deserialize::<Value>().unwrap_or(Value::Null),
+            Body::Yaml { .. } | Body::General { .. } => {
+                self.deserialize::<Value>().unwrap_or(Value::Null)
+            }
         };
         if let Value::Object(map) = &mut value {
             objects::fix_up(map, kind, api_version);
@@ -98,10 +122,22 @@ fn general_value(text: &str, pos: ItemPos, item: bool) -> Result<Value, String> 
     for _ in pos.span.start..=pos.span.end {
         end = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i + 1);
     }
-    let lines = text.get(pos.offset..end).unwrap_or_default();
+    general_piece(text, pos.offset..end, pos.span.start, item)
+}
+
+/// The object in `text[range]`, which starts on line `line` (a value, or the one `- `
+/// item of a sequence), as the general parser reads it, or the YAML error it finds (with
+/// the file's line number).
+fn general_piece(
+    text: &str,
+    range: std::ops::Range<usize>,
+    line: u32,
+    item: bool,
+) -> Result<Value, String> {
+    let lines = text.get(range).unwrap_or_default();
     let (docs, error) = crate::parse::yaml::parse(lines);
     if let Some(e) = error {
-        let line = e.line.map(|l| l + pos.span.start - 1);
+        let line = e.line.map(|l| l + line - 1);
         return Err(match line {
             Some(line) => format!("YAML error at line {line}: {}", e.message),
             None => format!("YAML error: {}", e.message),

@@ -76,26 +76,7 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
             (text, docs, error)
         } else if looks_json {
             // Flow-style YAML may still be valid JSON, which parses much faster.
-            let text = json_text(text);
-            let (docs, error) = match scan_json(&text) {
-                (docs, None) => (docs, None),
-                as_json => match general_yaml(&text, &[]) {
-                    (docs, None) => (docs, None),
-                    // Neither reads it: say what the reading that got further says (as
-                    // JSON when both got as far: the text starts as JSON does).
-                    as_yaml => {
-                        let reach = |(docs, e): &(Vec<objects::Doc>, Option<spans::ParseError>)| {
-                            (docs.len(), e.as_ref().and_then(|e| e.line))
-                        };
-                        if reach(&as_yaml) > reach(&as_json) {
-                            as_yaml
-                        } else {
-                            as_json
-                        }
-                    }
-                },
-            };
-            (text, docs, error)
+            json_or_flow_yaml(json_text(text), hint, views, scan_json)
         } else {
             appended = pieces::appended(&text);
             if appended.splits.is_empty() {
@@ -125,6 +106,38 @@ pub fn read_with(path: &str, bytes: Vec<u8>, must_parse: bool, views: bool) -> F
         text,
         error,
     }
+}
+
+/// A file that starts as JSON does but is named YAML: as JSON, else as YAML (a flow
+/// List per item, see [`yaml_split`]), else what the reading that got further says (as
+/// JSON when both got as far: the text starts as JSON does).
+fn json_or_flow_yaml(
+    text: KeptText,
+    hint: Option<&'static str>,
+    views: bool,
+    scan_json: impl Fn(&KeptText) -> (Vec<objects::Doc>, Option<spans::ParseError>),
+) -> (KeptText, Vec<objects::Doc>, Option<spans::ParseError>) {
+    let reach = |docs: &[objects::Doc], e: &Option<spans::ParseError>| {
+        (docs.len(), e.as_ref().and_then(|e| e.line))
+    };
+    let json_reach = match scan_json(&text) {
+        (docs, None) => return (text, docs, None),
+        (docs, error) => reach(&docs, &error),
+    };
+    // Nothing else holds the text once the JSON reading is dropped.
+    let (text, docs, error) = match Arc::try_unwrap(text) {
+        Ok(text) => scan_yaml_with(text, hint, views),
+        Err(text) => {
+            let (docs, error) = general_yaml(&text, &[]);
+            (text, docs, error)
+        }
+    };
+    if error.is_none() || reach(&docs, &error) > json_reach {
+        return (text, docs, error);
+    }
+    drop(docs);
+    let (docs, error) = scan_json(&text);
+    (text, docs, error)
 }
 
 /// Headers of kubectl-style YAML by the fast path, leaving content as text (kept without

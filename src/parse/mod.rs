@@ -5,6 +5,7 @@
 pub mod attempt;
 pub mod fast_yaml;
 mod flow_indent;
+pub mod flow_split;
 pub mod json;
 pub mod line_check;
 pub mod pieces;

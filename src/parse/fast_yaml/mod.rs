@@ -129,7 +129,7 @@ pub fn scan_with<'a, T: Deserialize<'a>>(
     text: &'a str,
     check_lines: bool,
 ) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
-    scan_from(text, 0, 1, check_lines)
+    scan_from(text, 0, 1, check_lines, false)
 }
 
 /// [`scan_with`] of the documents of `text` from byte `start`, the start of line `line`:
@@ -139,6 +139,7 @@ fn scan_from<'a, T: Deserialize<'a>>(
     start: usize,
     line: u32,
     check_lines: bool,
+    indented: bool,
 ) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
     // A lone `\r` is a line break in YAML; lines here end at `\n` (or `\r\n`).
     let bytes = &text.as_bytes()[start..];
@@ -183,7 +184,7 @@ fn scan_from<'a, T: Deserialize<'a>>(
         if content.starts_with('%') {
             return unsupported("directive", line.no);
         }
-        if line.indent != 0 {
+        if line.indent != 0 && !indented {
             return unsupported("indented document", line.no);
         }
         let start = line.no;
@@ -434,16 +435,18 @@ pub fn scan_keeping<'a, T: Deserialize<'a>>(
 
 /// [`scan_keeping`] of a piece of a file: the documents of `text[start..end]`, where
 /// `start` is the start of line `line`. Offsets, spans, `managedFields` ranges and the
-/// places [`LAZY`] fields keep are the whole file's (`text`'s).
+/// places [`LAZY`] fields keep are the whole file's (`text`'s). `indented`: the piece is
+/// a List's items indented under `items:`, whose lines the caller found all indented at
+/// least as far as its first.
 pub fn scan_piece_keeping<'a, T: Deserialize<'a>>(
     text: &'a str,
-    start: usize,
+    (start, end): (usize, usize),
     line: u32,
-    end: usize,
+    indented: bool,
     later: &std::sync::Arc<LaterText>,
 ) -> R<(Vec<Doc<T>>, Vec<Managed>)> {
     reading(scanned(text, later), || {
-        scan_from(&text[..end], start, line, true)
+        scan_from(&text[..end], start, line, true, indented)
     })
 }
 
