@@ -71,7 +71,8 @@ def event(name, ns, at, uid="11111111-2222-3333-4444-555555555555"):
 def hostile():
     """Odd shapes of the second hostile round: two pods of one uid, unreadable requests,
     appended Lists, a bad document among good ones, UTF-16 text, odd YAML in one List
-    item, aliases of a long scalar, a skewed clock."""
+    item, aliases of a long scalar, a skewed clock; Lists in flow style and indented, and
+    files of many bad pieces."""
     lst = lambda names: ("apiVersion: v1\nitems:\n" + "".join(pod(n, pad="  ") for n in names)
                          + 'kind: List\nmetadata:\n  resourceVersion: ""\n')
     yield "shared-uid", [("pods.yaml", pod("web", "a") + "---\n" + pod("web", "b")),
@@ -94,6 +95,19 @@ def hostile():
     yield "alias-bytes", [("bomb.yaml", "kind: ConfigMap\napiVersion: v1\nmetadata: {name: b, namespace: d}\n"
                            + "data:\n  a: &a " + "x" * 4096 + "\n" + "".join(f"  b{i}: *a\n" for i in range(64))),
                           ("pods.yaml", pod("web"))]
+    flow_pod = lambda n: ("{apiVersion: v1, kind: Pod, metadata: {name: %s, namespace: d,\n    uid: 11111111-2222-3333-4444-5555555555%s},"
+                          " spec: {containers: [{image: 'reg.example.com/a:1', name: a,\n      resources: {requests: {cpu: 100m}}}]},"
+                          " status: {phase: Pending, conditions: [{type: PodScheduled, status: 'False', reason: Unschedulable}]}}") % (n, n[-2:].rjust(2, "0"))
+    yield "flow-list", [("pods.yaml", "{apiVersion: v1, items: [" + ", ".join(flow_pod(f"f{i}") for i in range(3))
+                         + "], kind: List, metadata: {resourceVersion: ''}}\n")]
+    yield "flow-items", [("pods.yaml", "apiVersion: v1\nitems:\n" + "".join("- " + flow_pod(f"g{i}").replace("\n", "\n  ") + "\n" for i in range(3))
+                          + "kind: List\n")]
+    yield "indented-items", [("pods.yaml", "apiVersion: v1\nitems:\n" + "".join(
+        "\n".join("  " + l for l in pod(f"i{i}", pad="  ").splitlines()) + "\n" for i in range(2))
+        + "  " + "\n  ".join(anchored.splitlines()) + "\nkind: List\n")]
+    yield "floods", [("keys.yaml", "key: value\n" * 300 + "".join(f"k{i}: v\n" for i in range(300))),
+                     ("docs.yaml", pod("h1") + "---\nkey: value\n" * 200
+                      + ("---\n" + pod("h2") + "spec: [\n") * 50)]
     yield "skewed-clock", [("pods.yaml", pod("web")),
                            ("events.yaml", "---\n".join(event("web", "d", t) for t in [
                                "2026-11-20T08:05:00Z", "2028-12-21T00:00:00Z", "2027-02-31T00:00:00+99:99"]))]
