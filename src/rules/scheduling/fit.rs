@@ -574,3 +574,45 @@ fn pv_node_affinities(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn free_room_reads_as_the_map_it_replaces() {
+        let free = Free::new(vec![
+            (Str::from("memory"), (1, 2)),
+            (Str::from("cpu"), (3, 4)),
+            (Str::from("memory"), (5, 6)),
+        ]);
+        // Sorted by name, the last value of a name kept, as a BTreeMap's inserts would.
+        let map: BTreeMap<&str, (i128, i128)> = [("memory", (5, 6)), ("cpu", (3, 4))].into();
+        assert_eq!(format!("{free:?}"), format!("{map:?}"));
+        assert_eq!(
+            free.iter().map(|(r, v)| (r, *v)).collect::<Vec<_>>(),
+            map.iter().map(|(r, v)| (*r, *v)).collect::<Vec<_>>()
+        );
+        assert_eq!(free.get("cpu"), Some(&(3, 4)));
+        assert_eq!(free.get("memory"), Some(&(5, 6)));
+        assert_eq!(free.get("pods"), None);
+        assert!(free.contains_key("cpu") && !free.contains_key("c"));
+        assert_eq!(free.len(), 2);
+        assert!(Free::new(Vec::new()).is_empty());
+    }
+
+    #[test]
+    fn a_verdict_holds_no_spare_room() {
+        // A slice's pointer and length: no capacity, no tree node.
+        assert_eq!(std::mem::size_of::<Free>(), 16);
+        let mut ex = Vec::new();
+        ex.push(Exclusion::Cordoned);
+        assert!(ex.capacity() > 1);
+        let v = Verdict::new(ex, Free::default());
+        assert_eq!(v.exclusions.capacity(), 1);
+        assert_eq!(v.category.as_deref(), Some("cordoned"));
+        // Short category names are held in place, not on the heap.
+        assert!(!v.category.as_ref().unwrap().is_heap_allocated());
+    }
+}
