@@ -606,8 +606,8 @@ mod tests {
     fn a_verdict_holds_no_spare_room() {
         // A slice's pointer and length: no capacity, no tree node.
         assert_eq!(std::mem::size_of::<Free>(), 16);
-        let mut ex = Vec::new();
-        ex.push(Exclusion::Cordoned);
+        let mut ex = vec![Exclusion::Cordoned, Exclusion::NodeAffinity];
+        ex.pop();
         assert!(ex.capacity() > 1);
         let v = Verdict::new(ex, Free::default());
         assert_eq!(v.exclusions.capacity(), 1);
