@@ -11,13 +11,79 @@ use crate::kube::time::format_rfc3339;
 use crate::rules::Finding;
 use crate::snapshot::Snapshot;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The findings as `Finding` objects and as events, each list sorted by namespace and
 /// name (as the store sorts its own objects).
 pub struct Added {
-    pub findings: Vec<Value>,
-    pub events: Vec<Value>,
+    pub findings: Vec<Held>,
+    pub events: Vec<Held>,
+}
+
+/// One object the server adds, held for as long as it runs: as its JSON text, which a
+/// tree costs several times over (a map node of eleven slots per object, a `Value` per
+/// field; about 100 MB of trees for the 1 GB bundle's findings and their events). An
+/// answer builds its tree. A tree that text might not give back is kept as it is: one
+/// holding a float (read back, it may differ in the last digit) or nesting past what
+/// serde_json reads.
+pub struct Held {
+    namespace: Option<String>,
+    name: String,
+    form: Form,
+}
+
+enum Form {
+    Text(Box<str>),
+    Tree(Value),
+}
+
+impl Held {
+    /// `v`, held as text when that reads back as `v`.
+    pub fn new(v: Value) -> Held {
+        let at = |p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_string);
+        let (namespace, name) = (at("/metadata/namespace"), at("/metadata/name"));
+        let form = match kept_as_tree(&v, 0) {
+            false => Form::Text(v.to_string().into_boxed_str()),
+            true => Form::Tree(v),
+        };
+        Held {
+            namespace,
+            name: name.unwrap_or_default(),
+            form,
+        }
+    }
+
+    /// `metadata.namespace`.
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref()
+    }
+
+    /// `metadata.name` (empty when it has none).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The object's tree: read from its text for this answer, or the one kept.
+    pub fn tree(&self) -> Cow<'_, Value> {
+        match &self.form {
+            // Text this process wrote from a tree: it reads back.
+            Form::Text(t) => Cow::Owned(serde_json::from_str(t).unwrap_or(Value::Null)),
+            Form::Tree(v) => Cow::Borrowed(v),
+        }
+    }
+}
+
+/// Whether `v` holds a number that is neither an `i64` nor a `u64`, or nests deeper than
+/// serde_json reads text (128 levels; `depth` is `v`'s own).
+fn kept_as_tree(v: &Value, depth: usize) -> bool {
+    match v {
+        Value::Number(n) => n.is_f64(),
+        _ if depth >= 100 => true,
+        Value::Array(a) => a.iter().any(|x| kept_as_tree(x, depth + 1)),
+        Value::Object(m) => m.values().any(|x| kept_as_tree(x, depth + 1)),
+        _ => false,
+    }
 }
 
 pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
@@ -42,7 +108,7 @@ pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
         let name = if *n == 1 { base } else { format!("{base}-{n}") };
         let uid = format!("kdiag-{:016x}", fnv(&format!("{namespace}/{name}")));
         let spec = serde_json::to_value(f).unwrap_or(Value::Null);
-        objects.push(json!({
+        objects.push(Held::new(json!({
             "apiVersion": format!("{FINDINGS_GROUP}/v1"),
             "kind": "Finding",
             "metadata": {
@@ -56,7 +122,7 @@ pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
                 },
             },
             "spec": spec,
-        }));
+        })));
         for (target, on) in targets(snap, f) {
             let id = snap.find_ref(
                 &target.api_version,
@@ -75,7 +141,7 @@ pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
                 None => f.message.clone(),
                 Some(about) => format!("on {about}: {}", f.message),
             };
-            events.push(json!({
+            events.push(Held::new(json!({
                 "apiVersion": "v1",
                 "kind": "Event",
                 "metadata": {
@@ -100,21 +166,10 @@ pub fn build(snap: &Snapshot, findings: &[Finding]) -> Added {
                 "source": {"component": "kdiag"},
                 "reportingComponent": "kdiag",
                 "reportingInstance": "kdiag",
-            }));
+            })));
         }
     }
-    let key = |v: &Value| {
-        (
-            v.pointer("/metadata/namespace")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-            v.pointer("/metadata/name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-        )
-    };
+    let key = |h: &Held| (h.namespace().unwrap_or("").to_string(), h.name.clone());
     objects.sort_by_cached_key(key);
     events.sort_by_cached_key(key);
     Added {
@@ -207,5 +262,32 @@ mod tests {
             dns_name(&"a".repeat(400)),
             dns_name(&format!("{}b", "a".repeat(399)))
         );
+    }
+
+    #[test]
+    fn an_added_object_is_held_as_text_that_reads_back() {
+        let v = json!({"metadata": {"name": "a", "namespace": "ns"},
+            "spec": {"count": 3, "big": u64::MAX, "neg": -4, "s": "ü\"\n", "none": null}});
+        let h = Held::new(v.clone());
+        assert!(matches!(h.form, Form::Text(_)));
+        assert_eq!(*h.tree(), v);
+        assert_eq!((h.namespace(), h.name()), (Some("ns"), "a"));
+        // No namespace, no name: as the tree's pointers read them.
+        let h = Held::new(json!({"kind": "Finding"}));
+        assert_eq!((h.namespace(), h.name()), (None, ""));
+    }
+
+    #[test]
+    fn an_added_object_text_might_not_give_back_keeps_its_tree() {
+        let float = json!({"metadata": {"name": "f"}, "ratio": 0.1});
+        assert!(matches!(Held::new(float.clone()).form, Form::Tree(_)));
+        assert_eq!(*Held::new(float.clone()).tree(), float);
+        let mut deep = json!(1);
+        for _ in 0..150 {
+            deep = json!([deep]);
+        }
+        let h = Held::new(deep.clone());
+        assert!(matches!(h.form, Form::Tree(_)));
+        assert_eq!(*h.tree(), deep);
     }
 }

@@ -312,11 +312,11 @@ fn table_parts(
     if printer.is_none()
         && r.origin != Origin::Findings
         && let Some(v) = items.iter().rev().find_map(|i| match i {
-            Item::Added(v) => Some(*v),
+            Item::Added(h) => Some(*h),
             Item::Stored(_) => None,
         })
     {
-        columns = value_row(&state.snap, &r.kind, added_name(v), v).columns;
+        columns = value_row(&state.snap, &r.kind, v.name(), &v.tree()).columns;
     }
     // Rows side by side (each object's tree is most of the work), in order.
     let rows: Vec<Value> = each(items, |item| {
@@ -325,7 +325,7 @@ fn table_parts(
             _ if r.origin == Origin::Findings => findings::row(&tree),
             (Item::Stored(id), Some(p)) => p.row(&state.snap.object(id).name, &tree),
             (Item::Stored(_), None) => Vec::new(),
-            (Item::Added(v), _) => value_row(&state.snap, &r.kind, added_name(v), v)
+            (Item::Added(h), _) => value_row(&state.snap, &r.kind, h.name(), &tree)
                 .rows
                 .into_iter()
                 .next()
@@ -374,12 +374,6 @@ fn each<T: Send>(items: &[Item], f: impl Fn(Item) -> T + Sync + Send) -> Vec<T> 
     } else {
         items.par_iter().map(|&i| f(i)).collect()
     }
-}
-
-fn added_name(v: &Value) -> &str {
-    v.pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
 }
 
 /// `pods/NAME/log`: the container's log as the bundle holds it.

@@ -2,7 +2,7 @@
 //! objects and events, the resources it serves, the page, and what a client must show to
 //! be let in.
 
-use super::findings::{self, Added};
+use super::findings::{self, Added, Held};
 use super::resources::{Origin, Resource, Resources};
 use crate::report::Analysis;
 use crate::report::redact::Redactor;
@@ -44,7 +44,7 @@ pub struct State {
 #[derive(Clone, Copy)]
 pub enum Item<'a> {
     Stored(ObjectId),
-    Added(&'a Value),
+    Added(&'a Held),
 }
 
 impl State {
@@ -108,9 +108,9 @@ impl State {
     /// each part sorted by namespace and name.
     pub fn items<'a>(&'a self, r: &Resource, namespace: Option<&str>) -> Vec<Item<'a>> {
         let in_ns = |ns: Option<&str>| namespace.is_none() || ns == namespace;
-        let added_in = |list: &'a [Value]| -> Vec<Item<'a>> {
+        let added_in = |list: &'a [Held]| -> Vec<Item<'a>> {
             list.iter()
-                .filter(|v| in_ns(v.pointer("/metadata/namespace").and_then(Value::as_str)))
+                .filter(|h| in_ns(h.namespace()))
                 .map(Item::Added)
                 .collect()
         };
@@ -152,13 +152,9 @@ impl State {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<Item<'a>> {
-        let added = |list: &'a [Value]| {
+        let added = |list: &'a [Held]| {
             list.iter()
-                .find(|v| {
-                    let at = |p: &str| v.pointer(p).and_then(Value::as_str);
-                    at("/metadata/name") == Some(name)
-                        && (namespace.is_none() || at("/metadata/namespace") == namespace)
-                })
+                .find(|h| h.name() == name && (namespace.is_none() || h.namespace() == namespace))
                 .map(Item::Added)
         };
         match r.origin {
@@ -190,7 +186,7 @@ impl State {
         match item {
             Item::Stored(id) if self.keep_trees => Cow::Borrowed(self.snap.object(id).value()),
             Item::Stored(id) => self.snap.object(id).value_unkept(),
-            Item::Added(v) => Cow::Borrowed(v),
+            Item::Added(h) => h.tree(),
         }
     }
 

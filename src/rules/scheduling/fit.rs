@@ -12,7 +12,7 @@
 //! them); evaluated against [`Usage::without_terminating`] they do not.
 //! Not recomputed: volume limits, DRA, scheduler profiles.
 
-use crate::kube::meta::{Labels, get_qty};
+use crate::kube::meta::{Labels, Str, get_qty};
 use crate::kube::node::{Node, Taint};
 use crate::kube::placement::{
     AffinityTerm, NodeSelectorTerm, affinity_terms, claim_names, host_ports, is_not_ready_taint,
@@ -25,13 +25,12 @@ use crate::rules::node_usage::{NodeUsage, Usage};
 use crate::snapshot::{ObjectId, Snapshot};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A resource the node has too little of for the pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Short {
-    pub resource: String,
+    pub resource: Str,
     pub need: i128,
     pub free: i128,
     pub allocatable: i128,
@@ -114,24 +113,77 @@ impl Exclusion {
 /// The Filter's verdict for the pod on a node: the same for every node of one class
 /// ([`super::placer`]), so it is computed once per class and shared.
 #[derive(Debug)]
+///
+/// One is held per class of nodes per distinct pending pod for the whole rule
+/// ([`super::placer`] keeps them for pods that ask the same), tens of thousands on a
+/// large bundle: so it holds no spare capacity and no tree, and its short names in place.
 pub struct Verdict {
     pub exclusions: Vec<Exclusion>,
     /// Per requested resource: (free, allocatable) in scheduler units.
-    pub free: BTreeMap<String, (i128, i128)>,
+    pub free: Free,
     /// The first exclusion's [`Exclusion::category`], when there is one.
-    pub category: Option<String>,
+    pub category: Option<Str>,
     /// Excluded only for capacity (resources or pod count).
     pub capacity_only: bool,
 }
 
 impl Verdict {
-    fn new(exclusions: Vec<Exclusion>, free: BTreeMap<String, (i128, i128)>) -> Verdict {
+    fn new(mut exclusions: Vec<Exclusion>, free: Free) -> Verdict {
+        exclusions.shrink_to_fit();
         Verdict {
-            category: exclusions.first().map(Exclusion::category),
+            category: exclusions.first().map(|x| Str::from(x.category())),
             capacity_only: !exclusions.is_empty() && exclusions.iter().all(Exclusion::is_capacity),
             exclusions,
             free,
         }
+    }
+}
+
+/// Per requested resource, (free, allocatable) in scheduler units, sorted by resource
+/// name: a slice sized to the pod's few resources. A `BTreeMap` allocated a whole node
+/// (eleven slots, about 630 bytes) for the usual two, per verdict.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Free(Box<[(Str, (i128, i128))]>);
+
+impl Free {
+    /// From entries in any order; a resource named twice keeps its last value, as a
+    /// map's insert does.
+    pub fn new(mut entries: Vec<(Str, (i128, i128))>) -> Free {
+        entries.reverse();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|a, b| a.0 == b.0);
+        Free(entries.into_boxed_slice())
+    }
+
+    pub fn get(&self, resource: &str) -> Option<&(i128, i128)> {
+        self.0
+            .binary_search_by(|(r, _)| r.as_str().cmp(resource))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    pub fn contains_key(&self, resource: &str) -> bool {
+        self.get(resource).is_some()
+    }
+
+    /// In resource name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &(i128, i128))> {
+        self.0.iter().map(|(r, v)| (r.as_str(), v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Printed as the map it stands for.
+impl std::fmt::Debug for Free {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -303,16 +355,16 @@ impl<'p> PodFilter<'p> {
         if let Some((p, _)) = self.ports.iter().find(|p| nu.host_ports.contains(p)) {
             ex.push(Exclusion::HostPort(*p));
         }
-        let mut free = BTreeMap::new();
+        let mut free = Vec::with_capacity(self.need.len());
         let mut short = Vec::new();
         for (res, n) in &self.need {
             let alloc = scheduler_units(res, get_qty(&node.status.allocatable, res));
             let used = nu.requested.get(res).copied().unwrap_or(0);
             let f = alloc - used;
-            free.insert(res.clone(), (f, alloc));
+            free.push((Str::from(res.as_str()), (f, alloc)));
             if *n > f {
                 short.push(Short {
-                    resource: res.clone(),
+                    resource: Str::from(res.as_str()),
                     need: *n,
                     free: f,
                     allocatable: alloc,
@@ -320,6 +372,7 @@ impl<'p> PodFilter<'p> {
             }
         }
         if !short.is_empty() {
+            short.shrink_to_fit();
             ex.push(Exclusion::Resources(short));
         }
         if node.status.allocatable.contains_key("pods") {
@@ -345,7 +398,7 @@ impl<'p> PodFilter<'p> {
         if let Some(x) = self.inter.check(node) {
             ex.push(x);
         }
-        Verdict::new(ex, free)
+        Verdict::new(ex, Free::new(free))
     }
 }
 
@@ -520,4 +573,46 @@ fn pv_node_affinities(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn free_room_reads_as_the_map_it_replaces() {
+        let free = Free::new(vec![
+            (Str::from("memory"), (1, 2)),
+            (Str::from("cpu"), (3, 4)),
+            (Str::from("memory"), (5, 6)),
+        ]);
+        // Sorted by name, the last value of a name kept, as a BTreeMap's inserts would.
+        let map: BTreeMap<&str, (i128, i128)> = [("memory", (5, 6)), ("cpu", (3, 4))].into();
+        assert_eq!(format!("{free:?}"), format!("{map:?}"));
+        assert_eq!(
+            free.iter().map(|(r, v)| (r, *v)).collect::<Vec<_>>(),
+            map.iter().map(|(r, v)| (*r, *v)).collect::<Vec<_>>()
+        );
+        assert_eq!(free.get("cpu"), Some(&(3, 4)));
+        assert_eq!(free.get("memory"), Some(&(5, 6)));
+        assert_eq!(free.get("pods"), None);
+        assert!(free.contains_key("cpu") && !free.contains_key("c"));
+        assert_eq!(free.len(), 2);
+        assert!(Free::new(Vec::new()).is_empty());
+    }
+
+    #[test]
+    fn a_verdict_holds_no_spare_room() {
+        // A slice's pointer and length: no capacity, no tree node.
+        assert_eq!(std::mem::size_of::<Free>(), 16);
+        let mut ex = vec![Exclusion::Cordoned, Exclusion::NodeAffinity];
+        ex.pop();
+        assert!(ex.capacity() > 1);
+        let v = Verdict::new(ex, Free::default());
+        assert_eq!(v.exclusions.capacity(), 1);
+        assert_eq!(v.category.as_deref(), Some("cordoned"));
+        // Short category names are held in place, not on the heap.
+        assert!(!v.category.as_ref().unwrap().is_heap_allocated());
+    }
 }

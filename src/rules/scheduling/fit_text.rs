@@ -330,7 +330,7 @@ pub(super) fn closest<'a>(
         // (free, allocatable) by class.
         let mut class_free = vec![(i128::MIN, 0); slots];
         for f in &classes {
-            let (free, alloc) = f.verdict.free.get(*res).copied().unzip();
+            let (free, alloc) = f.verdict.free.get(res).copied().unzip();
             class_free[f.class as usize] = (free.unwrap_or(i128::MIN), alloc.unwrap_or(0));
         }
         // The most free, then the first by name (as `max_by` with the name reversed).
@@ -342,7 +342,7 @@ pub(super) fn closest<'a>(
             }
         }
         let (k, best, _) = best?;
-        let (free, alloc) = best.verdict.free.get(*res).copied().unwrap_or((0, 0));
+        let (free, alloc) = best.verdict.free.get(res).copied().unwrap_or((0, 0));
         let largest = classes
             .iter()
             .map(|f| class_free[f.class as usize].1)

@@ -349,7 +349,7 @@ fn holders(snap: &Snapshot, pod: &Pod, n: &NodeFit) -> Vec<ObjectId> {
                         .unwrap_or_default();
                     if short
                         .iter()
-                        .any(|s| units.get(&s.resource).is_some_and(|v| *v > 0))
+                        .any(|s| units.get(s.resource.as_str()).is_some_and(|v| *v > 0))
                     {
                         out.insert(*id);
                     }
