@@ -511,6 +511,14 @@ fn flow_items(text: &str, doc: Piece) -> Option<ListItems> {
 mod tests {
     use super::*;
 
+    /// Each item of `list` as (line, text).
+    fn item_texts<'t>(list: &ListItems, text: &'t str) -> Vec<(u32, &'t str)> {
+        list.items
+            .iter()
+            .map(|i| (i.line, &text[i.start..i.end]))
+            .collect()
+    }
+
     #[test]
     fn documents_and_items_are_found_at_column_0() {
         let text = "a: 1\n---\napiVersion: v1\nitems:\n- kind: Pod\n  x: |\n    - no\n# c\n-  kind: Pod\nkind: List\n--- \nb: 2\n";
@@ -530,10 +538,7 @@ mod tests {
         );
         let list = block_items(text, docs[1]).expect("a List");
         assert_eq!(
-            list.items
-                .iter()
-                .map(|i| (i.line, &text[i.start..i.end]))
-                .collect::<Vec<_>>(),
+            item_texts(&list, text),
             [
                 (5, "- kind: Pod\n  x: |\n    - no\n# c\n"),
                 (9, "-  kind: Pod\n")
@@ -548,10 +553,7 @@ mod tests {
         let text = "items:\n  - a: 1\n    b:\n    - 2\n# c\n      # d\n  - |\n   x\nkind: List\n";
         let list = block_items(text, documents(text)[0]).expect("a List");
         assert_eq!(
-            list.items
-                .iter()
-                .map(|i| (i.line, &text[i.start..i.end]))
-                .collect::<Vec<_>>(),
+            item_texts(&list, text),
             [
                 (2, "  - a: 1\n    b:\n    - 2\n# c\n      # d\n"),
                 (7, "  - |\n   x\n")
@@ -573,10 +575,7 @@ mod tests {
         let text = "# c\n{apiVersion: v1, items: [{a: 1,\n  b: 2}, {c: 3}\n  ], kind: List}\n";
         let list = flow_items(text, documents(text)[0]).expect("a flow List");
         assert_eq!(
-            list.items
-                .iter()
-                .map(|i| (i.line, &text[i.start..i.end]))
-                .collect::<Vec<_>>(),
+            item_texts(&list, text),
             [(2, "{a: 1,\n  b: 2}"), (3, "{c: 3}")]
         );
         assert_eq!((list.first.line, list.last_line), (2, 4));
