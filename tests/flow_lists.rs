@@ -124,6 +124,10 @@ fn styles(pods: &[Value], extra: &[Value]) -> Vec<(&'static str, String)> {
         ("indented", indented),
         ("dashes", format!("apiVersion: v1\nitems:\n{dashes}{own}")),
         (
+            "key-flow",
+            format!("apiVersion: v1\nitems: [{}]\n{own}", one.join(",\n  ")),
+        ),
+        (
             "flow",
             format!(
                 "# written in flow style\n{{apiVersion: v1, items: [{}],\n  kind: List, metadata: {{resourceVersion: ''}}}}\n",

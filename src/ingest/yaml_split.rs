@@ -460,11 +460,12 @@ fn block_items(text: &str, doc: Piece) -> Option<ListItems> {
     })
 }
 
-/// The items of a document that is one flow mapping with an `items: [...]` (see
-/// [`flow_split`]), each from its first byte to its last, on the line it starts on.
+/// The items of a document that is one flow mapping with an `items: [...]`, or a block
+/// mapping whose `items:` is a flow sequence (see [`flow_split`]), each from its first
+/// byte to its last, on the line it starts on.
 fn flow_items(text: &str, doc: Piece) -> Option<ListItems> {
     let d = &text[doc.start..doc.end];
-    let found = flow_split::list_items(d)?;
+    let found = flow_split::list_items(d).or_else(|| flow_split::block_key_items(d))?;
     // Lines counted on from one item to the next: one pass over the document.
     let mut at = (0, doc.line);
     let mut line_at = |to: usize| {

@@ -61,6 +61,40 @@ pub fn list_items(doc: &str) -> Option<FlowItems> {
     })
 }
 
+/// The items of `doc` when it is a block mapping whose `items:` key at column 0 holds a
+/// flow sequence (`items: [{...},` ... `]`, written by hand or by a tool's flow style for
+/// one key), the sequence followed on its last line by nothing but a comment; `None` for
+/// any other shape. `start` is then the document's first byte of content.
+pub fn block_key_items(doc: &str) -> Option<FlowItems> {
+    let b = doc.as_bytes();
+    let mut open = None;
+    let mut line = 0;
+    while line < b.len() {
+        let end = memchr::memchr(b'\n', &b[line..]).map_or(b.len(), |n| line + n);
+        if let Some(at) = items_value(&b[line..end]).filter(|at| line + at < end) {
+            if open.is_some() {
+                return None;
+            }
+            open = Some(line + at);
+        }
+        line = end + 1;
+    }
+    let open = open.filter(|o| b[*o] == b'[')?;
+    let mut items = Vec::new();
+    let past = collection(b, open, |item| items.push(item))?;
+    let rest_of_line = &b[past..memchr::memchr(b'\n', &b[past..]).map_or(b.len(), |n| past + n)];
+    let rest = rest_of_line.trim_ascii_start();
+    if !(rest.is_empty() || rest.starts_with(b"#") && rest.len() < rest_of_line.len()) {
+        return None;
+    }
+    Some(FlowItems {
+        start: skip_blank(b, 0),
+        open,
+        close: past - 1,
+        items,
+    })
+}
+
 /// Where the value of an entry `items: ...` starts in `entry` (the key plain or quoted).
 fn items_value(entry: &[u8]) -> Option<usize> {
     let key = [&b"items"[..], b"\"items\"", b"'items'"]
@@ -184,6 +218,28 @@ mod tests {
             ["1", "2"]
         );
         assert_eq!(items("{items: []}").unwrap(), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn a_flow_sequence_under_a_block_items_key_is_found() {
+        let doc = "apiVersion: v1\nitems: [{a: 1,\n  b: '],'}, {c: 2}\n  ] # end\nkind: List\n";
+        let f = block_key_items(doc).unwrap();
+        let items: Vec<&str> = f.items.iter().map(|r| &doc[r.clone()]).collect();
+        assert_eq!(items, ["{a: 1,\n  b: '],'}", "{c: 2}"]);
+        assert_eq!(
+            (f.start, &doc[f.open..=f.close]),
+            (0, &doc[22..f.close + 1])
+        );
+        for odd in [
+            "items:\n- a\n",
+            "items: [1]x\n",
+            "items: [1]#x\n",
+            "items: [1\n",
+            "items: [1]\nitems: [2]\n",
+            "  items: [1]\n",
+        ] {
+            assert_eq!(block_key_items(odd), None, "{odd}");
+        }
     }
 
     #[test]
