@@ -12,11 +12,12 @@ First times `KDIAG analyze BUNDLE --format json` (`--analyze-runs`, default 1), 
   kubectl's cache);
 - `kubectl get pods -n NS` and `kubectl describe pod NAME -n NS` (NAME and NS: the middle
   row of `get pods -A`), wall time per run;
+- `kubectl get pods -A --chunk-size=0`: the same rows in one answer, not pages;
 - N list requests sent at once (each its own connection and thread): half
   `GET /api/v1/namespaces/NS/pods` as a Table, half `GET /api/v1/pods?limit=500` as a
   Table; how many answered 200 with a whole JSON body, and the slowest;
-- the server's peak resident memory (`VmHWM` of /proc/PID/status) and the bundle's size
-  on disk (bytes of its files).
+- the server's resident memory and its peak so far after each step, and its peak
+  (`VmRSS`, `VmHWM` of /proc/PID/status) against the bundle's size on disk (bytes of its files).
 
 With `--kubectl-alone`, it then runs `kubectl get pods -A` through a recording proxy once,
 and `--runs` more times against the recorded answers only (the server idle): kubectl's own
@@ -205,6 +206,17 @@ def main():
         if a.until_ready:
             return
 
+        def memory(after):
+            print(f"  after {after}: rss {status_kb(server.pid, 'VmRSS') / 1024:.0f} MiB, "
+                  f"peak {status_kb(server.pid, 'VmHWM') / 1024:.0f} MiB")
+
+        # What the server builds once it answers (the findings as objects, the page):
+        # the page's answer waits for it.
+        t = time.monotonic()
+        get(addr, "/", "text/html", timeout=120)
+        print(f"page answered {time.monotonic() - t:.2f} s after ready")
+        memory("the page")
+
         env = dict(os.environ, KUBECONFIG=kubeconfig)
         cache = ["--cache-dir", os.path.join(tmp, "cache")]
         k = a.kubectl
@@ -218,6 +230,12 @@ def main():
         client_cpu = (children_cpu() - client_cpu) / a.runs
         print(f"kubectl get pods -A: {rows} rows; " + ", ".join(f"{w:.2f}" for w in walls) + " s"
               f"; a run's cpu: server {server_cpu:.2f} s, kubectl {client_cpu:.2f} s")
+        memory("get pods -A")
+        server_cpu, client_cpu = cpu_s(server.pid), children_cpu()
+        took, out0 = timed([k, *cache, "get", "pods", "-A", "--chunk-size=0"], env)
+        print(f"kubectl get pods -A --chunk-size=0 (one answer): {len(out0.splitlines()) - 1} rows; {took:.2f} s"
+              f"; cpu: server {cpu_s(server.pid) - server_cpu:.2f} s, kubectl {children_cpu() - client_cpu:.2f} s")
+        memory("get pods -A --chunk-size=0")
 
         listed = out.splitlines()[1:]
         ns, pod = listed[len(listed) // 2].split()[:2]
@@ -260,6 +278,7 @@ def main():
             f", server cpu {cpu_s(server.pid) - server_cpu:.2f} s"
             + (f"; errors: {errors[:3]}" if errors else "")
         )
+        memory("the concurrent lists")
         print(f"peak rss: {status_kb(server.pid, 'VmHWM') / 1024:.0f} MiB "
               f"({status_kb(server.pid, 'VmHWM') * 1024 / size:.2f}x the bundle)")
 

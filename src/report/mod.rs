@@ -60,6 +60,28 @@ pub struct Analysis<'a> {
     pub problems: Vec<Problem>,
     /// With `--redact`: what [`Analysis::mask`] masks with.
     pub redactor: Option<&'a Redactor>,
+    /// How many pods, nodes and operators the rules looked at, counted while their views
+    /// exist (a server lets the views go before it renders its page).
+    pub looked: Looked,
+}
+
+/// The kinds a report says it looked at ("239 pods, 6 nodes, 31 operators").
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Looked {
+    pub pods: usize,
+    pub nodes: usize,
+    pub operators: usize,
+}
+
+impl Looked {
+    /// Counted from the snapshot's views (which it builds if they are not there).
+    pub fn of(snap: &Snapshot) -> Looked {
+        Looked {
+            pods: snap.pods().len(),
+            nodes: snap.nodes().len(),
+            operators: snap.cluster_operators().len(),
+        }
+    }
 }
 
 impl<'a> Analysis<'a> {
@@ -149,6 +171,7 @@ impl<'a> Analysis<'a> {
             findings,
             problems,
             redactor: None,
+            looked: Looked::of(snapshot),
         }
     }
 

@@ -63,11 +63,10 @@ fn counted_word(n: usize, new: &str, word: &str) -> String {
 /// "239 pods, 6 nodes, 31 operators": what the rules looked at, the kinds the bundle has;
 /// "60 objects" when it has none of them.
 fn looked_at(a: &Analysis) -> String {
-    let snap = a.snapshot;
     let parts: Vec<String> = [
-        (snap.pods().len(), "pod"),
-        (snap.nodes().len(), "node"),
-        (snap.cluster_operators().len(), "operator"),
+        (a.looked.pods, "pod"),
+        (a.looked.nodes, "node"),
+        (a.looked.operators, "operator"),
     ]
     .into_iter()
     .filter(|(n, _)| *n > 0)

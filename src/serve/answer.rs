@@ -33,6 +33,15 @@ impl Answer {
         }
     }
 
+    /// A JSON answer already written.
+    pub fn json_bytes(body: Vec<u8>) -> Answer {
+        Answer::Body {
+            code: 200,
+            content_type: JSON,
+            body,
+        }
+    }
+
     pub fn text(text: String) -> Answer {
         Answer::Body {
             code: 200,

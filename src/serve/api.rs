@@ -40,7 +40,7 @@ pub fn answer(state: &State, req: &Request) -> Answer {
         [] => Answer::Body {
             code: 200,
             content_type: "text/html; charset=utf-8",
-            body: state.page.clone().into_bytes(),
+            body: state.page().as_bytes().to_vec(),
         },
         ["ui", rest @ ..] => super::ui::answer(state, req, rest),
         ["healthz" | "livez" | "readyz", ..] => Answer::text("ok".into()),

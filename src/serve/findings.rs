@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 /// The findings as `Finding` objects and as events, each list sorted by namespace and
 /// name (as the store sorts its own objects).
+#[derive(Default)]
 pub struct Added {
     pub findings: Vec<Held>,
     pub events: Vec<Held>,

@@ -62,7 +62,7 @@ pub fn run(snap: Snapshot, findings: Vec<Finding>, options: Options) -> Result<(
     let objects = snap.objects.len();
     let problems = snap.problems().len();
     let inputs: Vec<String> = snap.inputs.iter().map(|i| i.path.clone()).collect();
-    let mut state = State::new(snap, findings, options.redactor);
+    let (mut state, later) = State::new(snap, findings, options.redactor);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -116,7 +116,9 @@ pub fn run(snap: Snapshot, findings: Vec<Finding>, options: Options) -> Result<(
         }
         state.token = secured.as_ref().map(|s| s.token.clone());
         let acceptor = secured.map(|s| s.acceptor);
-        let server = http::serve(Arc::new(state), listener, acceptor);
+        let state = Arc::new(state);
+        later.spawn(Arc::clone(&state));
+        let server = http::serve(state, listener, acceptor);
         tokio::select! {
             _ = server => {}
             _ = stop_signal() => crate::err_line!("kdiag serve: stopped"),

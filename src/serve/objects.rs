@@ -164,13 +164,10 @@ fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
         )
     });
     if req.wants_table() {
-        return Answer::json(&table_json(state, req, t, page, more));
+        let table = Table::new(state, req, t, page);
+        let rest = table.envelope(list_meta(state, more), Vec::new());
+        return Answer::json_bytes(list_body(rest, "rows", page, |i| table.row(i)));
     }
-    let objects: Vec<Value> = if req.wants_metadata() {
-        each(page, |i| partial(state, state.tree(i)))
-    } else {
-        each(page, |i| served(state, t, i))
-    };
     let (api_version, kind) = if req.wants_metadata() {
         (
             "meta.k8s.io/v1".to_string(),
@@ -179,12 +176,62 @@ fn list(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answer {
     } else {
         (group_version(t), format!("{}List", t.resource.kind))
     };
-    Answer::json(&json!({
+    let rest = json!({
         "kind": kind,
         "apiVersion": api_version,
         "metadata": list_meta(state, more),
-        "items": objects,
-    }))
+    });
+    let body = if req.wants_metadata() {
+        list_body(rest, "items", page, |i| partial(state, state.tree(i)))
+    } else {
+        list_body(rest, "items", page, |i| served(state, t, i))
+    };
+    Answer::json_bytes(body)
+}
+
+/// Items are built side by side and written this many at a time.
+const WRITTEN_AT_ONCE: usize = 1024;
+
+/// `rest` (a JSON object) with `field` an array of `items`, each as `f` builds it: the
+/// bytes `serde_json` writes for the whole object (keys sorted, no blanks), written a few
+/// items at a time, so an answer of 65,000 pods never holds every item's tree at once
+/// (about 10 KB a pod), only the answer's text.
+fn list_body<I: Copy + Sync>(
+    rest: Value,
+    field: &str,
+    items: &[I],
+    f: impl Fn(I) -> Value + Sync + Send,
+) -> Vec<u8> {
+    let Value::Object(mut fields) = rest else {
+        return serde_json::to_vec(&rest).unwrap_or_default();
+    };
+    fields.insert(field.to_string(), Value::Null);
+    let mut body = Vec::new();
+    body.push(b'{');
+    for (n, (key, value)) in fields.iter().enumerate() {
+        if n > 0 {
+            body.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut body, key);
+        body.push(b':');
+        if key != field {
+            let _ = serde_json::to_writer(&mut body, value);
+            continue;
+        }
+        body.push(b'[');
+        for (c, chunk) in items.chunks(WRITTEN_AT_ONCE).enumerate() {
+            let written = each(chunk, |i| serde_json::to_vec(&f(i)).unwrap_or_default());
+            for (k, item) in written.iter().enumerate() {
+                if c > 0 || k > 0 {
+                    body.push(b',');
+                }
+                body.extend_from_slice(item);
+            }
+        }
+        body.push(b']');
+    }
+    body.push(b'}');
+    body
 }
 
 fn list_meta(state: &State, more: Option<(String, usize)>) -> Value {
@@ -264,64 +311,96 @@ fn table_json(
     items: &[Item],
     more: Option<(String, usize)>,
 ) -> Value {
-    let (columns, rows) = table_parts(state, req, t, items);
-    table_of(req, list_meta(state, more), columns, rows)
+    let table = Table::new(state, req, t, items);
+    table.envelope(list_meta(state, more), each(items, |i| table.row(i)))
 }
 
-fn table_of(req: &Request, metadata: Value, columns: Vec<Value>, rows: Vec<Value>) -> Value {
-    let api_version = if req.accept.contains("as=Table;v=v1;") || !req.accept.contains("v1beta1") {
-        "meta.k8s.io/v1"
-    } else {
-        "meta.k8s.io/v1beta1"
-    };
-    json!({
-        "kind": "Table",
-        "apiVersion": api_version,
-        "metadata": metadata,
-        "columnDefinitions": columns,
-        "rows": rows,
-    })
+/// A Table's column definitions, and how an item becomes its row: the explorer's cells
+/// for stored objects (and events kdiag adds), the findings' own columns for findings.
+/// Each object's tree is built once for its cells and its object, and not kept.
+struct Table<'s> {
+    state: &'s State,
+    t: &'s Target<'s>,
+    printer: Option<Printer<'s>>,
+    /// `includeObject`: `None`, `Object`, else metadata.
+    include: &'s str,
+    api_version: &'static str,
+    columns: Vec<Value>,
 }
 
-/// A Table's column definitions and its rows, one per item: the explorer's cells for
-/// stored objects (and events kdiag adds), the findings' own columns for findings. Each
-/// object's tree is built once for its cells and its object, and not kept.
-fn table_parts(
-    state: &State,
-    req: &Request,
-    t: &Target,
-    items: &[Item],
-) -> (Vec<Value>, Vec<Value>) {
-    let r = t.resource;
-    let include = req.param("includeObject").unwrap_or("Metadata");
-    let first_stored = items.iter().find_map(|i| match i {
-        Item::Stored(id) => Some(state.snap.object(*id)),
-        Item::Added(_) => None,
-    });
-    let printer =
-        first_stored.map(|o| Printer::new(&state.snap, &r.group, &r.kind, &o.api_version));
-    let mut columns: Vec<(String, bool)> = match (&printer, r.origin) {
-        (_, Origin::Findings) => {
-            let mut c = vec![("NAME".to_string(), false)];
-            c.extend(findings::COLUMNS.iter().map(|c| (c.to_string(), false)));
-            c
+impl<'s> Table<'s> {
+    /// The columns of `r` read from its printer, or from `items`' own when it has none.
+    fn new(state: &'s State, req: &'s Request, t: &'s Target<'s>, items: &[Item]) -> Table<'s> {
+        let r = t.resource;
+        let first_stored = items.iter().find_map(|i| match i {
+            Item::Stored(id) => Some(state.snap.object(*id)),
+            Item::Added(_) => None,
+        });
+        let printer =
+            first_stored.map(|o| Printer::new(&state.snap, &r.group, &r.kind, &o.api_version));
+        let mut columns: Vec<(String, bool)> = match (&printer, r.origin) {
+            (_, Origin::Findings) => {
+                let mut c = vec![("NAME".to_string(), false)];
+                c.extend(findings::COLUMNS.iter().map(|c| (c.to_string(), false)));
+                c
+            }
+            (Some(p), _) => p.columns().to_vec(),
+            (None, _) => vec![("NAME".into(), false)],
+        };
+        if printer.is_none()
+            && r.origin != Origin::Findings
+            && let Some(v) = items.iter().rev().find_map(|i| match i {
+                Item::Added(h) => Some(*h),
+                Item::Stored(_) => None,
+            })
+        {
+            columns = value_row(&state.snap, &r.kind, v.name(), &v.tree()).columns;
         }
-        (Some(p), _) => p.columns().to_vec(),
-        (None, _) => vec![("NAME".into(), false)],
-    };
-    if printer.is_none()
-        && r.origin != Origin::Findings
-        && let Some(v) = items.iter().rev().find_map(|i| match i {
-            Item::Added(h) => Some(*h),
-            Item::Stored(_) => None,
-        })
-    {
-        columns = value_row(&state.snap, &r.kind, v.name(), &v.tree()).columns;
+        let columns = columns
+            .iter()
+            .enumerate()
+            .map(|(i, (name, wide))| {
+                json!({
+                    "name": name,
+                    "type": "string",
+                    "format": if i == 0 { "name" } else { "" },
+                    "description": "",
+                    "priority": if *wide { 1 } else { 0 },
+                })
+            })
+            .collect();
+        let api_version =
+            if req.accept.contains("as=Table;v=v1;") || !req.accept.contains("v1beta1") {
+                "meta.k8s.io/v1"
+            } else {
+                "meta.k8s.io/v1beta1"
+            };
+        Table {
+            state,
+            t,
+            printer,
+            include: req.param("includeObject").unwrap_or("Metadata"),
+            api_version,
+            columns,
+        }
     }
-    // Rows side by side (each object's tree is most of the work), in order.
-    let rows: Vec<Value> = each(items, |item| {
+
+    /// The Table with `metadata` and `rows`.
+    fn envelope(&self, metadata: Value, rows: Vec<Value>) -> Value {
+        json!({
+            "kind": "Table",
+            "apiVersion": self.api_version,
+            "metadata": metadata,
+            "columnDefinitions": self.columns,
+            "rows": rows,
+        })
+    }
+
+    /// `item`'s row: its cells, and its object as `includeObject` asks.
+    fn row(&self, item: Item) -> Value {
+        let (state, r) = (self.state, self.t.resource);
         let tree = state.tree(item);
-        let cells = match (item, &printer) {
+        let cells = match (item, &self.printer) {
             _ if r.origin == Origin::Findings => findings::row(&tree),
             (Item::Stored(id), Some(p)) => p.row(&state.snap.object(id).name, &tree),
             (Item::Stored(_), None) => Vec::new(),
@@ -333,33 +412,16 @@ fn table_parts(
         };
         let cells: Vec<Value> = cells.into_iter().map(|c| json!(state.mask(c))).collect();
         let mut row = json!({"cells": cells});
-        match include {
+        match self.include {
             "None" => {}
             "Object" => {
-                row["object"] = convert::served(
-                    state.object_json_of(item, tree),
-                    &t.resource.group,
-                    t.version,
-                )
+                row["object"] =
+                    convert::served(state.object_json_of(item, tree), &r.group, self.t.version)
             }
             _ => row["object"] = partial(state, tree),
         }
         row
-    });
-    let columns = columns
-        .iter()
-        .enumerate()
-        .map(|(i, (name, wide))| {
-            json!({
-                "name": name,
-                "type": "string",
-                "format": if i == 0 { "name" } else { "" },
-                "description": "",
-                "priority": if *wide { 1 } else { 0 },
-            })
-        })
-        .collect();
-    (columns, rows)
+    }
 }
 
 /// Answers of this many objects or more are built side by side on every core (each
@@ -368,7 +430,7 @@ fn table_parts(
 const PARALLEL_FROM: usize = 128;
 
 /// `f` of each item, in order.
-fn each<T: Send>(items: &[Item], f: impl Fn(Item) -> T + Sync + Send) -> Vec<T> {
+fn each<I: Copy + Sync, T: Send>(items: &[I], f: impl Fn(I) -> T + Sync + Send) -> Vec<T> {
     if items.len() < PARALLEL_FROM {
         items.iter().map(|&i| f(i)).collect()
     } else {
@@ -423,16 +485,15 @@ fn watch_plan(state: &State, req: &Request, t: &Target, items: &[Item]) -> Answe
     let mut events = Vec::new();
     if initial && req.wants_table() {
         // Each event a Table of its one object, the columns read once.
-        let (columns, rows) = table_parts(state, req, t, items);
-        for row in rows {
-            let object = table_of(req, list_meta(state, None), columns.clone(), vec![row]);
-            events.push(line(&json!({"type": "ADDED", "object": object})));
-        }
+        let table = Table::new(state, req, t, items);
+        events = each(items, |i| {
+            let object = table.envelope(list_meta(state, None), vec![table.row(i)]);
+            line(&json!({"type": "ADDED", "object": object}))
+        });
     } else if initial {
-        for &item in items {
-            let object = served(state, t, item);
-            events.push(line(&json!({"type": "ADDED", "object": object})));
-        }
+        events = each(items, |i| {
+            line(&json!({"type": "ADDED", "object": served(state, t, i)}))
+        });
     }
     if req.flag("sendInitialEvents") {
         let bookmark = json!({
@@ -469,4 +530,42 @@ pub fn valid_name(name: &str) -> bool {
         && name != "."
         && name != ".."
         && !name.contains(['/', '\\', '\0'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An item as an answer holds it: nested, with text to escape.
+    fn item(i: usize) -> Value {
+        json!({"metadata": {"name": format!("p-{i}"), "annotations": {"note": "a \"q\" \\ é\n"}},
+            "spec": {"n": i, "f": 1.5, "list": [i, null, true]}})
+    }
+
+    #[test]
+    fn a_list_written_by_parts_is_the_whole_lists_bytes() {
+        // The array's key first, in the middle and last among the keys; lists shorter and
+        // longer than what is written at once.
+        for field in ["a", "items", "zz"] {
+            for n in [
+                0,
+                1,
+                2,
+                WRITTEN_AT_ONCE,
+                WRITTEN_AT_ONCE + 1,
+                2 * WRITTEN_AT_ONCE + 7,
+            ] {
+                let ids: Vec<usize> = (0..n).collect();
+                let rest = json!({"kind": "PodList", "apiVersion": "v1",
+                    "metadata": {"resourceVersion": "7", "continue": "7:5"}});
+                let mut whole = rest.clone();
+                whole[field] = Value::Array(ids.iter().map(|&i| item(i)).collect());
+                assert_eq!(
+                    list_body(rest, field, &ids, item),
+                    serde_json::to_vec(&whole).unwrap(),
+                    "{field}, {n} items"
+                );
+            }
+        }
+    }
 }

@@ -1,15 +1,18 @@
-//! What the server answers from, built once at start: the snapshot, the findings as
-//! objects and events, the resources it serves, the page, and what a client must show to
-//! be let in.
+//! What the server answers from: the snapshot, the findings as objects and events, the
+//! resources it serves, the page, and what a client must show to be let in. What needs the
+//! rules' views is taken at start; the findings' objects and the page are built on another
+//! thread once the server answers ([`Later`]), and an answer that needs them waits.
 
 use super::findings::{self, Added, Held};
 use super::resources::{Origin, Resource, Resources};
-use crate::report::Analysis;
+use crate::ingest::Problem;
 use crate::report::redact::Redactor;
+use crate::report::{Analysis, InputSummary, Looked};
 use crate::rules::Finding;
-use crate::snapshot::{ObjectId, Snapshot};
+use crate::snapshot::{Forgotten, ObjectId, Snapshot};
 use serde_json::{Value, json};
 use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
 
 /// Up to this much text in the bundle, each object's tree is kept once an answer built it
 /// (as the explorer keeps it): answers then parse nothing twice, and 200 clients asking at
@@ -24,20 +27,38 @@ pub struct State {
     pub findings: usize,
     /// The findings themselves, for kdiag's pages (`ui/`).
     pub found: Vec<Finding>,
-    pub added: Added,
+    /// The findings as objects and events: built by [`Later`], see [`State::added`].
+    added: OnceLock<Added>,
     pub resources: Resources,
     /// Every list's and watch's `resourceVersion`: the snapshot's newest.
     pub resource_version: String,
     /// `/version`'s body.
     pub version: Value,
-    /// kdiag's page for a browser on `/`.
-    pub page: String,
+    /// kdiag's page for a browser on `/`: built by [`Later`], see [`State::page`].
+    page: OnceLock<String>,
     /// With `--redact`: every value served is masked.
     pub redactor: Option<Redactor>,
     /// Off loopback: the bearer token a client must send.
     pub token: Option<String>,
     /// The address clients reach the server at (`host:port`).
     pub address: String,
+}
+
+/// What the server builds once it answers, on another thread: first it lets go of what
+/// the rules built (on a large bundle), then builds the findings' objects and events and
+/// kdiag's page side by side, from what [`State::new`] took while the views were there.
+/// So the server is ready when the analysis is, and its peak is not the rules' memory
+/// plus the page's.
+pub struct Later {
+    forgotten: Option<Forgotten>,
+    /// The report's parts for the page, taken (and with `--redact` learnt) at start.
+    inputs: Vec<InputSummary>,
+    findings: Vec<Finding>,
+    problems: Vec<Problem>,
+    looked: Looked,
+    /// The page's Kueue admission paths, drawn from the Kueue views at start.
+    paths: String,
+    stats: bool,
 }
 
 /// One object of a list: the snapshot's, or one the server adds (a finding, an event).
@@ -48,38 +69,31 @@ pub enum Item<'a> {
 }
 
 impl State {
-    /// Builds what the server answers from. The findings' objects, the served resources
-    /// and kdiag's page are built side by side while the rules' views are still there;
-    /// then, on a large bundle, what the rules built is let go on another thread, so the
-    /// first answer does not wait for millions of frees.
-    pub fn new(snap: Snapshot, found: Vec<Finding>, redactor: Option<Redactor>) -> State {
+    /// Builds what the server answers from, and what [`Later`] builds once it answers.
+    /// What needs the rules' views is taken first; then, on a large bundle, what the rules
+    /// built is taken out of the snapshot for [`Later`] to let go.
+    pub fn new(snap: Snapshot, found: Vec<Finding>, redactor: Option<Redactor>) -> (State, Later) {
         let stats = std::env::var_os("KDIAG_STATS").is_some();
         let start = std::time::Instant::now();
-        let (((added, t_added), (resources, t_resources)), (page, t_page)) = rayon::join(
-            || {
-                rayon::join(
-                    || clocked(|| findings::build(&snap, &found)),
-                    || clocked(|| Resources::build(&snap)),
-                )
-            },
-            || clocked(|| start_page(&snap, &found, redactor.as_ref())),
-        );
-        let built = start.elapsed();
+        let resources = Resources::build(&snap);
+        let paths = super::ui::admission_paths(&snap, &resources);
+        let mut analysis = Analysis::new(&snap, found.to_vec());
+        if let Some(r) = &redactor {
+            // Learnt now, in the order every output learns it, before any answer masks.
+            analysis.redact(r);
+        }
+        let Analysis {
+            inputs,
+            findings,
+            problems,
+            looked,
+            ..
+        } = analysis;
         let mut snap = snap;
         let keep_trees = snap.files.iter().map(|f| f.text.len()).sum::<usize>() <= KEEP_TREES_UP_TO;
-        if !keep_trees {
-            // Answers read objects one at a time from their text: what the rules built to
-            // read every object at once is not kept.
-            let forgotten = snap.forget_built();
-            std::thread::spawn(move || drop(forgotten));
-        }
-        if stats {
-            crate::err_line!(
-                "kdiag stats: serve: findings as objects {t_added:.3}s, resources {t_resources:.3}s, page {t_page:.3}s (side by side {:.3}s), ready {:.3}s",
-                built.as_secs_f64(),
-                start.elapsed().as_secs_f64()
-            );
-        }
+        // Answers read objects one at a time from their text: on a large bundle what the
+        // rules built to read every object at once is not kept.
+        let forgotten = (!keep_trees).then(|| snap.forget_built());
         let resource_version = snap
             .objects
             .iter()
@@ -88,20 +102,46 @@ impl State {
             .unwrap_or(1)
             .to_string();
         let version = version_of(&snap);
-        State {
+        if stats {
+            crate::err_line!(
+                "kdiag stats: serve: resources and what the page reads from the views {:.3}s, ready",
+                start.elapsed().as_secs_f64()
+            );
+        }
+        let state = State {
             findings: found.len(),
             found,
             snap,
             keep_trees,
-            added,
+            added: OnceLock::new(),
             resources,
             resource_version,
             version,
-            page,
+            page: OnceLock::new(),
             redactor,
             token: None,
             address: String::new(),
-        }
+        };
+        let later = Later {
+            forgotten,
+            inputs,
+            findings,
+            problems,
+            looked,
+            paths,
+            stats,
+        };
+        (state, later)
+    }
+
+    /// The findings as objects and events; until [`Later`] has built them, waits.
+    pub fn added(&self) -> &Added {
+        self.added.wait()
+    }
+
+    /// kdiag's page for a browser on `/`; until [`Later`] has built it, waits.
+    pub fn page(&self) -> &str {
+        self.page.wait()
     }
 
     /// The objects of `r` in `namespace` (every namespace when `None`), stored first,
@@ -115,7 +155,7 @@ impl State {
                 .collect()
         };
         match r.origin {
-            Origin::Findings => added_in(&self.added.findings),
+            Origin::Findings => added_in(&self.added().findings),
             Origin::Review => Vec::new(),
             Origin::Stored => {
                 let mut out: Vec<Item> = self
@@ -124,7 +164,7 @@ impl State {
                     .map(|&id| Item::Stored(id))
                     .collect();
                 if r.group.is_empty() && r.kind == "Event" {
-                    out.extend(added_in(&self.added.events));
+                    out.extend(added_in(&self.added().events));
                 }
                 out
             }
@@ -158,7 +198,7 @@ impl State {
                 .map(Item::Added)
         };
         match r.origin {
-            Origin::Findings => added(&self.added.findings),
+            Origin::Findings => added(&self.added().findings),
             Origin::Review => None,
             Origin::Stored => {
                 let ids = self.stored(r, namespace);
@@ -173,7 +213,7 @@ impl State {
                 };
                 match stored {
                     Some(id) => Some(Item::Stored(id)),
-                    None if r.group.is_empty() && r.kind == "Event" => added(&self.added.events),
+                    None if r.group.is_empty() && r.kind == "Event" => added(&self.added().events),
                     None => None,
                 }
             }
@@ -269,16 +309,61 @@ fn version_of(snap: &Snapshot) -> Value {
     })
 }
 
-/// kdiag's page for a browser on `/`, masked with `--redact`.
-fn start_page(snap: &Snapshot, found: &[Finding], redactor: Option<&Redactor>) -> String {
-    let mut analysis = Analysis::new(snap, found.to_vec());
-    if let Some(r) = redactor {
-        analysis.redact(r);
-    }
-    let page = super::ui::start_page(&analysis);
-    match redactor {
-        Some(r) => r.apply(&page),
-        None => page,
+impl Later {
+    /// Builds, on a thread of its own, what `state` waits for. A panic while building
+    /// (a fault of kdiag's) leaves no answer waiting forever: it is said on stderr, the
+    /// findings are then served as none and the page says where they are.
+    pub fn spawn(self, state: Arc<State>) {
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            drop(self.forgotten);
+            let let_go = start.elapsed().as_secs_f64();
+            let ((added, t_added), (page, t_page)) = rayon::join(
+                || {
+                    clocked(|| {
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            findings::build(&state.snap, &state.found)
+                        }))
+                    })
+                },
+                || {
+                    clocked(|| {
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            let analysis = Analysis {
+                                snapshot: &state.snap,
+                                inputs: self.inputs,
+                                findings: self.findings,
+                                problems: self.problems,
+                                redactor: state.redactor.as_ref(),
+                                looked: self.looked,
+                            };
+                            let page =
+                                super::ui::start_page(&analysis, &state.resources, &self.paths);
+                            match &state.redactor {
+                                Some(r) => r.apply(&page),
+                                None => page,
+                            }
+                        }))
+                    })
+                },
+            );
+            let added = added.unwrap_or_else(|_| {
+                crate::err_line!(
+                    "kdiag serve: building the findings as objects failed; they are served as none"
+                );
+                Added::default()
+            });
+            let _ = state.added.set(added);
+            let _ = state.page.set(page.unwrap_or_else(|_| {
+                "<!doctype html><title>kdiag</title><p>kdiag could not build this page: the findings are served at <code>/apis/kdiag.io/v1/findings</code> and by <code>kubectl get findings -A</code>.</p>\n".to_string()
+            }));
+            if self.stats {
+                crate::err_line!(
+                    "kdiag stats: serve after ready: what the rules built let go {let_go:.3}s, then findings as objects {t_added:.3}s, page {t_page:.3}s (side by side), all {:.3}s",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        });
     }
 }
 

@@ -279,6 +279,9 @@ pub struct Placer<'a> {
     partitions: RefCell<HashMap<Consulted, Rc<Partition>>>,
     /// Per pod key: the partition and each class's verdict.
     answers: RefCell<HashMap<String, Answer>>,
+    /// Per pod key, how many pods said to come ([`Placer::expect`]) have not asked yet:
+    /// an answer is let go after the last of them.
+    left: RefCell<HashMap<String, u32>>,
     /// How many verdicts were computed (one per class per distinct pod).
     computed: std::cell::Cell<usize>,
 }
@@ -315,16 +318,50 @@ impl<'a> Placer<'a> {
             by_name: std::cell::OnceCell::new(),
             partitions: RefCell::new(HashMap::new()),
             answers: RefCell::new(HashMap::new()),
+            left: RefCell::new(HashMap::new()),
             computed: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Says which pods will be evaluated, each once: an answer is then kept until the
+    /// last of them that asks the same, not for the whole run. A pod's verdicts are one per
+    /// class of nodes; kept to the end, 1,000 pending pods of 194 kinds over the 1 GB
+    /// bundle's nodes held 78 MB of them at the rules' peak.
+    pub fn expect<'p>(&self, pods: impl IntoIterator<Item = (ObjectId, &'p Pod)>) {
+        let mut left = self.left.borrow_mut();
+        for (id, pod) in pods {
+            if let Some(k) = pod_key(self.snap, self.usage, id, pod) {
+                *left.entry(k).or_insert(0) += 1;
+            }
         }
     }
 
     /// Every node's verdict for `pod`, held per class of nodes.
     pub fn evaluate<'p>(&'p self, pod_id: ObjectId, pod: &Pod) -> Fits<'p> {
         let key = pod_key(self.snap, self.usage, pod_id, pod);
-        let known = key
-            .as_ref()
-            .and_then(|k| self.answers.borrow().get(k).cloned());
+        // Whether this is the last pod said to come that asks the same.
+        let last = key.as_ref().is_some_and(|k| {
+            let mut left = self.left.borrow_mut();
+            match left.get_mut(k) {
+                Some(1) => {
+                    left.remove(k);
+                    true
+                }
+                Some(n) => {
+                    *n -= 1;
+                    false
+                }
+                None => false,
+            }
+        });
+        let known = key.as_ref().and_then(|k| {
+            let mut answers = self.answers.borrow_mut();
+            if last {
+                answers.remove(k)
+            } else {
+                answers.get(k).cloned()
+            }
+        });
         let (partition, verdicts) = match known {
             Some(a) => a,
             None => {
@@ -339,7 +376,7 @@ impl<'a> Placer<'a> {
                     .map(|m| m[0] as usize)
                     .map(|i| Rc::new(filter.verdict(&nodes[i].1, self.usages[i])))
                     .collect();
-                if let Some(k) = key {
+                if let Some(k) = key.filter(|_| !last) {
                     self.answers
                         .borrow_mut()
                         .insert(k, (Rc::clone(&partition), Rc::clone(&verdicts)));
@@ -697,5 +734,49 @@ mod tests {
             );
         }
         assert_eq!(placer.computed.get(), 31 * 4);
+    }
+
+    /// Pods said to come keep an answer only until the last of them that asks the same:
+    /// the same verdicts and the same count of them as without, and none held at the end.
+    #[test]
+    fn an_answer_is_let_go_after_its_last_expected_pod() {
+        let mut items: Vec<Value> = (0..8)
+            .map(|i| node(i, ["2", "4"][i % 2], "a", false))
+            .collect();
+        for i in 0..6 {
+            items.push(pod(&format!("same-{i}"), "3", None, json!({})));
+            items.push(pod(
+                &format!("own-{i}"),
+                &format!("{}m", 1_000 + i),
+                None,
+                json!({}),
+            ));
+        }
+        let snap = snapshot(items, "expect");
+        let usage = Usage::build(&snap);
+        let kept = Placer::new(&snap, &usage);
+        let planned = Placer::new(&snap, &usage);
+        planned.expect(snap.pods().iter().map(|(id, p)| (*id, &**p)));
+        for (id, p) in snap.pods() {
+            let words = |f: &Fits| {
+                f.nodes()
+                    .iter()
+                    .map(|n| (n.verdict.category.clone(), n.verdict.exclusions.len()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                words(&kept.evaluate(*id, p)),
+                words(&planned.evaluate(*id, p))
+            );
+        }
+        assert_eq!(kept.computed.get(), 7 * 2);
+        assert_eq!(planned.computed.get(), 7 * 2);
+        assert_eq!(kept.answers.borrow().len(), 7);
+        assert!(planned.answers.borrow().is_empty());
+        assert!(planned.left.borrow().is_empty());
+        // A pod asked for again past its last expected ask is evaluated again, not missed.
+        let (id, p) = &snap.pods()[0];
+        assert_eq!(planned.evaluate(*id, p).len(), 8);
+        assert_eq!(planned.computed.get(), 7 * 2 + 2);
     }
 }

@@ -92,6 +92,7 @@ fn run(ctx: &Context) -> Vec<Finding> {
     }
     let usage = Usage::build(snap);
     let placer = Placer::new(snap, &usage);
+    placer.expect(pending.iter().copied());
     let mut shared_causes = SharedCauses::default();
     let waiting = ctx.model::<Waiting>();
     let mut groups: BTreeMap<(ObjectRef, String), Vec<Analysis>> = BTreeMap::new();

@@ -16,7 +16,7 @@ mod object;
 mod refs;
 mod start;
 
-pub use start::start_page;
+pub use start::{admission_paths, start_page};
 
 use super::answer::Answer;
 use super::request::Request;

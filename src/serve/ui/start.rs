@@ -13,15 +13,13 @@ use std::fmt::Write as _;
 /// Admission paths drawn on the start page; the rest are listed.
 const PATHS_DRAWN: usize = 12;
 
-pub fn start_page(a: &Analysis) -> String {
-    let snap = a.snapshot;
-    let resources = Resources::build(snap);
+/// The page, its Kueue admission paths (`paths`, from [`admission_paths`]) after the report.
+pub fn start_page(a: &Analysis, resources: &Resources, paths: &str) -> String {
     let links = Links {
-        snap,
-        resources: &resources,
+        snap: a.snapshot,
+        resources,
     };
     let link = |r: &crate::kube::meta::ObjectRef| links.reference(r);
-    let after = admission_paths(snap, &links);
     let nav = nav(&links, "");
     render_with(
         a,
@@ -30,13 +28,15 @@ pub fn start_page(a: &Analysis) -> String {
             link: &link,
             css: super::CSS,
             nav: &nav,
-            after: &after,
+            after: paths,
         }),
     )
 }
 
-/// Every Workload Kueue has not admitted, its chain drawn (the first few) or listed.
-fn admission_paths(snap: &Snapshot, links: &Links) -> String {
+/// Every Workload Kueue has not admitted, its chain drawn (the first few) or listed: read
+/// from the Kueue views, so taken while the rules' views are there.
+pub fn admission_paths(snap: &Snapshot, resources: &Resources) -> String {
+    let links = &Links { snap, resources };
     let ws = snap.workloads();
     if ws.is_empty() {
         return String::new();
