@@ -23,6 +23,9 @@ With `--kubectl-alone`, it then runs `kubectl get pods -A` through a recording p
 and `--runs` more times against the recorded answers only (the server idle): kubectl's own
 wall and cpu for the same pages, the least any server can make `get pods -A` cost.
 
+With `--pairs N` it runs, N times in turn, `analyze --format json -o FILE` (start to exit)
+then the server until its first `/healthz` answer, and prints each pair's ratio and the medians.
+
 With `--until-ready` it only starts the server, prints the two start-up times and the
 memory at that moment, and stops it (a whole-process timer then times the start-up).
 
@@ -146,6 +149,56 @@ def recording_proxy(upstream):
     return proxy
 
 
+def start_until_ready(kdiag, bundle):
+    """Starts `kdiag serve`, waits for the first answered `/healthz`, stops it; returns the
+    seconds from the start to that answer."""
+    tmp = tempfile.mkdtemp(prefix="kdiag-serve-bench-")
+    start = time.monotonic()
+    server = subprocess.Popen(
+        [kdiag, "serve", "--addr", "127.0.0.1:0", "--kubeconfig", os.path.join(tmp, "kc"), bundle],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )
+    try:
+        for line in server.stderr:
+            m = re.match(r"kdiag serve: http://(\S+) ", line)
+            if m:
+                addr = m.group(1)
+                break
+        else:
+            sys.exit("the server printed no address")
+        threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+        for _ in range(100000):
+            try:
+                if get(addr, "/healthz", timeout=5)[0] == 200:
+                    return time.monotonic() - start
+            except OSError:
+                pass
+            time.sleep(0.002)
+        sys.exit("the server never answered /healthz")
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def ready_pairs(a):
+    """`--pairs N`: N times in turn, `analyze --format json -o FILE` (its wall, from start to
+    exit) then `serve` until its first `/healthz` answer; each pair's ratio, and the medians."""
+    out = os.path.join(tempfile.mkdtemp(prefix="kdiag-serve-bench-"), "a.json")
+    rows = []
+    for i in range(a.pairs):
+        t = time.monotonic()
+        subprocess.run([a.kdiag, "analyze", a.bundle, "--format", "json", "--fail-on", "never", "-o", out],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        analyze = time.monotonic() - t
+        ready = start_until_ready(a.kdiag, a.bundle)
+        rows.append((analyze, ready))
+        print(f"pair {i + 1}: analyze {analyze:.3f} s, serve ready {ready:.3f} s, ratio {ready / analyze:.3f}")
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    print(f"medians: analyze {med([r[0] for r in rows]):.3f} s, ready {med([r[1] for r in rows]):.3f} s, "
+          f"ratio {med([r[1] / r[0] for r in rows]):.3f} (min {min(r[1] / r[0] for r in rows):.3f}, "
+          f"max {max(r[1] / r[0] for r in rows):.3f})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kdiag")
@@ -156,7 +209,11 @@ def main():
     ap.add_argument("--analyze-runs", type=int, default=1)
     ap.add_argument("--until-ready", action="store_true")
     ap.add_argument("--kubectl-alone", action="store_true")
+    ap.add_argument("--pairs", type=int, default=0)
     a = ap.parse_args()
+
+    if a.pairs:
+        return ready_pairs(a)
 
     for _ in range(0 if a.until_ready else a.analyze_runs):
         t = time.monotonic()

@@ -118,6 +118,9 @@ pub fn run(snap: Snapshot, findings: Vec<Finding>, options: Options) -> Result<(
         let acceptor = secured.map(|s| s.acceptor);
         let state = Arc::new(state);
         later.spawn(Arc::clone(&state));
+        // Never let go at exit: the process's end frees the bundle at once, where
+        // dropping it would free millions of pieces one by one (as `analyze` does not).
+        std::mem::forget(Arc::clone(&state));
         let server = http::serve(state, listener, acceptor);
         tokio::select! {
             _ = server => {}
