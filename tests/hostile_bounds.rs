@@ -315,6 +315,33 @@ fn a_folder_of_archives_stops_at_the_file_cap_in_all() {
     }
 }
 
+/// An archive past its own cap and the input's, the input's first: its first files were
+/// refused too, so it is worded by the input's cap ("its last N"), not as the files after
+/// its own first 100.
+#[test]
+fn an_archive_past_both_caps_is_worded_by_the_inputs() {
+    let dir = Scratch::new("bothcaps");
+    for (archive, files) in [("a.tar.gz", 60), ("b.zip", 120), ("c.tar.gz", 120)] {
+        let pod = bad_input_pod();
+        let names: Vec<String> = (1..files).map(|i| format!("notes/{i:03}.txt")).collect();
+        let mut members: Vec<(&str, &[u8])> = vec![("pods.yaml", &pod[..])];
+        members.extend(names.iter().map(|n| (n.as_str(), &b"x\n"[..])));
+        let packed = match archive {
+            "b.zip" => crate::zip_of(&members),
+            _ => crate::hostile::gzip(&crate::hostile::tar_of(&members)),
+        };
+        dir.write(archive, packed);
+    }
+    let (out, _) = analyze_with(dir.path(), None, &[("KDIAG_MAX_FILES", 100)]);
+    assert_eq!(
+        problem_lines(&out),
+        [
+            "b.zip: with this archive's files the input holds more than 100 files (KDIAG_MAX_FILES); its last 83 were not read",
+            "c.tar.gz: with this archive's files the input holds more than 100 files (KDIAG_MAX_FILES); its last 120 were not read",
+        ],
+    );
+}
+
 /// Many bad pieces of one file are a few problems naming their lines, not one problem
 /// each (100,000 of them cost 400 MB and buried the one that mattered): documents that
 /// are no objects after a pod, one top-level key given again and again, documents that

@@ -710,6 +710,8 @@ fn expand_tar<R: Read>(
         // Files read so far, and those past the cap (counted, their bytes streamed past).
         let cap = folder::max_folder_files();
         let (mut files, mut not_read) = (0u64, 0u64);
+        // Whether the input's cap, not the archive's own, refused some member.
+        let mut refused_by_input = false;
         for entry in entries {
             let mut entry = match entry {
                 Ok(e) => e,
@@ -755,8 +757,13 @@ fn expand_tar<R: Read>(
                 continue;
             }
             files += 1;
-            if files > cap || !reading.budget.take_file() {
+            if files > cap {
                 not_read += 1;
+                continue;
+            }
+            if !reading.budget.take_file() {
+                not_read += 1;
+                refused_by_input = true;
                 continue;
             }
             let name = match safe_name(&raw_name) {
@@ -866,7 +873,7 @@ fn expand_tar<R: Read>(
         if not_read > 0 {
             out.problems.push(SourceProblem {
                 path: archive_path.to_string(),
-                message: members_not_read(not_read, files > cap),
+                message: members_not_read(not_read, files > cap && !refused_by_input),
             });
         }
         drain(archive.into_inner()).map_err(|e| reading.budget.tripped().map_or(e, str::to_string))
@@ -877,8 +884,9 @@ fn expand_tar<R: Read>(
     result
 }
 
-/// The problem of an archive that holds more files than a folder walk collects
-/// (`alone`), or whose files pass that number with the rest of the input's.
+/// The problem of an archive that holds more files than a folder walk collects, every
+/// one of its first that many read (`alone`), or whose files pass that number with the
+/// rest of the input's (then its last `n` were not read, whatever its own count).
 fn members_not_read(n: u64, alone: bool) -> String {
     let cap = folder::max_folder_files();
     match alone {

@@ -124,21 +124,24 @@ pub(super) fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
 
 /// Keeps the first [`max_folder_files`](super::folder::max_folder_files) files of
 /// `members` (folders and links do not count), fewer when the input's walk has that many
-/// with them (see [`Budget::take_file`]); how many files it left out, and whether the
-/// archive alone holds more than the cap.
+/// with them (see [`Budget::take_file`]); how many files it left out, and whether they
+/// are the ones past its own cap alone (its first files all read).
 fn over_member_cap(members: &mut Vec<formats::ZipMember>, budget: &Budget) -> (u64, bool) {
     let cap = super::folder::max_folder_files();
     let (mut files, mut left_out) = (0u64, 0u64);
+    // Whether the input's cap, not the archive's own, refused some member.
+    let mut refused_by_input = false;
     members.retain(|m| {
         if m.dir || m.symlink {
             return true;
         }
         files += 1;
         let kept = files <= cap && budget.take_file();
+        refused_by_input |= files <= cap && !kept;
         left_out += u64::from(!kept);
         kept
     });
-    (left_out, files > cap)
+    (left_out, files > cap && !refused_by_input)
 }
 
 /// Decides, from its central directory entry, whether a zip member is read: not a folder,
