@@ -16,7 +16,7 @@ use super::content::FileRead;
 use super::layout::Detector;
 use super::want::Want;
 use bounded::{limit_text, read_bounded, read_capped, read_limited, size_text};
-use budget::{Budget, Metered, Packed};
+use budget::{Budget, MemberCap, Metered, Packed};
 use rayon::prelude::*;
 use std::io::{Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -708,10 +708,7 @@ fn expand_tar<R: Read>(
             .map(|want| (want, Detector::default()));
         out.spared.whole = detector.is_some();
         // Files read so far, and those past the cap (counted, their bytes streamed past).
-        let cap = folder::max_folder_files();
-        let (mut files, mut not_read) = (0u64, 0u64);
-        // Whether the input's cap, not the archive's own, refused some member.
-        let mut refused_by_input = false;
+        let mut cap = MemberCap::new(&reading.budget);
         for entry in entries {
             let mut entry = match entry {
                 Ok(e) => e,
@@ -756,14 +753,7 @@ fn expand_tar<R: Read>(
             if !kind.is_file() && kind != tar::EntryType::Continuous && !kind.is_gnu_sparse() {
                 continue;
             }
-            files += 1;
-            if files > cap {
-                not_read += 1;
-                continue;
-            }
-            if !reading.budget.take_file() {
-                not_read += 1;
-                refused_by_input = true;
+            if !cap.take() {
                 continue;
             }
             let name = match safe_name(&raw_name) {
@@ -870,10 +860,10 @@ fn expand_tar<R: Read>(
                 (Err(message), _) => out.problems.push(SourceProblem { path, message }),
             }
         }
-        if not_read > 0 {
+        if let Some(message) = cap.problem() {
             out.problems.push(SourceProblem {
                 path: archive_path.to_string(),
-                message: members_not_read(not_read, files > cap && !refused_by_input),
+                message,
             });
         }
         drain(archive.into_inner()).map_err(|e| reading.budget.tripped().map_or(e, str::to_string))
@@ -882,21 +872,6 @@ fn expand_tar<R: Read>(
         out.entries[slot].data = data;
     }
     result
-}
-
-/// The problem of an archive that holds more files than a folder walk collects, every
-/// one of its first that many read (`alone`), or whose files pass that number with the
-/// rest of the input's (then its last `n` were not read, whatever its own count).
-fn members_not_read(n: u64, alone: bool) -> String {
-    let cap = folder::max_folder_files();
-    match alone {
-        true => format!(
-            "the archive holds more than {cap} files (KDIAG_MAX_FILES); the {n} after them were not read"
-        ),
-        false => format!(
-            "with this archive's files the input holds more than {cap} files (KDIAG_MAX_FILES); its last {n} were not read"
-        ),
-    }
 }
 
 /// Reads a tar's stream past its end, so that a compression's checks (gzip's CRC-32 and

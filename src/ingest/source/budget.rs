@@ -285,6 +285,56 @@ impl<R: Read> Read for Packed<'_, R> {
     }
 }
 
+/// An archive's file members counted against its own cap (as many files as a folder walk
+/// collects, [`max_folder_files`](super::folder::max_folder_files)) and the input's
+/// ([`Budget::take_file`]): which are read, and the problem naming those that were not.
+pub struct MemberCap<'b> {
+    budget: &'b Budget,
+    cap: u64,
+    files: u64,
+    not_read: u64,
+    /// Whether the input's cap, not the archive's own, refused some member.
+    refused_by_input: bool,
+}
+
+impl<'b> MemberCap<'b> {
+    pub fn new(budget: &'b Budget) -> MemberCap<'b> {
+        MemberCap {
+            budget,
+            cap: super::folder::max_folder_files(),
+            files: 0,
+            not_read: 0,
+            refused_by_input: false,
+        }
+    }
+
+    /// Whether the archive's next file member is read.
+    pub fn take(&mut self) -> bool {
+        self.files += 1;
+        let own = self.files <= self.cap;
+        let kept = own && self.budget.take_file();
+        self.refused_by_input |= own && !kept;
+        self.not_read += u64::from(!kept);
+        kept
+    }
+
+    /// The problem when members were not read: past the archive's own cap, its first
+    /// files all read; or past the input's, with the rest of the input's files (then its
+    /// last ones were not read, whatever its own count).
+    pub fn problem(&self) -> Option<String> {
+        let (cap, n) = (self.cap, self.not_read);
+        match (n, self.files > cap && !self.refused_by_input) {
+            (0, _) => None,
+            (_, true) => Some(format!(
+                "the archive holds more than {cap} files (KDIAG_MAX_FILES); the {n} after them were not read"
+            )),
+            (_, false) => Some(format!(
+                "with this archive's files the input holds more than {cap} files (KDIAG_MAX_FILES); its last {n} were not read"
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

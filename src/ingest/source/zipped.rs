@@ -117,31 +117,17 @@ pub(super) fn expand_zip<R: Read + Seek + Clone + Send + Sync>(
         }
     }
     match not_read {
-        (0, _) => Ok(()),
-        (n, alone) => Err(members_not_read(n, alone)),
+        None => Ok(()),
+        Some(message) => Err(message),
     }
 }
 
-/// Keeps the first [`max_folder_files`](super::folder::max_folder_files) files of
-/// `members` (folders and links do not count), fewer when the input's walk has that many
-/// with them (see [`Budget::take_file`]); how many files it left out, and whether they
-/// are the ones past its own cap alone (its first files all read).
-fn over_member_cap(members: &mut Vec<formats::ZipMember>, budget: &Budget) -> (u64, bool) {
-    let cap = super::folder::max_folder_files();
-    let (mut files, mut left_out) = (0u64, 0u64);
-    // Whether the input's cap, not the archive's own, refused some member.
-    let mut refused_by_input = false;
-    members.retain(|m| {
-        if m.dir || m.symlink {
-            return true;
-        }
-        files += 1;
-        let kept = files <= cap && budget.take_file();
-        refused_by_input |= files <= cap && !kept;
-        left_out += u64::from(!kept);
-        kept
-    });
-    (left_out, files > cap && !refused_by_input)
+/// Keeps the files of `members` that [`MemberCap`] takes (folders and links do not
+/// count), in the central directory's order; the problem naming those it left out.
+fn over_member_cap(members: &mut Vec<formats::ZipMember>, budget: &Budget) -> Option<String> {
+    let mut cap = MemberCap::new(budget);
+    members.retain(|m| m.dir || m.symlink || cap.take());
+    cap.problem()
 }
 
 /// Decides, from its central directory entry, whether a zip member is read: not a folder,
