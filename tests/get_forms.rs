@@ -227,3 +227,51 @@ fn field_selectors_and_sort_by() {
     assert_eq!(ages.first(), Some(&"67d"), "{}", run.stdout);
     assert_eq!(ages.last(), Some(&"21m"), "{}", run.stdout);
 }
+
+/// A manifest of a namespaced kind may leave its namespace out (the Kubernetes website's
+/// examples do): under `-A` the kind still has its NAMESPACE column, empty for that
+/// object, as kubectl prints it from a server. Only a kind that neither kdiag's table nor
+/// a CRD knows is taken as cluster-scoped when none of its objects has a namespace.
+#[test]
+fn an_object_without_a_namespace_keeps_its_kinds_namespace_column() {
+    let dir = crate::Scratch::new("nonamespace");
+    let pod = |name: &str, ns: Option<&str>| {
+        let ns = ns
+            .map(|n| format!("\n  namespace: {n}"))
+            .unwrap_or_default();
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}{ns}\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
+        )
+    };
+    let widget = |name: &str| {
+        format!("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {name}\nspec: {{}}\n")
+    };
+    dir.write(
+        "objects.yaml",
+        [
+            pod("cpu-demo", None),
+            pod("memory-demo", Some("pod-resources-example")),
+            widget("w1"),
+        ]
+        .join("---\n"),
+    );
+    let path = dir.path();
+    let pods = kdiag(&["get", "pods", "-A", path]);
+    assert_eq!(pods.code, 0, "{}", pods.stderr);
+    let lines: Vec<&str> = pods.stdout.lines().collect();
+    assert!(lines[0].starts_with("NAMESPACE "), "{}", pods.stdout);
+    assert!(
+        lines[1].split_whitespace().next() == Some("cpu-demo"),
+        "{}",
+        pods.stdout
+    );
+    assert!(
+        lines[2].starts_with("pod-resources-example "),
+        "{}",
+        pods.stdout
+    );
+    // A kind no table or CRD knows, none of whose objects has a namespace.
+    let widgets = kdiag(&["get", "widgets.example.com", "-A", path]);
+    assert_eq!(widgets.code, 0, "{}", widgets.stderr);
+    assert!(widgets.stdout.starts_with("NAME "), "{}", widgets.stdout);
+}

@@ -199,15 +199,21 @@ fn plural_forms(kind: &str) -> Vec<String> {
 }
 
 pub(super) fn cluster_scoped(snap: &Snapshot, kind: &Kind) -> bool {
-    (kind.is_known() && kinds::by_kind(&kind.kind).is_some_and(|k| !k.namespaced))
-        || (!kind.is_known()
-            && custom_kinds(snap)
-                .iter()
-                .any(|n| n.cluster_scoped && n.group == kind.group && n.kind == kind.kind))
-        || kind
-            .ids(snap)
-            .first()
-            .is_some_and(|&id| snap.object(id).namespace.is_none())
+    if kind.is_known() {
+        return kinds::by_kind(&kind.kind).is_some_and(|k| !k.namespaced);
+    }
+    if let Some(crd) = custom_kinds(snap)
+        .iter()
+        .find(|n| n.group == kind.group && n.kind == kind.kind)
+    {
+        return crd.cluster_scoped;
+    }
+    // Neither kdiag's table of kinds nor a CRD says: cluster-scoped when none of its
+    // objects has a namespace (a manifest of a namespaced kind may leave it out; one
+    // such object does not make its kind cluster-scoped).
+    kind.ids(snap)
+        .iter()
+        .all(|&id| snap.object(id).namespace.is_none())
 }
 
 /// Finds one object: `-n` when given, else the only object of that name. When `-n`
