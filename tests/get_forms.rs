@@ -230,10 +230,11 @@ fn field_selectors_and_sort_by() {
 
 /// A manifest of a namespaced kind may leave its namespace out (the Kubernetes website's
 /// examples do): under `-A` the kind still has its NAMESPACE column, empty for that
-/// object, as kubectl prints it from a server. Only a kind that neither kdiag's table nor
-/// a CRD knows is taken as cluster-scoped when none of its objects has a namespace.
+/// object, as kubectl prints it from a server, and `describe` finds it by name. Only a
+/// kind that neither kdiag's table nor a CRD knows is taken as cluster-scoped when none
+/// of its objects has a namespace.
 #[test]
-fn an_object_without_a_namespace_keeps_its_kinds_namespace_column() {
+fn an_object_without_a_namespace_keeps_its_kinds_namespace_column_and_is_found() {
     let dir = crate::Scratch::new("nonamespace");
     let pod = |name: &str, ns: Option<&str>| {
         let ns = ns
@@ -269,6 +270,20 @@ fn an_object_without_a_namespace_keeps_its_kinds_namespace_column() {
         lines[2].starts_with("pod-resources-example "),
         "{}",
         pods.stdout
+    );
+    // `describe` finds the object without a namespace (the only one of that name), and
+    // says where the other one is.
+    let described = kdiag(&["describe", "pod/cpu-demo", path]);
+    assert_eq!(described.code, 0, "{}", described.stderr);
+    assert!(
+        described.stdout.starts_with("Name:         cpu-demo\n"),
+        "{}",
+        described.stdout
+    );
+    let elsewhere = kdiag(&["describe", "pod/memory-demo", path]);
+    assert_eq!(
+        elsewhere.stderr.trim(),
+        "kdiag: pod memory-demo is not in namespace default: it is in namespace pod-resources-example; use -n pod-resources-example"
     );
     // A kind no table or CRD knows, none of whose objects has a namespace.
     let widgets = kdiag(&["get", "widgets.example.com", "-A", path]);
