@@ -289,3 +289,32 @@ impl Server {
 pub fn response_of(raw: &[u8]) -> Response {
     parse_response(raw)
 }
+
+/// An object of a namespaced kind that has no namespace (a manifest's) is found by name in
+/// the namespace asked when it is the only one of that name, as `kdiag describe` finds
+/// it; one in another namespace is not.
+#[test]
+fn an_object_without_a_namespace_is_found_in_the_namespace_asked() {
+    let dir = crate::Scratch::new("serve-nons");
+    let pod = |name: &str, ns: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}{ns}\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
+        )
+    };
+    dir.write(
+        "pods.yaml",
+        [
+            pod("cpu-demo", ""),
+            pod("memory-demo", "\n  namespace: demo"),
+        ]
+        .join("---\n"),
+    );
+    let s = Server::start(&[dir.path()], &[]);
+    let found = get(&s.addr, "/api/v1/namespaces/default/pods/cpu-demo", "");
+    assert_eq!(found.status, 200, "{}", found.text());
+    assert_eq!(found.json()["metadata"]["name"], "cpu-demo");
+    let elsewhere = get(&s.addr, "/api/v1/namespaces/default/pods/memory-demo", "");
+    assert_eq!(elsewhere.status, 404, "{}", elsewhere.text());
+    let there = get(&s.addr, "/api/v1/namespaces/demo/pods/memory-demo", "");
+    assert_eq!(there.status, 200, "{}", there.text());
+}

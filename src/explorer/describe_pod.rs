@@ -223,13 +223,20 @@ pub(super) fn topology_spread(w: &mut Tabbed, indent: &str, v: Option<&Value>) {
 
 /// The QoS class the API server would set (`qos.ComputePodQOS`) for a pod whose status
 /// does not say: BestEffort without any cpu or memory request or limit, Guaranteed when
-/// every container limits both and requests what it limits, else Burstable.
+/// every container limits both and requests what it limits, else Burstable. A pod with
+/// pod-level resources (`spec.resources`) is classed by them alone, as upstream does.
 fn qos_class(spec: &Value) -> String {
-    let containers: Vec<&Value> = ["containers", "initContainers"]
-        .iter()
-        .filter_map(|k| spec.get(*k).and_then(Value::as_array))
-        .flatten()
-        .collect();
+    // Each holder of a `resources` block: the pod itself when it has one, else every
+    // container.
+    let containers: Vec<&Value> = if spec.get("resources").is_some_and(Value::is_object) {
+        vec![spec]
+    } else {
+        ["containers", "initContainers"]
+            .iter()
+            .filter_map(|k| spec.get(*k).and_then(Value::as_array))
+            .flatten()
+            .collect()
+    };
     let amount = |c: &Value, which: &str, r: &str| {
         c.pointer(&format!("/resources/{which}/{r}"))
             .and_then(|q| Quantity::parse(&plain(q)).ok())
@@ -250,4 +257,37 @@ fn qos_class(spec: &Value) -> String {
         (true, false) => "Burstable",
     }
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::qos_class;
+    use serde_json::json;
+
+    /// As `qos.ComputePodQOS`: pod-level resources, when the pod has them, class it alone
+    /// (the Kubernetes website's example pods with pod-level resource managers); else
+    /// every container counts, init containers too.
+    #[test]
+    fn pod_level_resources_class_the_pod_alone() {
+        let guaranteed = json!({"resources": {"requests": {"cpu": "4", "memory": "4Gi"},
+                "limits": {"cpu": "4", "memory": "4Gi"}},
+            "initContainers": [{"name": "log", "restartPolicy": "Always"}],
+            "containers": [{"name": "app", "resources": {"requests": {"cpu": "3"}}}]});
+        assert_eq!(qos_class(&guaranteed), "Guaranteed");
+        let requests_only = json!({"resources": {"requests": {"cpu": "4", "memory": "4Gi"}},
+            "containers": [{"name": "app", "resources": {"requests": {"cpu": "1", "memory": "1Gi"},
+                "limits": {"cpu": "1", "memory": "1Gi"}}}]});
+        assert_eq!(qos_class(&requests_only), "Burstable");
+        let containers = json!({"containers": [
+            {"name": "a", "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}},
+            {"name": "b"}]});
+        assert_eq!(qos_class(&containers), "Burstable");
+        let limits_only = json!({"containers": [
+            {"name": "a", "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]});
+        assert_eq!(qos_class(&limits_only), "Guaranteed");
+        assert_eq!(
+            qos_class(&json!({"containers": [{"name": "a"}]})),
+            "BestEffort"
+        );
+    }
 }
