@@ -267,7 +267,7 @@ fn pod_fields_as_kubectl_prints_them() {
         "\n    State:          Running\n      Started:      Fri, 20 Nov 2026 09:01:00 +0000\n",
         "\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n      Started:      Fri, 20 Nov 2026 08:40:06 +0000\n      Finished:     Fri, 20 Nov 2026 09:00:58 +0000\n",
         // A path without its slash, as Go's url.URL writes it.
-        "\n    Liveness:   http-get https://10.0.0.11:6443/livez delay=10s timeout=15s period=10s #success=1 #failure=8\n",
+        "\n    Liveness:   http-get https://10.0.0.11:6443/livez delay=10s timeout=15s period=10s successThreshold=1 failureThreshold=8\n",
         "\n      apiserver-env  ConfigMap                   Optional: false\n      etcd-env       Secret with prefix 'ETCD_'  Optional: false\n",
         "\n      DB_PASSWORD:  <set to the key 'password' in secret 'etcd-credentials'>   Optional: false\n",
         "\n      FEATURES:     <set to the key 'gates' of config map 'apiserver-config'>  Optional: true\n",

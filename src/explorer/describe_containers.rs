@@ -178,9 +178,10 @@ pub(super) fn resources(r: &Value, w: &mut Tabbed, level: usize) {
     }
 }
 
-/// kubectl's `DescribeProbe` (1.35 wording): `http-get https://:6443/livez delay=0s
-/// timeout=1s period=10s #success=1 #failure=3`. The URL is built as Go's `url.URL`
-/// writes one, which puts a `/` before a path that lacks it.
+/// kubectl's `DescribeProbe` as kubectl 1.37.1 prints it: `http-get https://:6443/livez
+/// delay=0s timeout=1s period=10s successThreshold=1 failureThreshold=3` (older kubectl
+/// wrote `#success=1 #failure=3`). The URL is built as Go's `url.URL` writes one, which
+/// puts a `/` before a path that lacks it.
 fn probe(p: &Value) -> String {
     let num = |k: &str, default: i64| {
         p.get(k)
@@ -189,7 +190,7 @@ fn probe(p: &Value) -> String {
             .to_string()
     };
     let attrs = format!(
-        "delay={}s timeout={}s period={}s #success={} #failure={}",
+        "delay={}s timeout={}s period={}s successThreshold={} failureThreshold={}",
         num("initialDelaySeconds", 0),
         num("timeoutSeconds", 1),
         num("periodSeconds", 10),
@@ -588,7 +589,7 @@ mod tests {
         let p = json!({"httpGet": {"path": "livez", "port": 6443, "scheme": "HTTPS"}});
         assert_eq!(
             probe(&p),
-            "http-get https://:6443/livez delay=0s timeout=1s period=10s #success=1 #failure=3"
+            "http-get https://:6443/livez delay=0s timeout=1s period=10s successThreshold=1 failureThreshold=3"
         );
         let p = json!({"httpGet": {"path": "/healthz", "port": "http", "host": "fd00::1", "scheme": "HTTP"}, "periodSeconds": 5});
         assert!(
