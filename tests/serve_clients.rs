@@ -90,6 +90,15 @@ fn corpus() -> Vec<Case> {
             deploy: Some("velero"),
             logs: Some(("velero", "velero-6996dd565b-xl44t")),
         },
+        // An Insights archive: pods with probes (kubectl 1.37 words their thresholds).
+        Case {
+            bundle: "../shared/corpus/insights-archive-sample",
+            namespace: "openshift-authentication-operator",
+            pod: "authentication-operator-6d65456dc7-9d2qx",
+            node: "master-0.imeixner20210707.lab.upshift.rdu2.redhat.com",
+            deploy: None,
+            logs: None,
+        },
         Case {
             bundle: "../shared/corpus/rancher-support-bundle-kit/sampleSupportBundle",
             namespace: "harvester-system",
