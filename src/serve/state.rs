@@ -332,8 +332,9 @@ fn version_of(snap: &Snapshot) -> Value {
 
 impl Later {
     /// Builds, on a thread of its own, what `state` waits for. A panic while building
-    /// (a fault of kdiag's) leaves no answer waiting forever: it is said on stderr, the
-    /// findings are then served as none and the page says where they are.
+    /// (a fault of kdiag's) leaves no answer waiting forever: findings that could not be
+    /// built are said on stderr and served as none; a page that could not be built says
+    /// so, and where the findings are listed.
     pub fn spawn(self, state: Arc<State>) {
         std::thread::spawn(move || {
             let start = std::time::Instant::now();
