@@ -238,23 +238,14 @@ pub(super) fn resolve_object_also(
 ) -> Result<ObjectId, String> {
     let scoped = cluster_scoped(snap, kind);
     snap.resolve_in(&kind.group, &kind.kind, name, ns, scoped)
-        .or_else(|e| without_namespace(snap, kind, name, also).ok_or(e))
+        .or_else(|e| {
+            // Not when a selective read located the name in a namespace.
+            also.is_empty()
+                .then(|| snap.only_without_namespace(kind.ids(snap), name))
+                .flatten()
+                .ok_or(e)
+        })
         .map_err(|e| elsewhere(snap, kind, name, ns, scoped, also).unwrap_or(e))
-}
-
-/// The object of a namespaced kind named `name` that has no namespace (a manifest may
-/// leave it out, to be applied in any), when it is the only object of that kind and name:
-/// it is in whatever namespace was asked. Beside one in a namespace, it is not guessed.
-fn without_namespace(snap: &Snapshot, kind: &Kind, name: &str, also: &[&str]) -> Option<ObjectId> {
-    let mut named = kind
-        .ids(snap)
-        .iter()
-        .copied()
-        .filter(|&id| snap.object(id).name == name);
-    match (named.next(), named.next()) {
-        (Some(id), None) if also.is_empty() && snap.object(id).namespace.is_none() => Some(id),
-        _ => None,
-    }
 }
 
 /// The objects `kubectl describe KIND NAME` shows: the one named so, else every one

@@ -211,33 +211,16 @@ impl State {
                 } else {
                     ids.iter().copied().find(|id| name_of(id) == name)
                 };
-                match stored.or_else(|| self.without_namespace(r, namespace, name)) {
+                let unnamespaced = || {
+                    namespace?;
+                    self.snap.only_without_namespace(self.stored(r, None), name)
+                };
+                match stored.or_else(unnamespaced) {
                     Some(id) => Some(Item::Stored(id)),
                     None if r.group.is_empty() && r.kind == "Event" => added(&self.added().events),
                     None => None,
                 }
             }
-        }
-    }
-
-    /// The object of `r` named `name` that has no namespace (a manifest may leave it out,
-    /// to be applied in any), asked in a namespace, when it is the only object of that
-    /// kind and name: as `kdiag describe` finds it.
-    fn without_namespace(
-        &self,
-        r: &Resource,
-        namespace: Option<&str>,
-        name: &str,
-    ) -> Option<ObjectId> {
-        namespace?;
-        let mut named = self
-            .stored(r, None)
-            .iter()
-            .copied()
-            .filter(|&id| self.snap.object(id).name == name);
-        match (named.next(), named.next()) {
-            (Some(id), None) if self.snap.object(id).namespace.is_none() => Some(id),
-            _ => None,
         }
     }
 

@@ -795,6 +795,21 @@ impl Snapshot {
         self.resolve_ids(ids, &shown, name, ns, cluster_scoped)
     }
 
+    /// Of `ids` (one namespaced kind's), the object named `name` that has no namespace,
+    /// when it is the only one of that name: a manifest may leave its namespace out, to be
+    /// applied in any, so it is in whatever namespace was asked. Beside one in a
+    /// namespace, it is not guessed.
+    pub fn only_without_namespace(&self, ids: &[ObjectId], name: &str) -> Option<ObjectId> {
+        let mut named = ids
+            .iter()
+            .copied()
+            .filter(|&id| self.object(id).name == name);
+        match (named.next(), named.next()) {
+            (Some(id), None) if self.object(id).namespace.is_none() => Some(id),
+            _ => None,
+        }
+    }
+
     fn resolve_ids(
         &self,
         ids: &[ObjectId],
